@@ -1,0 +1,669 @@
+"""The game: deal, legal actions, one action at a time, scoring, a match.
+
+:class:`Game` is the referee's whole state of a match. It does no I/O and
+owns its randomness: every card that leaves the stock is drawn uniformly from
+the stock (a multiset) with the game's own ``random.Random(seed)``, or taken
+from a scripted sequence when one is given (stacked decks, replays).
+
+Seats are numbered in play order: seat ``s + 1`` sits left of seat ``s`` and
+plays next when ``direction`` is 1. The dealer rotates one seat each round;
+the seat after the dealer is dealt first and, unless a starter effect says
+otherwise, plays first.
+
+>>> g = Game("classic", 2, seed=1)
+>>> g.to_play, len(g.hand(0)), len(g.hand(1))
+(0, 7, 7)
+>>> g.apply(g.legal_actions()[0])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from eights.actions import DRAW, PASS, TAKE, Action, Kind
+from eights.cards import Card, Rank, Suit, make_deck
+from eights.errors import IllegalActionError, RecordError, RulesError
+from eights.observation import Observation
+from eights.rules import BlockedScoring, DrawPolicy, Rules, Scoring, load_rules
+
+__all__ = ["Game", "RoundLog"]
+
+RulesSpec = str | Mapping[str, Any] | Rules
+_SUIT_OF: tuple[int, ...] = tuple(i & 3 for i in range(52)) + (-1,)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLog:
+    """What a finished or running round needs to be replayed."""
+
+    dealer: int
+    deck: tuple[Card, ...]
+    """Cards in the order they left the stock: deal, starter(s), draws."""
+    actions: tuple[Action, ...]
+
+
+class _Tables:
+    """Per-rank lookups derived once from a :class:`Rules` (the hot path reads these)."""
+
+    def __init__(self, rules: Rules) -> None:
+        cr = [rules.card(rank) for rank in Rank]
+        self.wild = tuple(c.wild for c in cr)
+        self.name_suit = tuple(c.name_suit for c in cr)
+        self.not_on = tuple(frozenset(int(r) for r in c.not_on) for c in cr)
+        self.covered = tuple(c.takes_covered_rank for c in cr)
+        self.transparent = tuple(c.transparent for c in cr)
+        self.draw = tuple(c.draw for c in cr)
+        self.stack = tuple(c.stack for c in cr)
+        self.cancel = tuple(frozenset(int(r) for r in c.cancelled_by) for c in cr)
+        self.skip = tuple(c.skip for c in cr)
+        self.reverse = tuple(c.reverse for c in cr)
+        self.again = tuple(c.again for c in cr)
+        self.again_penalty = tuple(c.again_penalty for c in cr)
+        self.points = tuple(rules.points[rank] for rank in Rank)
+        self.redraw = frozenset(int(r) for r in rules.starter_redraw)
+
+
+_TABLES: dict[int, tuple[Rules, _Tables]] = {}
+
+
+def _tables(rules: Rules) -> _Tables:
+    hit = _TABLES.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = (rules, _Tables(rules))
+        _TABLES[id(rules)] = hit
+    return hit[1]
+
+
+class Game:
+    """A match of Crazy Eights under some :class:`~eights.rules.Rules`."""
+
+    __slots__ = (
+        "again", "again_penalty", "attacker", "dealer", "direction", "discard", "drawn",
+        "draws", "free", "hands", "history", "n", "over", "match_over", "passes", "pending",
+        "pending_rank", "penalties", "plays", "rank", "replace", "round", "round_points",
+        "round_winners", "rules", "rules_spec", "scores", "seed", "skip_next", "stock",
+        "suit", "to_move", "announce_due", "out", "winners", "rounds_log", "teams",
+        "_dealt", "_legal", "_rng", "_script", "_script_pos", "_t",
+    )
+
+    def __init__(
+        self,
+        rules: RulesSpec = "classic",
+        players: int | None = None,
+        *,
+        seed: int | None = None,
+        dealer: int = 0,
+        deck: Sequence[Card] | None = None,
+    ) -> None:
+        self.rules_spec: str | dict[str, Any]
+        if isinstance(rules, Rules):
+            self.rules = rules
+            self.rules_spec = rules.name if rules == _preset_or_none(rules.name) else rules.to_table()
+        else:
+            self.rules = load_rules(rules)
+            self.rules_spec = rules if isinstance(rules, str) else dict(rules)
+        self.n = self.rules.default_players if players is None else players
+        self.rules.check_players(self.n)
+        if not 0 <= dealer < self.n:
+            raise RulesError(f"dealer {dealer} is not a seat; seats are 0 to {self.n - 1}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._t = _tables(self.rules)
+        self.teams = self.rules.has_teams(self.n)
+        self.scores = [0] * self.n
+        self.round = 0
+        self.dealer = dealer
+        self.match_over = False
+        self.winners: list[int] | None = None
+        self.rounds_log: list[RoundLog] = []
+        self._start_round(deck)
+
+    # ------------------------------------------------------------------ rounds
+
+    def _start_round(self, deck: Sequence[Card] | None) -> None:
+        t = self._t
+        n = self.n
+        decks = self.rules.decks_for(n)
+        self.stock: list[Card] = make_deck(decks, self.rules.jokers)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.discard: list[Card] = []
+        self._dealt: list[Card] = []
+        self._script: list[Card] = list(deck or ())
+        self._script_pos = 0
+        self.history: list[tuple[int, Action]] = []
+        self.round += 1
+        self.direction = 1
+        self.pending = 0
+        self.pending_rank = -1
+        self.attacker = -1
+        self.drawn: Card | None = None
+        self.draws = 0
+        self.again = False
+        self.again_penalty = 0
+        self.replace = False
+        self.skip_next = 0
+        self.announce_due = False
+        self.passes = 0
+        self.plays = 0
+        self.penalties = [0] * n
+        self.over = False
+        self.out: int | None = None
+        self.round_points: list[int] | None = None
+        self.round_winners: list[int] | None = None
+        self._legal: list[Action] | None = None
+        for i in range(self.rules.hand_size_for(n) * n):
+            self.hands[(self.dealer + 1 + i) % n].append(self._take_from_stock())
+        starter = self._take_from_stock()
+        turns = 0
+        while starter >> 2 in t.redraw:  # HA2: back into the stock, turn the next one
+            self.stock.append(starter)
+            turns += 1
+            if turns > 200 and all(c >> 2 in t.redraw for c in self.stock):
+                break
+            starter = self._take_from_stock()
+        self.discard.append(starter)
+        rank = starter >> 2
+        self.suit = _SUIT_OF[starter]
+        self.rank = rank
+        self.free = self.rules.starter_wild_any and t.wild[rank]  # CL4
+        steps = 1
+        if self.rules.starter_effects:  # as if the dealer had played it
+            if t.draw[rank]:
+                self.pending, self.pending_rank, self.attacker = t.draw[rank], rank, self.dealer
+            if t.reverse[rank] and n > 2:
+                self.direction = -1
+            if t.skip[rank]:
+                steps = 2
+        self.to_move = (self.dealer + self.direction * steps) % n
+
+    def next_round(self, deck: Sequence[Card] | None = None) -> None:
+        """Deal the next round of the match; the dealer moves one seat on."""
+        if not self.over or self.match_over:
+            raise IllegalActionError("the next round starts only after a round ends "
+                                     "and while the match goes on")
+        self.rounds_log.append(self.round_log())
+        self.dealer = (self.dealer + 1) % self.n
+        self._start_round(deck)
+
+    def round_log(self) -> RoundLog:
+        """The current round as a deck and an action list (for records)."""
+        return RoundLog(self.dealer, tuple(self._dealt), tuple(a for _, a in self.history))
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to act, or ``None`` when the round is over."""
+        return None if self.over else self.to_move
+
+    @property
+    def up_card(self) -> Card:
+        """The top card of the discard pile."""
+        return self.discard[-1]
+
+    def hand(self, seat: int) -> list[Card]:
+        """A copy of a seat's hand, sorted by suit then rank (the referee's view)."""
+        return sorted(self.hands[seat], key=_hand_order)
+
+    def team_of(self, seat: int) -> int:
+        """The team (0 or 1) of a seat when partners play, else the seat itself."""
+        return seat % 2 if self.teams else seat
+
+    def hand_value(self, seat: int) -> int:
+        """Points of the cards in a seat's hand."""
+        pts = self._t.points
+        return sum(pts[c >> 2] for c in self.hands[seat])
+
+    def playable(self, card: Card) -> bool:
+        """Whether ``card`` may be played on the up-card now (ignoring whose hand)."""
+        if self.pending:
+            return self._answers(card)
+        return self._playable(card)
+
+    def _playable(self, c: int) -> bool:
+        t = self._t
+        r = c >> 2
+        if t.wild[r]:
+            return self.rank not in t.not_on[r]
+        return self.free or (r == self.rank or _SUIT_OF[c] == self.suit) and c != 52
+
+    def _answers(self, c: int) -> bool:
+        r = c >> 2
+        pr = self.pending_rank
+        return (r == pr and self._t.stack[pr]) or r in self._t.cancel[pr]
+
+    def available(self) -> int:
+        """Cards that can still be drawn (the stock is refilled as soon as it empties)."""
+        return len(self.stock)
+
+    def can_draw(self, seat: int) -> bool:
+        """True if a card can be drawn and the seat is below the hand limit."""
+        limit = self.rules.hand_limit
+        return self.available() > 0 and (not limit or len(self.hands[seat]) < limit)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to play, in canonical order (a fresh list)."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def _generate(self) -> list[Action]:
+        if self.over:
+            return []
+        p = self.to_move
+        hand = self.hands[p]
+        rules = self.rules
+        if self.replace:
+            return [TAKE, PASS]
+        out: list[Action] = []
+        if self.pending:
+            self._plays([c for c in hand if self._answers(c)], out)
+            out.append(DRAW)
+            return out
+        if self.drawn is not None:
+            if self._playable(self.drawn):
+                self._plays([self.drawn], out)
+            if rules.draw is DrawPolicy.ONE_MAY_PLAY or not out:
+                out.append(PASS)
+            return out
+        self._plays([c for c in hand if self._playable(c)], out)
+        if self.again:
+            if not out:
+                out.append(DRAW)
+            return out
+        can_draw = self.can_draw(p)
+        playable = bool(out)
+        if rules.draw is DrawPolicy.REPEAT:
+            if can_draw and self.draws < rules.max_draws and (not playable or rules.voluntary_draw):
+                out.append(DRAW)
+            if self.draws >= rules.max_draws or (
+                    not can_draw and (not playable or rules.voluntary_pass)):
+                out.append(PASS)
+        elif can_draw:
+            if not playable or rules.voluntary_draw:
+                out.append(DRAW)
+        elif not playable or rules.voluntary_pass:
+            out.append(PASS)
+        if not out:
+            out.append(PASS)
+        return out
+
+    def _plays(self, cards: list[Card], out: list[Action]) -> None:
+        """Append every way of playing each of ``cards`` (suits named, announcements)."""
+        if not cards:
+            return
+        t = self._t
+        hand_len = len(self.hands[self.to_move])
+        ends = hand_len == 1 or (self.rules.max_plays and self.plays + 1 >= self.rules.max_plays)
+        announce = self.rules.announce_last_card and hand_len == 2
+        for c in sorted(set(cards)):
+            if t.name_suit[c >> 2] and not ends:
+                for s in (0, 1, 2, 3):
+                    out.append(Action.play(c, Suit(s)))
+                    if announce:
+                        out.append(Action.play(c, Suit(s), True))
+            else:
+                out.append(Action.play(c))
+                if announce:
+                    out.append(Action.play(c, None, True))
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, action: Action | str) -> None:
+        """Play ``action`` for the seat to play.
+
+        Raises :class:`~eights.errors.NotationError` for malformed text and
+        :class:`~eights.errors.IllegalActionError` (listing the legal actions)
+        for an action the rules do not allow; either way nothing changes.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            if self.over:
+                raise IllegalActionError(f"{action} is not allowed: the round is over")
+            names = tuple(str(a) for a in legal)
+            raise IllegalActionError(
+                f"{action} is not legal for seat {self.to_move} now; legal: {', '.join(names)}",
+                names,
+            )
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        """Play a known-legal action (the search fast path: no check)."""
+        p = self.to_move
+        self.history.append((p, action))
+        self._legal = None
+        kind = action.kind
+        if kind is Kind.PLAY:
+            assert action.card is not None
+            self._play(p, action.card, action.suit, action.announce)
+        elif kind is Kind.DRAW:
+            self._draw(p)
+        elif kind is Kind.PASS:
+            self._pass(p)
+        else:
+            self._give(p, 1)  # LH5: take the top card of the stock
+            self._end_turn(p, 1 + self.skip_next)
+
+    def _play(self, p: int, c: Card, named: Suit | None, announce: bool) -> None:
+        """The one place a card leaves a hand for the discard pile."""
+        t = self._t
+        r = c >> 2
+        hand = self.hands[p]
+        hand.remove(c)
+        self.discard.append(c)
+        self.plays += 1
+        self.passes = 0
+        self.drawn = None
+        if not self.stock:
+            self._refill()
+        if not hand:  # HF11, HA14, CL7, LH8: going out ends the round at once
+            self._end_round(p)
+            return
+        if self.rules.max_plays and self.plays >= self.rules.max_plays:
+            self._end_round(None)
+            return
+        if not t.transparent[r]:  # HA12: after a joker the card to match is the one beneath
+            self.suit = _SUIT_OF[c] if named is None else int(named)
+            if not t.covered[r]:  # LH4: the 8 keeps the rank it covers
+                self.rank = r
+            self.free = False
+        if self.rules.announce_last_card and len(hand) == 1 and not announce:
+            self.announce_due = True  # HA13: penalty at the end of the turn
+        if self.pending:
+            if r == self.pending_rank and t.stack[r]:  # HF7, HA7: the run grows
+                if self.available():
+                    self.pending += t.draw[r]
+                self.attacker = p
+            else:  # HA7: an 8 cancels the run
+                self.pending, self.pending_rank, self.attacker = 0, -1, -1
+        elif t.draw[r] and self.available():
+            self.pending, self.pending_rank, self.attacker = t.draw[r], r, p
+        if t.reverse[r] and self.n > 2:  # HF10, HA9: no effect with two players
+            self.direction = -self.direction
+        skip = 1 if t.skip[r] else 0
+        if t.again[r]:  # HA11: play again
+            self.again = True
+            self.again_penalty = t.again_penalty[r]
+            return
+        self.again = False
+        if self.rules.replace_after_play and self.can_draw(p):  # LH5
+            self.replace = True
+            self.skip_next = skip
+            return
+        self._end_turn(p, 1 + skip)
+
+    def _draw(self, p: int) -> None:
+        self.passes = 0
+        if self.pending:  # forced draw in full; the victim loses the turn
+            self._forced_draw(p)
+            self._end_turn(p, 1)
+            return
+        if self.again:  # HA11: cannot play again
+            self._give(p, self.again_penalty)
+            self._end_turn(p, 1)
+            return
+        policy = self.rules.draw
+        if policy is DrawPolicy.REPEAT:
+            self._give(p, 1)
+            self.draws += 1
+            return
+        if policy is DrawPolicy.UNTIL_PLAYABLE:  # HF5, LH6
+            while self.can_draw(p):
+                c = self._give_one(p)
+                if c is not None and self._playable(c):
+                    self.drawn = c
+                    return
+            self._end_turn(p, 1)  # HF6: stopped at the limit; LH7: nothing left
+            return
+        c = self._give_one(p)
+        if policy is DrawPolicy.ONE_MAY_PLAY and c is not None and self._playable(c):
+            self.drawn = c  # HA4: may be played at once
+            return
+        self._end_turn(p, 1)
+
+    def _forced_draw(self, victim: int) -> None:
+        count, attacker = self.pending, self.attacker
+        self.pending, self.pending_rank, self.attacker = 0, -1, -1
+        limit = self.rules.hand_limit
+        if not limit:
+            self._give(victim, count)
+            return
+        room = max(0, limit - len(self.hands[victim]))
+        taken = min(count, room)
+        self._give(victim, taken)
+        excess = count - taken
+        if excess and self.rules.overflow and attacker >= 0:  # HF9
+            back = min(excess, max(0, limit - len(self.hands[attacker])))
+            self._give(attacker, back)
+            self.penalties[attacker] += excess - back
+
+    def _pass(self, p: int) -> None:
+        if self.replace:  # LH5: declined the top card
+            self._end_turn(p, 1 + self.skip_next)
+            return
+        if self.can_draw(p):
+            self.passes = 0
+        else:
+            self.passes += 1
+            if self.passes >= self.n + self.rules.extra_passes_to_block:
+                self._end_round(None)  # HF13, CL6, LH9: blocked
+                return
+        self._end_turn(p, 1)
+
+    def _end_turn(self, p: int, steps: int) -> None:
+        if self.announce_due:
+            self.announce_due = False
+            self._give(p, self.rules.announce_penalty)  # HA13
+        self.drawn = None
+        self.draws = 0
+        self.again = False
+        self.replace = False
+        self.skip_next = 0
+        self.to_move = (p + self.direction * steps) % self.n
+
+    # ------------------------------------------------------------------ the stock
+
+    def _take_from_stock(self) -> Card:
+        """The next card to leave the stock: scripted, else uniform from the multiset."""
+        stock = self.stock
+        if not stock:
+            raise RecordError("no card left to draw")
+        if self._script_pos < len(self._script):
+            c = self._script[self._script_pos]
+            self._script_pos += 1
+            try:
+                i = stock.index(c)
+            except ValueError:
+                raise RecordError(
+                    f"deck card {self._script_pos} ({c}) is not in the stock at that point "
+                    f"(the stock holds {len(stock)} cards)") from None
+        else:
+            i = int(self._rng.random() * len(stock))
+        c = stock[i]
+        stock[i] = stock[-1]
+        stock.pop()
+        self._dealt.append(c)
+        if not stock:
+            self._refill()
+        return c
+
+    def _refill(self) -> None:
+        """HA5, HF13, CL6: the moment the stock is empty, the discard pile but its
+        top card becomes the new stock (it is drawn from at random: shuffled)."""
+        if self.rules.reshuffle and len(self.discard) > 1:
+            self.stock.extend(self.discard[:-1])
+            del self.discard[:-1]
+
+    def _give_one(self, seat: int) -> Card | None:
+        if self.available() <= 0:
+            return None
+        c = self._take_from_stock()
+        self.hands[seat].append(c)
+        return c
+
+    def _give(self, seat: int, count: int) -> int:
+        """Deal up to ``count`` cards to ``seat`` (fewer if the stock runs out)."""
+        given = 0
+        while given < count and self._give_one(seat) is not None:
+            given += 1
+        return given
+
+    # ------------------------------------------------------------------ scoring
+
+    def _groups(self) -> list[list[int]]:
+        if self.teams:
+            return [[s for s in range(self.n) if s % 2 == team] for team in (0, 1)]
+        return [[s] for s in range(self.n)]
+
+    def _end_round(self, out: int | None) -> None:
+        self.over = True
+        self.out = out
+        self._legal = None
+        rules = self.rules
+        groups = self._groups()
+        values = [sum(self.hand_value(s) for s in g) for g in groups]
+        gpoints = [0] * len(groups)
+        if out is not None:
+            win = [i for i, g in enumerate(groups) if out in g]
+            if rules.scoring is Scoring.OWN_HAND:  # HF11, HA14
+                gpoints = values
+            else:  # CL7, LH8
+                gpoints[win[0]] = sum(v for i, v in enumerate(values) if i != win[0])
+        else:
+            low = min(values)
+            win = [i for i, v in enumerate(values) if v == low]
+            if rules.blocked_scoring is BlockedScoring.OWN_HAND:  # HF13
+                gpoints = values
+            else:  # CL6 collect, LH9 difference
+                base = low if rules.blocked_scoring is BlockedScoring.DIFFERENCE else 0
+                for w in win:
+                    gpoints[w] = sum(v - base for i, v in enumerate(values) if i not in win)
+        sign = 1 if rules.scoring is Scoring.OWN_HAND else -1
+        points = [0] * self.n
+        for i, g in enumerate(groups):
+            penalty = sum(self.penalties[s] for s in g)  # HF9
+            for s in g:
+                points[s] = gpoints[i] + sign * penalty
+        self.round_points = points
+        self.round_winners = sorted(s for i in win for s in groups[i])
+        for s in range(self.n):
+            self.scores[s] += points[s]
+        ended = (rules.rounds and self.round >= rules.rounds) or (
+            rules.target and max(self.scores) >= rules.target)
+        if ended:  # HF12, HA15, CL7, LH10
+            self.match_over = True
+            best = min(self.scores) if sign > 0 else max(self.scores)
+            self.winners = [s for s in range(self.n) if self.scores[s] == best]
+
+    # ------------------------------------------------------------------ views
+
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` may know: its own hand and everything public, nothing else."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"seat {seat} does not exist; seats are 0 to {self.n - 1}")
+        mine = self.to_move == seat and not self.over
+        return Observation(
+            seat=seat,
+            players=self.n,
+            rules=self.rules,
+            hand=tuple(self.hand(seat)),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            stock=len(self.stock),
+            discard=tuple(self.discard),
+            suit=None if self.suit < 0 else Suit(self.suit),
+            rank=Rank(self.rank),
+            free=self.free,
+            direction=self.direction,
+            to_play=self.to_play,
+            dealer=self.dealer,
+            pending_draw=self.pending,
+            drawn=self.drawn if mine else None,
+            must_play_again=self.again,
+            may_take=self.replace,
+            round=self.round,
+            scores=tuple(self.scores),
+            round_points=None if self.round_points is None else tuple(self.round_points),
+            round_over=self.over,
+            match_over=self.match_over,
+            winners=None if self.winners is None else tuple(self.winners),
+            teams=self.teams,
+            history=tuple(self.history),
+            legal=tuple(self.legal_actions()) if mine else (),
+            revealed=tuple(tuple(self.hand(s)) for s in range(self.n)) if self.over else None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The referee's view of the state as plain JSON values."""
+        return {
+            "round": self.round,
+            "over": self.over,
+            "match_over": self.match_over,
+            "to_play": self.to_play,
+            "legal": [str(a) for a in self.legal_actions()],
+            "hands": [[str(c) for c in self.hand(s)] for s in range(self.n)],
+            "up_card": str(self.up_card),
+            "suit": None if self.suit < 0 else Suit(self.suit).letter,
+            "rank": Rank(self.rank).letter,
+            "direction": self.direction,
+            "pending_draw": self.pending,
+            "stock": len(self.stock),
+            "discard": len(self.discard),
+            "dealer": self.dealer,
+            "round_points": self.round_points,
+            "round_winners": self.round_winners,
+            "scores": list(self.scores),
+            "winners": self.winners,
+        }
+
+    def clone(self) -> Game:
+        """An independent copy (microseconds: lists are copied, nothing deep)."""
+        g = Game.__new__(Game)
+        for name in _SCALARS:
+            object.__setattr__(g, name, object.__getattribute__(self, name))
+        g.hands = [h[:] for h in self.hands]
+        g.stock = self.stock[:]
+        g.discard = self.discard[:]
+        g.history = self.history[:]
+        g.scores = self.scores[:]
+        g.penalties = self.penalties[:]
+        g._dealt = self._dealt[:]
+        g.rounds_log = self.rounds_log[:]
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        g._rng = rng
+        return g
+
+    def reseed(self, seed: int) -> None:
+        """Replace the generator of future draws (for search on a sampled world)."""
+        self._rng = random.Random(seed)
+        self._script = []
+        self._script_pos = 0
+
+    def __repr__(self) -> str:
+        where = "over" if self.over else f"seat {self.to_move} to play"
+        return (f"<Game {self.rules.name} {self.n}p round {self.round}, up {self.up_card}, "
+                f"{where}, scores {self.scores}>")
+
+
+_COPIED = {"hands", "stock", "discard", "history", "scores", "penalties", "_dealt",
+           "rounds_log", "_rng"}
+_SCALARS = tuple(s for s in Game.__slots__ if s not in _COPIED)
+
+
+def _hand_order(c: Card) -> tuple[int, int]:
+    return (4 if c == 52 else c & 3, c >> 2)
+
+
+def _preset_or_none(name: str) -> Rules | None:
+    try:
+        return load_rules(name)
+    except RulesError:
+        return None
+

@@ -1,0 +1,104 @@
+"""What one seat may know: the single observer every bot, UI and server uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from eights.actions import Action
+from eights.cards import Card, Rank, Suit
+
+if TYPE_CHECKING:
+    from eights.rules import Rules
+
+__all__ = ["Observation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A seat's view of the game: its own hand and the public state, nothing else.
+
+    Other hands appear only as counts (:attr:`hand_sizes`) and the stock only
+    as a count, until the round is over and every hand is shown
+    (:attr:`revealed`).
+    """
+
+    seat: int
+    players: int
+    rules: Rules
+    hand: tuple[Card, ...]
+    """This seat's cards, sorted by suit then rank."""
+    hand_sizes: tuple[int, ...]
+    stock: int
+    """Cards in the stock (a count)."""
+    discard: tuple[Card, ...]
+    """The discard pile, bottom first; its last card is the up-card."""
+    suit: Suit | None
+    """The suit to follow (the named suit after a wild card)."""
+    rank: Rank
+    """The rank to match (the covered rank after an LH4 eight)."""
+    free: bool
+    """True when any card may be played (CL4 wild starter)."""
+    direction: int
+    to_play: int | None
+    dealer: int
+    pending_draw: int
+    """Cards of a forced draw waiting for the player to move."""
+    drawn: Card | None
+    """The card this seat just drew and may (HA4) or must (HF5) play."""
+    must_play_again: bool
+    """HA11: the player to move must play again after a 10."""
+    may_take: bool
+    """LH5: the player to move may take the top card of the stock."""
+    round: int
+    scores: tuple[int, ...]
+    round_points: tuple[int, ...] | None
+    round_over: bool
+    match_over: bool
+    winners: tuple[int, ...] | None
+    teams: bool
+    history: tuple[tuple[int, Action], ...]
+    """Public actions of this round: (seat, action); drawn cards are not shown."""
+    legal: tuple[Action, ...]
+    """The legal actions when this seat is to play, else empty."""
+    revealed: tuple[tuple[Card, ...], ...] | None
+    """Every hand, once the round is over (cards are shown for the count)."""
+
+    @property
+    def up_card(self) -> Card:
+        """The top card of the discard pile."""
+        return self.discard[-1]
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON values (cards and actions in canonical text)."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "rules": self.rules.name,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock": self.stock,
+            "discard": [str(c) for c in self.discard],
+            "up_card": str(self.up_card),
+            "suit": None if self.suit is None else self.suit.letter,
+            "rank": self.rank.letter,
+            "free": self.free,
+            "direction": self.direction,
+            "to_play": self.to_play,
+            "dealer": self.dealer,
+            "pending_draw": self.pending_draw,
+            "drawn": None if self.drawn is None else str(self.drawn),
+            "must_play_again": self.must_play_again,
+            "may_take": self.may_take,
+            "round": self.round,
+            "scores": list(self.scores),
+            "round_points": None if self.round_points is None else list(self.round_points),
+            "round_over": self.round_over,
+            "match_over": self.match_over,
+            "winners": None if self.winners is None else list(self.winners),
+            "teams": self.teams,
+            "history": [[s, str(a)] for s, a in self.history],
+            "legal": [str(a) for a in self.legal],
+            "revealed": None if self.revealed is None
+            else [[str(c) for c in h] for h in self.revealed],
+        }

@@ -1,0 +1,566 @@
+"""Rules as data: a frozen :class:`Rules` object read from TOML.
+
+Every mechanism of the family is a named field with its default declared
+once, here. A preset is a TOML file shipped in ``eights/presets``; a house
+rules file says ``extends = "<preset or file>"`` and changes any field.
+Tables (``[cards.<rank>]``, ``[points]``) merge key by key, so a house rule
+can change one card without repeating the rest::
+
+    extends = "huit-americain"
+    jokers = 2
+    [cards.7]
+    skip = false
+
+Anything unknown or out of range is a :class:`~eights.errors.RulesError`
+that names the file, the key, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from enum import Enum
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from eights.cards import Rank
+from eights.errors import NotationError, RulesError
+
+__all__ = [
+    "CardRule",
+    "DrawPolicy",
+    "Rules",
+    "Scoring",
+    "BlockedScoring",
+    "load_rules",
+    "preset_names",
+]
+
+
+class DrawPolicy(Enum):
+    """What ``draw`` does when no forced draw is pending."""
+
+    ONE_END = "one-end"
+    """Take one card; the turn ends (CL5)."""
+    ONE_MAY_PLAY = "one-may-play"
+    """Take one card; if it is playable it may be played at once, else ``pass`` (HA4)."""
+    UNTIL_PLAYABLE = "until-playable"
+    """Take cards until one is playable, then play it (HF5, LH6)."""
+    REPEAT = "repeat"
+    """Take one card and stay in the turn, up to ``max_draws`` a turn (OpenSpiel)."""
+
+
+class Scoring(Enum):
+    """How a round is scored and who wins the match."""
+
+    OWN_HAND = "own-hand"
+    """Every player scores the cards in their own hand; lowest total wins (HF11, HA14)."""
+    WINNER_COLLECTS = "winner-collects"
+    """Whoever goes out scores the opponents' cards; highest total wins (CL7, LH8)."""
+
+
+class BlockedScoring(Enum):
+    """How a blocked round (nobody can play or draw) is scored."""
+
+    OWN_HAND = "own-hand"
+    """Everyone scores their own hand, as if nobody went out (HF13)."""
+    COLLECT = "collect"
+    """The lowest hand wins and collects the opponents' hands (CL6)."""
+    DIFFERENCE = "difference"
+    """The lowest hand wins and scores the difference to each opponent (LH9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardRule:
+    """What a rank does beyond matching by suit or rank."""
+
+    wild: bool = False
+    """Playable on any up-card when no forced draw is pending (HF4, CL3, HA6, HA12)."""
+    name_suit: bool = False
+    """The player names the suit to follow (HF4, CL3, LH3)."""
+    not_on: frozenset[Rank] = frozenset()
+    """Up-card ranks this wild card may not cover (HA6: no 8 on a 2)."""
+    takes_covered_rank: bool = False
+    """The card takes the rank of the card it covers (LH4)."""
+    transparent: bool = False
+    """The card to match stays the one beneath (HA12 joker)."""
+    draw: int = 0
+    """Cards the next player must draw (HF7, HF8, HA7, HA8, HA12)."""
+    stack: bool = False
+    """A pending draw can be answered by the same rank, adding ``draw`` (HF7, HA7)."""
+    cancelled_by: frozenset[Rank] = frozenset()
+    """Ranks that may be played on the pending draw and cancel it (HA7: an 8)."""
+    skip: bool = False
+    """The next player loses their turn (HF10 Q, HA10 7)."""
+    reverse: bool = False
+    """The direction of play reverses; no effect with two players (HF10 A, HA9 J)."""
+    again: bool = False
+    """The player must play again (HA11 10)."""
+    again_penalty: int = 0
+    """Cards drawn by a player who must play again and cannot (HA11)."""
+
+    @property
+    def has_effect(self) -> bool:
+        """True if the card does anything once played (draw, skip, reverse, again)."""
+        return bool(self.draw or self.skip or self.reverse or self.again)
+
+
+Steps = tuple[tuple[int, int], ...]
+"""A value by player count: ``((2, 7), (5, 5))`` is 7 from 2 players, 5 from 5."""
+
+
+def _default_points() -> dict[Rank, int]:
+    table = {rank: min(rank.face_value, 10) for rank in Rank}
+    table[Rank.JOKER] = 50
+    return table
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete rule set. Build it with :func:`load_rules`."""
+
+    name: str = "custom"
+    """Short name (the preset's file name)."""
+    title: str = "Custom rules"
+    """Human title."""
+    source: str = ""
+    """Where the rules come from (the seed text, a web page, a house)."""
+    players: tuple[int, int] = (2, 8)
+    """Smallest and largest number of players."""
+    default_players: int = 4
+    """Players when none is given (HF1)."""
+    decks: Steps = ((2, 1),)
+    """Standard decks by player count (HA1, CL1)."""
+    jokers: int = 0
+    """Jokers per deck (HA12)."""
+    hand_size: Steps = ((2, 7),)
+    """Cards dealt to each player, by player count (HF1, HA2, CL1, LH2)."""
+    starter_redraw: frozenset[Rank] = frozenset()
+    """Starter ranks put back into the stock and turned again (HA2)."""
+    starter_effects: bool = False
+    """The starter's draw, skip or reverse applies as if the dealer played it."""
+    starter_wild_any: bool = False
+    """A wild starter lets the first player play any card (CL4)."""
+    draw: DrawPolicy = DrawPolicy.ONE_END
+    """What ``draw`` does when no forced draw is pending."""
+    max_draws: int = 1
+    """Draws a turn with the ``repeat`` policy; then the player may pass."""
+    voluntary_draw: bool = False
+    """A player may draw even when able to play (CL5)."""
+    voluntary_pass: bool = False
+    """With nothing to draw, a player may pass even when able to play."""
+    replace_after_play: bool = False
+    """After playing, a player may take the top card of the stock (LH5)."""
+    hand_limit: int = 0
+    """Most cards a hand may hold; 0 for no limit (HF6)."""
+    overflow: bool = False
+    """Forced-draw cards past the limit go back to the attacker, then become penalty (HF9)."""
+    reshuffle: bool = True
+    """An empty stock is rebuilt from the discard pile but its top card (HA5, HF13, CL6)."""
+    announce_last_card: bool = False
+    """A play that leaves one card must announce it (HA13)."""
+    announce_penalty: int = 2
+    """Cards drawn at the end of the turn when the announcement is missing."""
+    special_cards: bool = True
+    """False turns off every card effect (draw, skip, reverse, again); wilds stay wild."""
+    max_plays: int = 0
+    """The round ends after this many card plays; 0 for no limit (OpenSpiel max_turns)."""
+    extra_passes_to_block: int = 0
+    """Passes beyond one per player, with nothing to draw, before a round is blocked."""
+    scoring: Scoring = Scoring.OWN_HAND
+    """Own-hand penalty points (lowest wins) or winner-collects (highest wins)."""
+    blocked_scoring: BlockedScoring = BlockedScoring.OWN_HAND
+    """How a blocked round is scored."""
+    points: Mapping[Rank, int] = field(default_factory=_default_points)
+    """Points of each rank left in a hand."""
+    target: int = 0
+    """The match ends when a score (a team's score) reaches this; 0 for none."""
+    rounds: int = 0
+    """The match ends after this many rounds; 0 for none."""
+    teams: frozenset[int] = frozenset()
+    """Player counts at which partners sit opposite and score together (LH1)."""
+    cards: Mapping[Rank, CardRule] = field(default_factory=dict)
+    """What each rank does; ranks not listed are plain."""
+
+    def card(self, rank: Rank) -> CardRule:
+        """The rule of a rank, with effects removed when ``special_cards`` is off."""
+        rule = self.cards.get(rank, _PLAIN)
+        if not self.special_cards and rule.has_effect:
+            return replace(rule, draw=0, stack=False, cancelled_by=frozenset(), skip=False,
+                           reverse=False, again=False, again_penalty=0)
+        return rule
+
+    def decks_for(self, players: int) -> int:
+        """Standard decks used with this many players."""
+        return _step(self.decks, players)
+
+    def hand_size_for(self, players: int) -> int:
+        """Cards dealt to each of this many players."""
+        return _step(self.hand_size, players)
+
+    def has_teams(self, players: int) -> bool:
+        """True when partners sit opposite at this player count."""
+        return players in self.teams
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RulesError` unless this many players can play."""
+        low, high = self.players
+        if not low <= players <= high:
+            raise RulesError(f"{self.name}: {players} players is not allowed; "
+                             f"this rule set takes {low} to {high}")
+        cards = 52 * self.decks_for(players) + self.jokers * self.decks_for(players)
+        if self.hand_size_for(players) * players >= cards:
+            raise RulesError(f"{self.name}: {players} players with "
+                             f"{self.hand_size_for(players)} cards each need more than "
+                             f"{cards} cards; add a deck (decks) or deal fewer (hand_size)")
+
+    def to_table(self) -> dict[str, Any]:
+        """The rules as a TOML-ready table with every field (no ``extends``)."""
+        table: dict[str, Any] = {}
+        for f in fields(self):
+            table[f.name] = _to_plain(getattr(self, f.name))
+        table["points"] = {rank.letter: pts for rank, pts in self.points.items()}
+        table["cards"] = {
+            rank.letter: {f.name: _to_plain(getattr(rule, f.name)) for f in fields(rule)
+                          if getattr(rule, f.name) != getattr(_PLAIN, f.name)}
+            for rank, rule in self.cards.items()
+        }
+        return table
+
+
+_PLAIN = CardRule()
+
+
+def _step(steps: Steps, players: int) -> int:
+    value = steps[0][1]
+    for threshold, amount in steps:
+        if players >= threshold:
+            value = amount
+    return value
+
+
+def _to_plain(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, frozenset):
+        return sorted(v.letter if isinstance(v, Rank) else v for v in value)
+    if isinstance(value, tuple):
+        return [_to_plain(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- loading
+
+PRESETS_PACKAGE = "eights.presets"
+
+
+def preset_names() -> list[str]:
+    """Names of the presets shipped with eights, sorted."""
+    root = resources.files(PRESETS_PACKAGE)
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+
+
+def load_rules(
+    spec: str | Path | Mapping[str, Any] | Rules,
+    overrides: Sequence[str] | Mapping[str, Any] = (),
+) -> Rules:
+    """Rules from a preset name, a TOML file path or an inline table.
+
+    ``overrides`` are ``key=value`` strings (the value in TOML syntax, bare
+    words taken as strings; dotted keys reach into tables: ``cards.7.skip=false``)
+    or a mapping of the same.
+
+    >>> load_rules("classic").scoring
+    <Scoring.WINNER_COLLECTS: 'winner-collects'>
+    >>> load_rules("huit-americain", ["jokers=2"]).jokers
+    2
+    """
+    if isinstance(spec, Rules):
+        if not overrides:
+            return spec
+        table: dict[str, Any] = spec.to_table()
+        origin = f"rules {spec.name!r}"
+    else:
+        table, origin = _resolve(spec, seen=())
+    if overrides:
+        table = _merge(table, _parse_overrides(overrides))
+        origin += " with overrides"
+    return _build(table, origin)
+
+
+def _read_toml(path: Path | None, text: str, origin: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{origin}: not valid TOML: {exc}") from None
+
+
+def _resolve(spec: str | Path | Mapping[str, Any], seen: tuple[str, ...]) -> tuple[dict[str, Any], str]:
+    """Read a spec to a merged table (``extends`` applied) and a name for errors."""
+    if isinstance(spec, Mapping):
+        table = dict(spec)
+        origin = "inline rules"
+        base_dir = Path.cwd()
+    else:
+        text_spec = str(spec)
+        if text_spec in seen:
+            raise RulesError(f"rules extend each other in a loop: {' -> '.join((*seen, text_spec))}")
+        seen = (*seen, text_spec)
+        path = Path(text_spec)
+        if isinstance(spec, str) and spec in preset_names():
+            origin = f"preset {spec!r}"
+            text = (resources.files(PRESETS_PACKAGE) / f"{spec}.toml").read_text("utf-8")
+            table = _read_toml(None, text, origin)
+            table.setdefault("name", spec)
+            base_dir = Path.cwd()
+        elif path.is_file():
+            origin = f"rules file {str(path)!r}"
+            try:
+                text = path.read_text("utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise RulesError(f"{origin}: cannot be read: {exc}") from None
+            table = _read_toml(path, text, origin)
+            table.setdefault("name", path.stem)
+            base_dir = path.parent
+        else:
+            raise RulesError(
+                f"unknown rules {text_spec!r}: not a preset ({', '.join(preset_names())}) "
+                "and not a readable file"
+            )
+    parent = table.pop("extends", None)
+    if parent is None:
+        return table, origin
+    if not isinstance(parent, str):
+        raise RulesError(f"{origin}: key 'extends' must be a preset name or a file path, "
+                         f"not {parent!r}")
+    if parent not in preset_names() and not Path(parent).is_absolute():
+        candidate = base_dir / parent
+        if candidate.is_file():
+            parent = str(candidate)
+    try:
+        base, _ = _resolve(parent, seen)
+    except RulesError as exc:
+        raise RulesError(f"{origin}: extends {parent!r}: {exc}") from None
+    base.pop("name", None)
+    base.pop("title", None)
+    return _merge(base, table), origin
+
+
+def _merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _parse_overrides(overrides: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
+    pairs: list[tuple[str, Any]] = []
+    if isinstance(overrides, Mapping):
+        pairs = list(overrides.items())
+    else:
+        for item in overrides:
+            key, eq, raw = item.partition("=")
+            if not eq or not key.strip():
+                raise RulesError(f"override {item!r} is not key=value (e.g. jokers=2, "
+                                 "cards.7.skip=false)")
+            try:
+                value = tomllib.loads(f"v = {raw.strip()}")["v"]
+            except tomllib.TOMLDecodeError:
+                value = raw.strip()
+            pairs.append((key.strip(), value))
+    table: dict[str, Any] = {}
+    for key, value in pairs:
+        parts = key.split(".")
+        node = table
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return table
+
+
+# --------------------------------------------------------------------------- validation
+
+_FIELDS = {f.name: f for f in fields(Rules)}
+_CARD_FIELDS = {f.name: f for f in fields(CardRule)}
+
+
+def _build(table: Mapping[str, Any], origin: str) -> Rules:
+    values: dict[str, Any] = {}
+    for key, raw in table.items():
+        if key not in _FIELDS:
+            raise RulesError(f"{origin}: unknown key {key!r}; known keys are "
+                             f"{', '.join(sorted(_FIELDS))}")
+        values[key] = _convert(key, raw, origin)
+    rules = Rules(**values)
+    _check(rules, origin)
+    return rules
+
+
+def _bad(origin: str, key: str, value: Any, allowed: str) -> RulesError:
+    return RulesError(f"{origin}: key {key!r} has bad value {value!r}; allowed: {allowed}")
+
+
+def _int(origin: str, key: str, value: Any, low: int = 0, high: int = 10_000) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad(origin, key, value, f"a whole number from {low} to {high}")
+    return value
+
+
+def _bool(origin: str, key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(origin, key, value, "true or false")
+    return value
+
+
+def _str(origin: str, key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _bad(origin, key, value, "a string")
+    return value
+
+
+def _rank(origin: str, key: str, value: Any) -> Rank:
+    try:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if not isinstance(value, str):
+            raise NotationError(str(value))
+        return Rank.parse(value)
+    except NotationError:
+        raise _bad(origin, key, value, "a rank: A 2 3 4 5 6 7 8 9 T (or 10) J Q K X") from None
+
+
+def _ranks(origin: str, key: str, value: Any) -> frozenset[Rank]:
+    if not isinstance(value, list):
+        raise _bad(origin, key, value, 'a list of ranks such as ["8", "A"]')
+    return frozenset(_rank(origin, key, v) for v in value)
+
+
+def _enum(origin: str, key: str, value: Any, kind: type[Enum]) -> Any:
+    for member in kind:
+        if member.value == value:
+            return member
+    raise _bad(origin, key, value, ", ".join(repr(m.value) for m in kind))
+
+
+def _steps(origin: str, key: str, value: Any) -> Steps:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return ((2, _int(origin, key, value, 1, 100)),)
+    allowed = "a whole number, or a list of [players, value] pairs such as [[2, 7], [5, 5]]"
+    if not isinstance(value, list) or not value:
+        raise _bad(origin, key, value, allowed)
+    steps: list[tuple[int, int]] = []
+    for item in value:
+        if (not isinstance(item, list) or len(item) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
+            raise _bad(origin, key, value, allowed)
+        steps.append((_int(origin, key, item[0], 2, 100), _int(origin, key, item[1], 1, 100)))
+    if [s[0] for s in steps] != sorted({s[0] for s in steps}):
+        raise _bad(origin, key, value, "pairs in increasing order of players")
+    return tuple(steps)
+
+
+def _convert(key: str, raw: Any, origin: str) -> Any:
+    if key in ("name", "title", "source"):
+        return _str(origin, key, raw)
+    if key == "players":
+        if (not isinstance(raw, list) or len(raw) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
+                or not 2 <= raw[0] <= raw[1] <= 20):
+            raise _bad(origin, key, raw, "[smallest, largest] with 2 <= smallest <= largest <= 20")
+        return (raw[0], raw[1])
+    if key in ("decks", "hand_size"):
+        return _steps(origin, key, raw)
+    if key in ("starter_redraw",):
+        return _ranks(origin, key, raw)
+    if key == "teams":
+        if not isinstance(raw, list) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 4 and v % 2 == 0
+                for v in raw):
+            raise _bad(origin, key, raw, "a list of even player counts of 4 or more, e.g. [4]")
+        return frozenset(raw)
+    if key == "draw":
+        return _enum(origin, key, raw, DrawPolicy)
+    if key == "scoring":
+        return _enum(origin, key, raw, Scoring)
+    if key == "blocked_scoring":
+        return _enum(origin, key, raw, BlockedScoring)
+    if key == "points":
+        return _points(raw, origin)
+    if key == "cards":
+        return _cards(raw, origin)
+    default = _FIELDS[key].default
+    if isinstance(default, bool):
+        return _bool(origin, key, raw)
+    if key == "default_players":
+        return _int(origin, key, raw, 2, 20)
+    return _int(origin, key, raw)
+
+
+def _points(raw: Any, origin: str) -> dict[Rank, int]:
+    table = _default_points()
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = _int(origin, "points", raw)
+        return dict.fromkeys(Rank, value)
+    if not isinstance(raw, Mapping):
+        raise _bad(origin, "points", raw, "a number for every card, or a table rank = points")
+    for rank_text, pts in raw.items():
+        rank = _rank(origin, f"points.{rank_text}", rank_text)
+        table[rank] = _int(origin, f"points.{rank_text}", pts)
+    return table
+
+
+def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
+    if not isinstance(raw, Mapping):
+        raise _bad(origin, "cards", raw, "a table of ranks, e.g. [cards.8] wild = true")
+    out: dict[Rank, CardRule] = {}
+    for rank_text, body in raw.items():
+        rank = _rank(origin, f"cards.{rank_text}", rank_text)
+        if not isinstance(body, Mapping):
+            raise _bad(origin, f"cards.{rank_text}", body, "a table of card fields")
+        values: dict[str, Any] = {}
+        for key, value in body.items():
+            where = f"cards.{rank_text}.{key}"
+            if key not in _CARD_FIELDS:
+                raise RulesError(f"{origin}: unknown key {where!r}; card keys are "
+                                 f"{', '.join(sorted(_CARD_FIELDS))}")
+            if key in ("not_on", "cancelled_by"):
+                values[key] = _ranks(origin, where, value)
+            elif key in ("draw", "again_penalty"):
+                values[key] = _int(origin, where, value, 0, 52)
+            else:
+                values[key] = _bool(origin, where, value)
+        out[rank] = CardRule(**values)
+    return out
+
+
+def _check(rules: Rules, origin: str) -> None:
+    low, high = rules.players
+    if not low <= rules.default_players <= high:
+        raise _bad(origin, "default_players", rules.default_players,
+                   f"a number within players = [{low}, {high}]")
+    if rules.draw is DrawPolicy.REPEAT and rules.max_draws < 1:
+        raise _bad(origin, "max_draws", rules.max_draws, "1 or more with draw = 'repeat'")
+    if rules.overflow and not rules.hand_limit:
+        raise _bad(origin, "overflow", True, "false unless hand_limit is set")
+    for rank, rule in rules.cards.items():
+        where = f"cards.{rank.letter}"
+        if rule.stack and not rule.draw:
+            raise _bad(origin, f"{where}.stack", True, "false unless the card has a draw")
+        if rule.cancelled_by and not rule.draw:
+            raise _bad(origin, f"{where}.cancelled_by", sorted(r.letter for r in rule.cancelled_by),
+                       "[] unless the card has a draw")
+        if rule.again_penalty and not rule.again:
+            raise _bad(origin, f"{where}.again_penalty", rule.again_penalty,
+                       "0 unless again = true")
+        if rule.transparent and rule.name_suit:
+            raise _bad(origin, f"{where}.transparent", True,
+                       "false for a card that names a suit")
+    if rules.jokers and Rank.JOKER not in rules.cards:
+        # A joker without a rule could only match another joker; make it explicit.
+        raise _bad(origin, "jokers", rules.jokers,
+                   "0 unless [cards.X] says what a joker does (e.g. wild = true)")
