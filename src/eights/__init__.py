@@ -47,4 +47,5 @@ __all__ = [
     "load_rules",
     "make_deck",
     "parse_cards",
+    "preset_names",
 ]

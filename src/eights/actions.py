@@ -40,7 +40,7 @@ class Kind(Enum):
 class Action:
     """One decision of the player to move: a small immutable, interned value."""
 
-    __slots__ = ("announce", "card", "kind", "suit", "_text")
+    __slots__ = ("_text", "announce", "card", "kind", "suit")
 
     kind: Kind
     card: Card | None
@@ -49,6 +49,7 @@ class Action:
     """The suit named with a wild card, if any."""
     announce: bool
     """``True`` when the play announces the last card (HA13)."""
+    _text: str
 
     def __init__(self, kind: Kind, card: Card | None, suit: Suit | None, announce: bool) -> None:
         object.__setattr__(self, "kind", kind)

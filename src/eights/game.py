@@ -81,12 +81,49 @@ class Game:
     """A match of Crazy Eights under some :class:`~eights.rules.Rules`."""
 
     __slots__ = (
-        "again", "again_penalty", "attacker", "dealer", "direction", "discard", "drawn",
-        "draws", "free", "hands", "history", "n", "over", "match_over", "passes", "pending",
-        "pending_rank", "penalties", "plays", "rank", "replace", "round", "round_points",
-        "round_winners", "rules", "rules_spec", "scores", "seed", "skip_next", "stock",
-        "suit", "to_move", "announce_due", "out", "winners", "rounds_log", "teams",
-        "_dealt", "_legal", "_rng", "_script", "_script_pos", "_t",
+        "_dealt",
+        "_legal",
+        "_rng",
+        "_script",
+        "_script_pos",
+        "_t",
+        "again",
+        "again_penalty",
+        "announce_due",
+        "attacker",
+        "dealer",
+        "direction",
+        "discard",
+        "drawn",
+        "draws",
+        "free",
+        "hands",
+        "history",
+        "match_over",
+        "n",
+        "out",
+        "over",
+        "passes",
+        "penalties",
+        "pending",
+        "pending_rank",
+        "plays",
+        "rank",
+        "replace",
+        "round",
+        "round_points",
+        "round_winners",
+        "rounds_log",
+        "rules",
+        "rules_spec",
+        "scores",
+        "seed",
+        "skip_next",
+        "stock",
+        "suit",
+        "teams",
+        "to_move",
+        "winners",
     )
 
     def __init__(
@@ -230,7 +267,7 @@ class Game:
         r = c >> 2
         if t.wild[r]:
             return self.rank not in t.not_on[r]
-        return self.free or (r == self.rank or _SUIT_OF[c] == self.suit) and c != 52
+        return self.free or ((r == self.rank or _SUIT_OF[c] == self.suit) and c != 52)
 
     def _answers(self, c: int) -> bool:
         r = c >> 2

@@ -21,6 +21,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,11 @@ from eights.cards import Rank
 from eights.errors import NotationError, RulesError
 
 __all__ = [
+    "BlockedScoring",
     "CardRule",
     "DrawPolicy",
     "Rules",
     "Scoring",
-    "BlockedScoring",
     "load_rules",
     "preset_names",
 ]
@@ -258,8 +259,13 @@ PRESETS_PACKAGE = "eights.presets"
 
 def preset_names() -> list[str]:
     """Names of the presets shipped with eights, sorted."""
+    return list(_preset_names())
+
+
+@cache
+def _preset_names() -> tuple[str, ...]:
     root = resources.files(PRESETS_PACKAGE)
-    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".toml")))
 
 
 def load_rules(
@@ -277,6 +283,8 @@ def load_rules(
     >>> load_rules("huit-americain", ["jokers=2"]).jokers
     2
     """
+    if isinstance(spec, str) and not overrides and spec in _PRESET_CACHE:
+        return _PRESET_CACHE[spec]
     if isinstance(spec, Rules):
         if not overrides:
             return spec
@@ -287,7 +295,13 @@ def load_rules(
     if overrides:
         table = _merge(table, _parse_overrides(overrides))
         origin += " with overrides"
-    return _build(table, origin)
+    rules = _build(table, origin)
+    if isinstance(spec, str) and not overrides and spec in _preset_names():
+        _PRESET_CACHE[spec] = rules
+    return rules
+
+
+_PRESET_CACHE: dict[str, Rules] = {}
 
 
 def _read_toml(path: Path | None, text: str, origin: str) -> dict[str, Any]:
@@ -309,7 +323,7 @@ def _resolve(spec: str | Path | Mapping[str, Any], seen: tuple[str, ...]) -> tup
             raise RulesError(f"rules extend each other in a loop: {' -> '.join((*seen, text_spec))}")
         seen = (*seen, text_spec)
         path = Path(text_spec)
-        if isinstance(spec, str) and spec in preset_names():
+        if isinstance(spec, str) and spec in _preset_names():
             origin = f"preset {spec!r}"
             text = (resources.files(PRESETS_PACKAGE) / f"{spec}.toml").read_text("utf-8")
             table = _read_toml(None, text, origin)
