@@ -118,13 +118,11 @@ class Action:
     def __repr__(self) -> str:
         return f"Action.parse({self._text!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Action):
-            return self._text == other._text
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._text)
+    # Every action value is interned (``play``, ``parse`` and the constants are the
+    # only ways to get one), so equality and hashing are by identity: fast in
+    # ``action in legal``. Pickling goes through the text to stay interned.
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Action.parse, (self._text,))
 
     def __lt__(self, other: Action) -> bool:
         return self._text < other._text

@@ -19,12 +19,13 @@ otherwise, plays first.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eights.actions import DRAW, PASS, TAKE, Action, Kind
-from eights.cards import Card, Rank, Suit, make_deck
+from eights.actions import DRAW, PASS, TAKE, Action
+from eights.cards import CARDS, Card, Rank, Suit, make_deck
 from eights.errors import IllegalActionError, RecordError, RulesError
 from eights.observation import Observation
 from eights.rules import BlockedScoring, DrawPolicy, Rules, Scoring, load_rules
@@ -64,6 +65,53 @@ class _Tables:
         self.again_penalty = tuple(c.again_penalty for c in cr)
         self.points = tuple(rules.points[rank] for rank in Rank)
         self.redraw = frozenset(int(r) for r in rules.starter_redraw)
+        preset = _preset_or_none(rules.name)
+        self.spec: str | dict[str, Any] = rules.name if rules == preset else rules.to_table()
+        self.repeat = rules.draw is DrawPolicy.REPEAT
+        self.may_keep = rules.draw is DrawPolicy.ONE_MAY_PLAY
+        self.until_playable = rules.draw is DrawPolicy.UNTIL_PLAYABLE
+        self.replace = rules.replace_after_play
+        self.effect = tuple(bool(d or sk or rv or ag) for d, sk, rv, ag in
+                            zip(self.draw, self.skip, self.reverse, self.again, strict=True))
+        self.voluntary_draw = rules.voluntary_draw
+        self.voluntary_pass = rules.voluntary_pass
+        self.max_draws = rules.max_draws
+        self.max_plays = rules.max_plays
+        self.limit = rules.hand_limit
+        self.announce = rules.announce_last_card
+        self.rows: dict[tuple[int, int, bool], tuple[bool, ...]] = {}
+        self.answers = tuple(
+            tuple((c >> 2 == pr and self.stack[pr]) or c >> 2 in self.cancel[pr] for c in range(53))
+            for pr in range(14))
+        # Every way to play each card: mid-round, announcing the last card, going out.
+        self.mid = tuple(self._variants(c, False) for c in range(53))
+        self.announced = tuple(self._variants(c, True) for c in range(53))
+        self.end = tuple((Action.play(CARDS[c]),) for c in range(53))
+
+    def _variants(self, c: int, announce: bool) -> tuple[Action, ...]:
+        card = CARDS[c]
+        suits: tuple[Suit | None, ...] = tuple(Suit) if self.name_suit[c >> 2] else (None,)
+        out: list[Action] = []
+        for s in suits:
+            out.append(Action.play(card, s))
+            if announce:
+                out.append(Action.play(card, s, True))
+        return tuple(out)
+
+    def row(self, suit: int, rank: int, free: bool) -> tuple[bool, ...]:
+        """Which cards may be played on this target (no forced draw pending)."""
+        key = (suit, rank, free)
+        row = self.rows.get(key)
+        if row is None:
+            row = tuple(self._matches(c, suit, rank, free) for c in range(53))
+            self.rows[key] = row
+        return row
+
+    def _matches(self, c: int, suit: int, rank: int, free: bool) -> bool:
+        r = c >> 2
+        if self.wild[r]:
+            return rank not in self.not_on[r]
+        return free or (c != 52 and (r == rank or _SUIT_OF[c] == suit))
 
 
 _TABLES: dict[int, tuple[Rules, _Tables]] = {}
@@ -84,6 +132,7 @@ class Game:
         "_dealt",
         "_legal",
         "_rng",
+        "_row",
         "_script",
         "_script_pos",
         "_t",
@@ -138,7 +187,7 @@ class Game:
         self.rules_spec: str | dict[str, Any]
         if isinstance(rules, Rules):
             self.rules = rules
-            self.rules_spec = rules.name if rules == _preset_or_none(rules.name) else rules.to_table()
+            self.rules_spec = _tables(rules).spec
         else:
             self.rules = load_rules(rules)
             self.rules_spec = rules if isinstance(rules, str) else dict(rules)
@@ -195,6 +244,8 @@ class Game:
         self._legal: list[Action] | None = None
         for i in range(self.rules.hand_size_for(n) * n):
             self.hands[(self.dealer + 1 + i) % n].append(self._take_from_stock())
+        for hand in self.hands:
+            hand.sort()  # hands are kept sorted by card code
         starter = self._take_from_stock()
         turns = 0
         while starter >> 2 in t.redraw:  # HA2: back into the stock, turn the next one
@@ -208,6 +259,7 @@ class Game:
         self.suit = _SUIT_OF[starter]
         self.rank = rank
         self.free = self.rules.starter_wild_any and t.wild[rank]  # CL4
+        self._row = t.row(self.suit, self.rank, self.free)
         steps = 1
         if self.rules.starter_effects:  # as if the dealer had played it
             if t.draw[rank]:
@@ -263,16 +315,10 @@ class Game:
         return self._playable(card)
 
     def _playable(self, c: int) -> bool:
-        t = self._t
-        r = c >> 2
-        if t.wild[r]:
-            return self.rank not in t.not_on[r]
-        return self.free or ((r == self.rank or _SUIT_OF[c] == self.suit) and c != 52)
+        return self._row[c]
 
     def _answers(self, c: int) -> bool:
-        r = c >> 2
-        pr = self.pending_rank
-        return (r == pr and self._t.stack[pr]) or r in self._t.cancel[pr]
+        return self._t.answers[self.pending_rank][c]
 
     def available(self) -> int:
         """Cards that can still be drawn (the stock is refilled as soon as it empties)."""
@@ -292,62 +338,56 @@ class Game:
     def _generate(self) -> list[Action]:
         if self.over:
             return []
-        p = self.to_move
-        hand = self.hands[p]
-        rules = self.rules
         if self.replace:
             return [TAKE, PASS]
+        t = self._t
+        hand = self.hands[self.to_move]
+        n_hand = len(hand)
+        # How a card may be played: going out, announcing the last card, or mid-round.
+        if n_hand == 1 or (t.max_plays and self.plays + 1 >= t.max_plays):
+            table = t.end
+        elif n_hand == 2 and t.announce:
+            table = t.announced
+        else:
+            table = t.mid
         out: list[Action] = []
         if self.pending:
-            self._plays([c for c in hand if self._answers(c)], out)
-            out.append(DRAW)
-            return out
-        if self.drawn is not None:
-            if self._playable(self.drawn):
-                self._plays([self.drawn], out)
-            if rules.draw is DrawPolicy.ONE_MAY_PLAY or not out:
+            row = t.answers[self.pending_rank]
+        elif self.drawn is not None:
+            if self._row[self.drawn]:
+                out.extend(table[self.drawn])
+            if t.may_keep or not out:
                 out.append(PASS)
             return out
-        self._plays([c for c in hand if self._playable(c)], out)
+        else:
+            row = self._row
+        last = -1
+        for c in hand:  # sorted by code: each card once, in canonical order
+            if row[c] and c != last:
+                out.extend(table[c])
+                last = c
+        if self.pending:
+            out.append(DRAW)
+            return out
         if self.again:
             if not out:
                 out.append(DRAW)
             return out
-        can_draw = self.can_draw(p)
+        can_draw = bool(self.stock) and (not t.limit or n_hand < t.limit)
         playable = bool(out)
-        if rules.draw is DrawPolicy.REPEAT:
-            if can_draw and self.draws < rules.max_draws and (not playable or rules.voluntary_draw):
+        if t.repeat:
+            if can_draw and self.draws < t.max_draws and (not playable or t.voluntary_draw):
                 out.append(DRAW)
-            if self.draws >= rules.max_draws or (
-                    not can_draw and (not playable or rules.voluntary_pass)):
+            if self.draws >= t.max_draws or (not can_draw and (not playable or t.voluntary_pass)):
                 out.append(PASS)
         elif can_draw:
-            if not playable or rules.voluntary_draw:
+            if not playable or t.voluntary_draw:
                 out.append(DRAW)
-        elif not playable or rules.voluntary_pass:
+        elif not playable or t.voluntary_pass:
             out.append(PASS)
         if not out:
             out.append(PASS)
         return out
-
-    def _plays(self, cards: list[Card], out: list[Action]) -> None:
-        """Append every way of playing each of ``cards`` (suits named, announcements)."""
-        if not cards:
-            return
-        t = self._t
-        hand_len = len(self.hands[self.to_move])
-        ends = hand_len == 1 or (self.rules.max_plays and self.plays + 1 >= self.rules.max_plays)
-        announce = self.rules.announce_last_card and hand_len == 2
-        for c in sorted(set(cards)):
-            if t.name_suit[c >> 2] and not ends:
-                for s in (0, 1, 2, 3):
-                    out.append(Action.play(c, Suit(s)))
-                    if announce:
-                        out.append(Action.play(c, Suit(s), True))
-            else:
-                out.append(Action.play(c))
-                if announce:
-                    out.append(Action.play(c, None, True))
 
     # ------------------------------------------------------------------ acting
 
@@ -376,13 +416,12 @@ class Game:
         p = self.to_move
         self.history.append((p, action))
         self._legal = None
-        kind = action.kind
-        if kind is Kind.PLAY:
-            assert action.card is not None
-            self._play(p, action.card, action.suit, action.announce)
-        elif kind is Kind.DRAW:
+        card = action.card
+        if card is not None:
+            self._play(p, card, action.suit, action.announce)
+        elif action is DRAW:
             self._draw(p)
-        elif kind is Kind.PASS:
+        elif action is PASS:
             self._pass(p)
         else:
             self._give(p, 1)  # LH5: take the top card of the stock
@@ -403,7 +442,7 @@ class Game:
         if not hand:  # HF11, HA14, CL7, LH8: going out ends the round at once
             self._end_round(p)
             return
-        if self.rules.max_plays and self.plays >= self.rules.max_plays:
+        if t.max_plays and self.plays >= t.max_plays:
             self._end_round(None)
             return
         if not t.transparent[r]:  # HA12: after a joker the card to match is the one beneath
@@ -411,16 +450,26 @@ class Game:
             if not t.covered[r]:  # LH4: the 8 keeps the rank it covers
                 self.rank = r
             self.free = False
-        if self.rules.announce_last_card and len(hand) == 1 and not announce:
+            self._row = t.rows.get((self.suit, self.rank, False)) or t.row(self.suit, self.rank, False)
+        if t.announce and not announce and len(hand) == 1:
             self.announce_due = True  # HA13: penalty at the end of the turn
+        if not t.effect[r]:
+            if self.pending:  # HA7: an 8 cancels the run
+                self.pending, self.pending_rank, self.attacker = 0, -1, -1
+            self.again = False
+            if t.replace and self.stock and (not t.limit or len(hand) < t.limit):
+                self.replace = True  # LH5
+                return
+            self._end_turn(p, 1)
+            return
         if self.pending:
             if r == self.pending_rank and t.stack[r]:  # HF7, HA7: the run grows
-                if self.available():
+                if self.stock:
                     self.pending += t.draw[r]
                 self.attacker = p
             else:  # HA7: an 8 cancels the run
                 self.pending, self.pending_rank, self.attacker = 0, -1, -1
-        elif t.draw[r] and self.available():
+        elif t.draw[r] and self.stock:
             self.pending, self.pending_rank, self.attacker = t.draw[r], r, p
         if t.reverse[r] and self.n > 2:  # HF10, HA9: no effect with two players
             self.direction = -self.direction
@@ -430,7 +479,7 @@ class Game:
             self.again_penalty = t.again_penalty[r]
             return
         self.again = False
-        if self.rules.replace_after_play and self.can_draw(p):  # LH5
+        if t.replace and self.can_draw(p):  # LH5
             self.replace = True
             self.skip_next = skip
             return
@@ -446,12 +495,12 @@ class Game:
             self._give(p, self.again_penalty)
             self._end_turn(p, 1)
             return
-        policy = self.rules.draw
-        if policy is DrawPolicy.REPEAT:
+        t = self._t
+        if t.repeat:
             self._give(p, 1)
             self.draws += 1
             return
-        if policy is DrawPolicy.UNTIL_PLAYABLE:  # HF5, LH6
+        if t.until_playable:  # HF5, LH6
             while self.can_draw(p):
                 c = self._give_one(p)
                 if c is not None and self._playable(c):
@@ -460,7 +509,7 @@ class Game:
             self._end_turn(p, 1)  # HF6: stopped at the limit; LH7: nothing left
             return
         c = self._give_one(p)
-        if policy is DrawPolicy.ONE_MAY_PLAY and c is not None and self._playable(c):
+        if t.may_keep and c is not None and self._playable(c):
             self.drawn = c  # HA4: may be played at once
             return
         self._end_turn(p, 1)
@@ -500,8 +549,7 @@ class Game:
             self._give(p, self.rules.announce_penalty)  # HA13
         self.drawn = None
         self.draws = 0
-        self.again = False
-        self.replace = False
+        self.again = self.replace = False
         self.skip_next = 0
         self.to_move = (p + self.direction * steps) % self.n
 
@@ -539,16 +587,18 @@ class Game:
             del self.discard[:-1]
 
     def _give_one(self, seat: int) -> Card | None:
-        if self.available() <= 0:
+        if not self.stock:
             return None
         c = self._take_from_stock()
-        self.hands[seat].append(c)
+        insort(self.hands[seat], c)
         return c
 
     def _give(self, seat: int, count: int) -> int:
         """Deal up to ``count`` cards to ``seat`` (fewer if the stock runs out)."""
         given = 0
-        while given < count and self._give_one(seat) is not None:
+        hand = self.hands[seat]
+        while given < count and self.stock:
+            insort(hand, self._take_from_stock())
             given += 1
         return given
 
@@ -659,11 +709,28 @@ class Game:
             "winners": self.winners,
         }
 
-    def clone(self) -> Game:
-        """An independent copy (microseconds: lists are copied, nothing deep)."""
+    def clone(self, rng: random.Random | None = None) -> Game:
+        """An independent copy: lists are copied, nothing deep.
+
+        The copy draws with ``rng`` when one is given (a search shares one
+        generator among its copies: a few microseconds a copy); otherwise it
+        gets an exact copy of this game's generator (tens of microseconds).
+        """
         g = Game.__new__(Game)
-        for name in _SCALARS:
-            object.__setattr__(g, name, object.__getattribute__(self, name))
+        (
+            g._legal, g._row, g._script, g._script_pos, g._t, g.again, g.again_penalty, g.announce_due,
+            g.attacker, g.dealer, g.direction, g.drawn, g.draws, g.free, g.match_over, g.n,
+            g.out, g.over, g.passes, g.pending, g.pending_rank, g.plays, g.rank, g.replace,
+            g.round, g.round_points, g.round_winners, g.rules, g.rules_spec, g.seed,
+            g.skip_next, g.suit, g.teams, g.to_move, g.winners,
+        ) = (
+            self._legal, self._row, self._script, self._script_pos, self._t, self.again,
+            self.again_penalty, self.announce_due, self.attacker, self.dealer, self.direction,
+            self.drawn, self.draws, self.free, self.match_over, self.n, self.out, self.over,
+            self.passes, self.pending, self.pending_rank, self.plays, self.rank, self.replace,
+            self.round, self.round_points, self.round_winners, self.rules, self.rules_spec,
+            self.seed, self.skip_next, self.suit, self.teams, self.to_move, self.winners,
+        )
         g.hands = [h[:] for h in self.hands]
         g.stock = self.stock[:]
         g.discard = self.discard[:]
@@ -672,8 +739,9 @@ class Game:
         g.penalties = self.penalties[:]
         g._dealt = self._dealt[:]
         g.rounds_log = self.rounds_log[:]
-        rng = random.Random()
-        rng.setstate(self._rng.getstate())
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
         g._rng = rng
         return g
 
@@ -689,9 +757,6 @@ class Game:
                 f"{where}, scores {self.scores}>")
 
 
-_COPIED = {"hands", "stock", "discard", "history", "scores", "penalties", "_dealt",
-           "rounds_log", "_rng"}
-_SCALARS = tuple(s for s in Game.__slots__ if s not in _COPIED)
 
 
 def _hand_order(c: Card) -> tuple[int, int]:

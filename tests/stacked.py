@@ -1,0 +1,120 @@
+"""Stacked decks for the rule tests (tests/test_rules_*.py).
+
+A stacked game names every card that leaves the stock: the hands (dealt one
+card at a time, seat ``dealer + 1`` first), the starter (and any re-turned
+starter, HA2), then the draws in order. When the script runs out, draws come
+from the game's seeded generator.
+
+>>> g = stacked("classic", ["7h 8s", "Kd 2c"], "9h", overrides=["hand_size=2"])
+>>> [str(c) for c in g.deck_order] if False else legal(g)
+['8s=c', '8s=d', '8s=h', '8s=s', 'draw']
+>>> g.to_play, show(g.hand(1))
+(1, '2c Kd')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pytest
+
+from eights import Card, Game, IllegalActionError, Rules, load_rules
+
+__all__ = [
+    "assert_illegal",
+    "cards",
+    "deal_order",
+    "hands",
+    "legal",
+    "make_rules",
+    "play",
+    "show",
+    "snapshot",
+    "stacked",
+]
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from space-separated text: ``"7h 8s X"``."""
+    return [Card.parse(t) for t in text.split()]
+
+
+def show(items: Iterable[Card]) -> str:
+    """Cards as space-separated canonical text, in the given order."""
+    return " ".join(str(c) for c in items)
+
+
+def make_rules(rules: str | Rules, overrides: Sequence[str] = ()) -> Rules:
+    """A preset (or rules object) with ``key=value`` overrides applied."""
+    return load_rules(rules, list(overrides))
+
+
+def deal_order(hands: Sequence[str], dealer: int = 0) -> list[Card]:
+    """The per-seat ``hands`` interleaved in deal order (seat ``dealer + 1`` first)."""
+    n = len(hands)
+    split = [cards(h) for h in hands]
+    size = len(split[0])
+    if any(len(h) != size for h in split):
+        raise ValueError(f"every hand needs the same number of cards: {[len(h) for h in split]}")
+    return [split[(dealer + 1 + k) % n][i] for i in range(size) for k in range(n)]
+
+
+def stacked(
+    rules: str | Rules,
+    hands: Sequence[str],
+    starter: str,
+    draws: str = "",
+    *,
+    dealer: int = 0,
+    overrides: Sequence[str] = (),
+) -> Game:
+    """A game of ``len(hands)`` players whose stock yields exactly these cards.
+
+    ``hands[s]`` is seat ``s``'s hand, ``starter`` the starter (several cards
+    when HA2 turns the starter again), ``draws`` the next cards drawn.
+    """
+    ruleset = make_rules(rules, overrides)
+    n = len(hands)
+    size = ruleset.hand_size_for(n)
+    for seat, hand in enumerate(hands):
+        if len(hand.split()) != size:
+            raise ValueError(f"seat {seat} holds {len(hand.split())} cards; {ruleset.name} deals {size}")
+    deck = deal_order(hands, dealer) + cards(starter) + cards(draws)
+    return Game(ruleset, n, seed=0, dealer=dealer, deck=deck)
+
+
+def legal(game: Game) -> list[str]:
+    """The legal actions as canonical text, sorted (order-independent comparison)."""
+    return sorted(str(a) for a in game.legal_actions())
+
+
+def hands(game: Game) -> list[str]:
+    """Every seat's hand as text (sorted by suit then rank, as ``Game.hand``)."""
+    return [show(game.hand(s)) for s in range(game.n)]
+
+
+def play(game: Game, actions: str) -> None:
+    """Apply space-separated actions in turn (``"7h 8s=c draw pass"``)."""
+    for action in actions.split():
+        game.apply(action)
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    """Everything a rejected action must leave unchanged."""
+    return (
+        game.to_json(),
+        [list(h) for h in game.hands],
+        sorted(game.stock),
+        list(game.discard),
+        list(game.history),
+        list(game.penalties),
+        game.drawn,
+    )
+
+
+def assert_illegal(game: Game, action: str) -> None:
+    """``action`` raises IllegalActionError and changes nothing."""
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError):
+        game.apply(action)
+    assert snapshot(game) == before
