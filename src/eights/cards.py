@@ -144,18 +144,27 @@ class Card(int):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read ``7h``, ``Td``, ``10♠``, ``QS`` or ``X`` (a joker)."""
+        """Read ``7h``, ``Td``, ``10♠``, ``QS`` or ``X`` (a joker).
+
+        >>> Card.parse("Zz")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        eights.errors.NotationError: malformed card 'Zz': unknown rank 'Z'; ranks are ...
+        """
         raw = text.strip()
         if raw.upper() in ("X", "JOKER", "🃏"):
             return JOKER
-        if len(raw) < 2:
+        try:
+            if len(raw) < 2:
+                raise NotationError("too short")
+            rank = Rank.parse(raw[:-1])
+            if rank is Rank.JOKER:
+                raise NotationError("a joker is written X alone, with no suit")
+            return cls.of(rank, Suit.parse(raw[-1]))
+        except NotationError as exc:
             raise NotationError(
-                f"malformed card {text!r}; write rank then suit, e.g. 7h, Td, 10s, Q♥, or X"
-            )
-        rank = Rank.parse(raw[:-1])
-        if rank is Rank.JOKER:
-            return JOKER
-        return cls.of(rank, Suit.parse(raw[-1]))
+                f"malformed card {text!r}: {exc}. Write rank then suit, e.g. 7h, Td, 10s, Q♥, "
+                "or X for a joker") from None
 
     @property
     def rank(self) -> Rank:

@@ -80,6 +80,8 @@ class _Tables:
         self.limit = rules.hand_limit
         self.announce = rules.announce_last_card
         self.rows: dict[tuple[int, int, bool], tuple[bool, ...]] = {}
+        self.fixed = tuple(self.row(s, r, False) for s in range(4) for r in range(14))
+        """Rows after a card was played (a suit is always set): index ``suit * 14 + rank``."""
         self.answers = tuple(
             tuple((c >> 2 == pr and self.stack[pr]) or c >> 2 in self.cancel[pr] for c in range(53))
             for pr in range(14))
@@ -331,9 +333,10 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to play, in canonical order (a fresh list)."""
-        if self._legal is None:
-            self._legal = self._generate()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal[:]
 
     def _generate(self) -> list[Action]:
         if self.over:
@@ -361,11 +364,15 @@ class Game:
             return out
         else:
             row = self._row
-        last = -1
-        for c in hand:  # sorted by code: each card once, in canonical order
-            if row[c] and c != last:
-                out.extend(table[c])
-                last = c
+        cards = [c for c in hand if row[c]]  # hands are sorted by code
+        if len(cards) == 1:
+            out.extend(table[cards[0]])
+        elif cards:
+            last = -1
+            for c in cards:  # each card once (two decks), in canonical order
+                if c != last:
+                    out.extend(table[c])
+                    last = c
         if self.pending:
             out.append(DRAW)
             return out
@@ -450,7 +457,8 @@ class Game:
             if not t.covered[r]:  # LH4: the 8 keeps the rank it covers
                 self.rank = r
             self.free = False
-            self._row = t.rows.get((self.suit, self.rank, False)) or t.row(self.suit, self.rank, False)
+            suit = self.suit
+            self._row = t.fixed[suit * 14 + self.rank] if suit >= 0 else t.row(suit, self.rank, False)
         if t.announce and not announce and len(hand) == 1:
             self.announce_due = True  # HA13: penalty at the end of the turn
         if not t.effect[r]:
@@ -460,7 +468,10 @@ class Game:
             if t.replace and self.stock and (not t.limit or len(hand) < t.limit):
                 self.replace = True  # LH5
                 return
-            self._end_turn(p, 1)
+            if self.announce_due or self.draws or self.skip_next:
+                self._end_turn(p, 1)
+            else:  # the common case of _end_turn, inline
+                self.to_move = (p + self.direction) % self.n
             return
         if self.pending:
             if r == self.pending_rank and t.stack[r]:  # HF7, HA7: the run grows
@@ -560,7 +571,7 @@ class Game:
         stock = self.stock
         if not stock:
             raise RecordError("no card left to draw")
-        if self._script_pos < len(self._script):
+        if self._script and self._script_pos < len(self._script):
             c = self._script[self._script_pos]
             self._script_pos += 1
             try:

@@ -131,6 +131,9 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise RecordError(f"unknown record field {unknown[0]!r}; fields are {', '.join(sorted(_KEYS))}")
+    for key in ("format", "rules"):
+        if key not in data:
+            raise RecordError(f"record field {key!r} is missing")
     fmt = data.get("format")
     if fmt != FORMAT:
         raise RecordError(f"record field 'format' is {fmt!r}; it must be {FORMAT!r}")
@@ -154,19 +157,25 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
         acts = raw.get("actions")
         if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
             raise RecordError(f"record field '{where}.actions' must be a list of action strings")
-        try:
-            actions = tuple(Action.parse(a) for a in acts)
-        except NotationError as exc:
-            raise RecordError(f"record field '{where}.actions': {exc}") from None
+        parsed_actions: list[Action] = []
+        for k, text in enumerate(acts):
+            try:
+                parsed_actions.append(Action.parse(text))
+            except NotationError as exc:
+                raise RecordError(f"record field '{where}.actions[{k}]': {exc}") from None
+        actions = tuple(parsed_actions)
         deck: tuple[Card, ...] | None = None
         if "deck" in raw:
             cards = raw["deck"]
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise RecordError(f"record field '{where}.deck' must be a list of card strings")
-            try:
-                deck = tuple(Card.parse(c) for c in cards)
-            except NotationError as exc:
-                raise RecordError(f"record field '{where}.deck': {exc}") from None
+            parsed: list[Card] = []
+            for k, text in enumerate(cards):
+                try:
+                    parsed.append(Card.parse(text))
+                except NotationError as exc:
+                    raise RecordError(f"record field '{where}.deck[{k}]': {exc}") from None
+            deck = tuple(parsed)
         rounds.append(RoundRecord(actions, deck))
     if not rounds:
         raise RecordError("record field 'rounds' is empty; it must hold at least one round")
@@ -188,8 +197,8 @@ def replay(record: Record, on_step: Step | None = None) -> Game:
     try:
         game = Game(record.rules, record.players, seed=record.seed, dealer=record.dealer,
                     deck=record.rounds[0].deck)
-    except RecordError:
-        raise
+    except RecordError as exc:
+        raise RecordError(f"rounds[0].deck: {exc}") from None
     except EightsError as exc:
         raise RecordError(f"record cannot start: {exc}") from None
     for r, rnd in enumerate(record.rounds):
@@ -199,7 +208,10 @@ def replay(record: Record, on_step: Step | None = None) -> Game:
                                   f"{len(record.rounds[r - 1].actions)} actions were not enough")
             if game.match_over:
                 raise RecordError(f"rounds[{r}] follows the end of the match")
-            game.next_round(rnd.deck)
+            try:
+                game.next_round(rnd.deck)
+            except RecordError as exc:
+                raise RecordError(f"rounds[{r}].deck: {exc}") from None
         for i, action in enumerate(rnd.actions):
             legal = game.legal_actions()
             if on_step is not None:

@@ -344,6 +344,11 @@ def _resolve(spec: str | Path | Mapping[str, Any], seen: tuple[str, ...]) -> tup
                 "and not a readable file"
             )
     parent = table.pop("extends", None)
+    for key, value in table.items():  # each file answers for its own values
+        if key not in _FIELDS:
+            raise RulesError(f"{origin}: unknown key {key!r}; known keys are "
+                             f"{', '.join(sorted(_FIELDS))}")
+        _convert(key, value, origin)
     if parent is None:
         return table, origin
     if not isinstance(parent, str):
