@@ -12,7 +12,7 @@ otherwise, plays first.
 
 >>> g = Game("classic", 2, seed=1)
 >>> g.to_play, len(g.hand(0)), len(g.hand(1))
-(0, 7, 7)
+(1, 7, 7)
 >>> g.apply(g.legal_actions()[0])
 """
 
@@ -88,7 +88,7 @@ class _Tables:
         # Every way to play each card: mid-round, announcing the last card, going out.
         self.mid = tuple(self._variants(c, False) for c in range(53))
         self.announced = tuple(self._variants(c, True) for c in range(53))
-        self.end = tuple((Action.play(CARDS[c]),) for c in range(53))
+        self.end: tuple[tuple[Action, ...], ...] = tuple((Action.play(CARDS[c]),) for c in range(53))
 
     def _variants(self, c: int, announce: bool) -> tuple[Action, ...]:
         card = CARDS[c]
