@@ -80,6 +80,8 @@ class _Tables:
         self.limit = rules.hand_limit
         self.announce = rules.announce_last_card
         self.rows: dict[tuple[int, int, bool], tuple[bool, ...]] = {}
+        self._rules = rules
+        self._decks: dict[int, tuple[Card, ...]] = {}
         self.fixed = tuple(self.row(s, r, False) for s in range(4) for r in range(14))
         """Rows after a card was played (a suit is always set): index ``suit * 14 + rank``."""
         self.answers = tuple(
@@ -89,6 +91,14 @@ class _Tables:
         self.mid = tuple(self._variants(c, False) for c in range(53))
         self.announced = tuple(self._variants(c, True) for c in range(53))
         self.end: tuple[tuple[Action, ...], ...] = tuple((Action.play(CARDS[c]),) for c in range(53))
+
+    def deck(self, players: int) -> list[Card]:
+        """A fresh full stock for this many players."""
+        cards = self._decks.get(players)
+        if cards is None:
+            decks = self._rules.decks_for(players)
+            cards = self._decks[players] = tuple(make_deck(decks, self._rules.jokers))
+        return list(cards)
 
     def _variants(self, c: int, announce: bool) -> tuple[Action, ...]:
         card = CARDS[c]
@@ -216,8 +226,7 @@ class Game:
     def _start_round(self, deck: Sequence[Card] | None) -> None:
         t = self._t
         n = self.n
-        decks = self.rules.decks_for(n)
-        self.stock: list[Card] = make_deck(decks, self.rules.jokers)
+        self.stock: list[Card] = t.deck(n)
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         self.discard: list[Card] = []
         self._dealt: list[Card] = []
@@ -244,9 +253,22 @@ class Game:
         self.round_points: list[int] | None = None
         self.round_winners: list[int] | None = None
         self._legal: list[Action] | None = None
-        for i in range(self.rules.hand_size_for(n) * n):
-            self.hands[(self.dealer + 1 + i) % n].append(self._take_from_stock())
-        for hand in self.hands:
+        hands = self.hands
+        first = self.dealer + 1
+        count = self.rules.hand_size_for(n) * n
+        if self._script:
+            for i in range(count):
+                hands[(first + i) % n].append(self._take_from_stock())
+        else:  # the same draws as _take_from_stock, inlined: dealing is most of a new game
+            stock, dealt, rand = self.stock, self._dealt, self._rng.random
+            for i in range(count):
+                k = int(rand() * len(stock))
+                c = stock[k]
+                stock[k] = stock[-1]
+                stock.pop()
+                dealt.append(c)
+                hands[(first + i) % n].append(c)
+        for hand in hands:
             hand.sort()  # hands are kept sorted by card code
         starter = self._take_from_stock()
         turns = 0
@@ -405,10 +427,13 @@ class Game:
         :class:`~eights.errors.IllegalActionError` (listing the legal actions)
         for an action the rules do not allow; either way nothing changes.
         """
-        if isinstance(action, str):
-            action = Action.parse(action)
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
         if action not in legal:
+            if isinstance(action, str):
+                self.apply(Action.parse(action))
+                return
             if self.over:
                 raise IllegalActionError(f"{action} is not allowed: the round is over")
             names = tuple(str(a) for a in legal)
@@ -508,7 +533,8 @@ class Game:
             return
         t = self._t
         if t.repeat:
-            self._give(p, 1)
+            if self.stock:
+                insort(self.hands[p], self._take_from_stock())
             self.draws += 1
             return
         if t.until_playable:  # HF5, LH6
