@@ -139,7 +139,9 @@ def describe(rules: Rules) -> list[str]:
         lines.append(f"It also ends after {rules.max_plays} cards have been played.")
     lines.append("The round is blocked when every player passes in turn with nothing to draw"
                  + (f" (plus {rules.extra_passes_to_block} more pass(es))"
-                    if rules.extra_passes_to_block else "") + ".")
+                    if rules.extra_passes_to_block else "")
+                 + ("; a forced draw that takes the last card of the stock counts as a pass"
+                    if rules.served_draw_counts_as_pass else "") + ".")
     pts = ", ".join(f"{_RANK_NAMES[r]} {rules.points[r]}" for r in Rank
                     if r is not Rank.JOKER or rules.jokers)
     if rules.scoring is Scoring.OWN_HAND:

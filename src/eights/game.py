@@ -524,7 +524,8 @@ class Game:
     def _draw(self, p: int) -> None:
         self.passes = 0
         if self.pending:  # forced draw in full; the victim loses the turn
-            self._forced_draw(p)
+            if self._forced_draw(p) and not self.stock and self.rules.served_draw_counts_as_pass:
+                self.passes = 1
             self._end_turn(p, 1)
             return
         if self.again:  # HA11: cannot play again
@@ -551,21 +552,22 @@ class Game:
             return
         self._end_turn(p, 1)
 
-    def _forced_draw(self, victim: int) -> None:
+    def _forced_draw(self, victim: int) -> bool:
+        """Serve the pending draw; True if the victim took all of it."""
         count, attacker = self.pending, self.attacker
         self.pending, self.pending_rank, self.attacker = 0, -1, -1
         limit = self.rules.hand_limit
         if not limit:
-            self._give(victim, count)
-            return
+            return self._give(victim, count) == count
         room = max(0, limit - len(self.hands[victim]))
         taken = min(count, room)
-        self._give(victim, taken)
+        got = self._give(victim, taken)
         excess = count - taken
         if excess and self.rules.overflow and attacker >= 0:  # HF9
             back = min(excess, max(0, limit - len(self.hands[attacker])))
             self._give(attacker, back)
             self.penalties[attacker] += excess - back
+        return got == count
 
     def _pass(self, p: int) -> None:
         if self.replace:  # LH5: declined the top card

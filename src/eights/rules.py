@@ -170,6 +170,9 @@ class Rules:
     """The round ends after this many card plays; 0 for no limit (OpenSpiel max_turns)."""
     extra_passes_to_block: int = 0
     """Passes beyond one per player, with nothing to draw, before a round is blocked."""
+    served_draw_counts_as_pass: bool = False
+    """A forced draw served in full that empties the stock counts toward a blocked
+    round like a pass (OpenSpiel's rule)."""
     scoring: Scoring = Scoring.OWN_HAND
     """Own-hand penalty points (lowest wins) or winner-collects (highest wins)."""
     blocked_scoring: BlockedScoring = BlockedScoring.OWN_HAND
