@@ -15,16 +15,12 @@ against the buggy formula and our points against face value, on the same hands.
 from __future__ import annotations
 
 import itertools
-import sys
-from pathlib import Path
 
 import pyspiel  # the real OpenSpiel (test extra): a missing install fails, never skips
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from openspiel_bridge import os_documented_bug_points, play_lockstep  # noqa: E402
-
-from eights import Rank, load_rules  # noqa: E402
+from eights import Rank, load_rules
+from openspiel_bridge import os_documented_bug_points, play_lockstep
 
 PARAMS = [
     {"players": p, "max_draw_cards": d, "use_special_cards": s, "reshuffle": r, "max_turns": t}
