@@ -78,6 +78,11 @@ def describe_action(game: Game, seat: int, action: Action, before: list[int]) ->
         return text + (f" ({', '.join(others)})" if others else "")
     if action.kind is Kind.TAKE:
         return f"{who} takes the top card of the stock"
+    previous = game.history[-2] if len(game.history) > 1 else None
+    if previous is not None and previous[0] == seat and previous[1].kind is Kind.PLAY:
+        return f"{who} does not take a card"
+    if previous is not None and previous[0] == seat and previous[1].kind is Kind.DRAW:
+        return f"{who} keeps the card and passes"
     return f"{who} passes"
 
 
