@@ -6,10 +6,8 @@ starter, HA2), then the draws in order. When the script runs out, draws come
 from the game's seeded generator.
 
 >>> g = stacked("classic", ["7h 8s", "Kd 2c"], "9h", overrides=["hand_size=2"])
->>> [str(c) for c in g.deck_order] if False else legal(g)
-['8s=c', '8s=d', '8s=h', '8s=s', 'draw']
->>> g.to_play, show(g.hand(1))
-(1, '2c Kd')
+>>> g.to_play, show(g.hand(1)), legal(g)
+(1, '2c Kd', ['draw'])
 """
 
 from __future__ import annotations
@@ -21,6 +19,9 @@ import pytest
 from eights import Card, Game, IllegalActionError, Rules, load_rules
 
 __all__ = [
+    "SPREAD",
+    "SPREAD_STARTER",
+    "SPREAD_STOCK",
     "assert_illegal",
     "cards",
     "deal_order",
@@ -118,3 +119,18 @@ def assert_illegal(game: Game, action: str) -> None:
     with pytest.raises(IllegalActionError):
         game.apply(action)
     assert snapshot(game) == before
+
+
+# Five hands of ten (``hand_size=10``, dealer 0) that leave one card, Ks, in the
+# stock under the starter 5h. Seat 1 holds 8d; seats 2 and 3 hold no club and no
+# 8; seat 4 holds ten clubs. After seat 1 plays ``8d=c`` the stock runs dry on
+# the next draw, which shows the stock-empty policies (HA5, HF13, CL6, LH7).
+SPREAD_STARTER = "5h"
+SPREAD_STOCK = "Ks"
+SPREAD = [
+    "Qc Kc 8c 8s Ts Js Qs Ah 2h 3h",
+    "8d 8h 4h 6h 7h 9h Th Jh Qh Kh",
+    "Ad 2d 3d 4d 5d 6d 7d 9d Td Jd",
+    "Qd Kd As 2s 3s 4s 5s 6s 7s 9s",
+    "Ac 2c 3c 4c 5c 6c 7c 9c Tc Jc",
+]
