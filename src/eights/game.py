@@ -25,15 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from eights.actions import DRAW, PASS, TAKE, Action
-from eights.cards import CARDS, Card, Rank, Suit, make_deck
+from eights.cards import Card, Rank, Suit
 from eights.errors import IllegalActionError, RecordError, RulesError
 from eights.observation import Observation
-from eights.rules import BlockedScoring, DrawPolicy, Rules, Scoring, load_rules
+from eights.rules import BlockedScoring, Rules, Scoring, load_rules
+from eights.tables import SUIT_OF, tables_for
 
 __all__ = ["Game", "RoundLog"]
 
 RulesSpec = str | Mapping[str, Any] | Rules
-_SUIT_OF: tuple[int, ...] = tuple(i & 3 for i in range(52)) + (-1,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,97 +44,6 @@ class RoundLog:
     deck: tuple[Card, ...]
     """Cards in the order they left the stock: deal, starter(s), draws."""
     actions: tuple[Action, ...]
-
-
-class _Tables:
-    """Per-rank lookups derived once from a :class:`Rules` (the hot path reads these)."""
-
-    def __init__(self, rules: Rules) -> None:
-        cr = [rules.card(rank) for rank in Rank]
-        self.wild = tuple(c.wild for c in cr)
-        self.name_suit = tuple(c.name_suit for c in cr)
-        self.not_on = tuple(frozenset(int(r) for r in c.not_on) for c in cr)
-        self.covered = tuple(c.takes_covered_rank for c in cr)
-        self.transparent = tuple(c.transparent for c in cr)
-        self.draw = tuple(c.draw for c in cr)
-        self.stack = tuple(c.stack for c in cr)
-        self.cancel = tuple(frozenset(int(r) for r in c.cancelled_by) for c in cr)
-        self.skip = tuple(c.skip for c in cr)
-        self.reverse = tuple(c.reverse for c in cr)
-        self.again = tuple(c.again for c in cr)
-        self.again_penalty = tuple(c.again_penalty for c in cr)
-        self.points = tuple(rules.points[rank] for rank in Rank)
-        self.redraw = frozenset(int(r) for r in rules.starter_redraw)
-        preset = _preset_or_none(rules.name)
-        self.spec: str | dict[str, Any] = rules.name if rules == preset else rules.to_table()
-        self.repeat = rules.draw is DrawPolicy.REPEAT
-        self.may_keep = rules.draw is DrawPolicy.ONE_MAY_PLAY
-        self.until_playable = rules.draw is DrawPolicy.UNTIL_PLAYABLE
-        self.replace = rules.replace_after_play
-        self.effect = tuple(bool(d or sk or rv or ag) for d, sk, rv, ag in
-                            zip(self.draw, self.skip, self.reverse, self.again, strict=True))
-        self.voluntary_draw = rules.voluntary_draw
-        self.voluntary_pass = rules.voluntary_pass
-        self.max_draws = rules.max_draws
-        self.max_plays = rules.max_plays
-        self.limit = rules.hand_limit
-        self.announce = rules.announce_last_card
-        self.rows: dict[tuple[int, int, bool], tuple[bool, ...]] = {}
-        self._rules = rules
-        self._decks: dict[int, tuple[Card, ...]] = {}
-        self.fixed = tuple(self.row(s, r, False) for s in range(4) for r in range(14))
-        """Rows after a card was played (a suit is always set): index ``suit * 14 + rank``."""
-        self.answers = tuple(
-            tuple((c >> 2 == pr and self.stack[pr]) or c >> 2 in self.cancel[pr] for c in range(53))
-            for pr in range(14))
-        # Every way to play each card: mid-round, announcing the last card, going out.
-        self.mid = tuple(self._variants(c, False) for c in range(53))
-        self.announced = tuple(self._variants(c, True) for c in range(53))
-        self.end: tuple[tuple[Action, ...], ...] = tuple((Action.play(CARDS[c]),) for c in range(53))
-
-    def deck(self, players: int) -> list[Card]:
-        """A fresh full stock for this many players."""
-        cards = self._decks.get(players)
-        if cards is None:
-            decks = self._rules.decks_for(players)
-            cards = self._decks[players] = tuple(make_deck(decks, self._rules.jokers))
-        return list(cards)
-
-    def _variants(self, c: int, announce: bool) -> tuple[Action, ...]:
-        card = CARDS[c]
-        suits: tuple[Suit | None, ...] = tuple(Suit) if self.name_suit[c >> 2] else (None,)
-        out: list[Action] = []
-        for s in suits:
-            out.append(Action.play(card, s))
-            if announce:
-                out.append(Action.play(card, s, True))
-        return tuple(out)
-
-    def row(self, suit: int, rank: int, free: bool) -> tuple[bool, ...]:
-        """Which cards may be played on this target (no forced draw pending)."""
-        key = (suit, rank, free)
-        row = self.rows.get(key)
-        if row is None:
-            row = tuple(self._matches(c, suit, rank, free) for c in range(53))
-            self.rows[key] = row
-        return row
-
-    def _matches(self, c: int, suit: int, rank: int, free: bool) -> bool:
-        r = c >> 2
-        if self.wild[r]:
-            return rank not in self.not_on[r]
-        return free or (c != 52 and (r == rank or _SUIT_OF[c] == suit))
-
-
-_TABLES: dict[int, tuple[Rules, _Tables]] = {}
-
-
-def _tables(rules: Rules) -> _Tables:
-    hit = _TABLES.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        hit = (rules, _Tables(rules))
-        _TABLES[id(rules)] = hit
-    return hit[1]
 
 
 class Game:
@@ -199,7 +108,7 @@ class Game:
         self.rules_spec: str | dict[str, Any]
         if isinstance(rules, Rules):
             self.rules = rules
-            self.rules_spec = _tables(rules).spec
+            self.rules_spec = tables_for(rules).spec
         else:
             self.rules = load_rules(rules)
             self.rules_spec = rules if isinstance(rules, str) else dict(rules)
@@ -211,7 +120,7 @@ class Game:
             seed = random.SystemRandom().randrange(2**63)
         self.seed = seed
         self._rng = random.Random(seed)
-        self._t = _tables(self.rules)
+        self._t = tables_for(self.rules)
         self.teams = self.rules.has_teams(self.n)
         self.scores = [0] * self.n
         self.round = 0
@@ -280,7 +189,7 @@ class Game:
             starter = self._take_from_stock()
         self.discard.append(starter)
         rank = starter >> 2
-        self.suit = _SUIT_OF[starter]
+        self.suit = SUIT_OF[starter]
         self.rank = rank
         self.free = self.rules.starter_wild_any and t.wild[rank]  # CL4
         self._row = t.row(self.suit, self.rank, self.free)
@@ -478,7 +387,7 @@ class Game:
             self._end_round(None)
             return
         if not t.transparent[r]:  # HA12: after a joker the card to match is the one beneath
-            self.suit = _SUIT_OF[c] if named is None else int(named)
+            self.suit = SUIT_OF[c] if named is None else int(named)
             if not t.covered[r]:  # LH4: the 8 keeps the rank it covers
                 self.rank = r
             self.free = False
@@ -493,7 +402,7 @@ class Game:
             if t.replace and self.stock and (not t.limit or len(hand) < t.limit):
                 self.replace = True  # LH5
                 return
-            if self.announce_due or self.draws or self.skip_next:
+            if self.announce_due or self.draws or self.skip_next or self.free:
                 self._end_turn(p, 1)
             else:  # the common case of _end_turn, inline
                 self.to_move = (p + self.direction) % self.n
@@ -586,6 +495,9 @@ class Game:
         if self.announce_due:
             self.announce_due = False
             self._give(p, self.rules.announce_penalty)  # HA13
+        if self.free:  # CL4: only the first player may play anything on a wild starter
+            self.free = False
+            self._row = self._t.row(self.suit, self.rank, False)
         self.drawn = None
         self.draws = 0
         self.again = self.replace = False
@@ -802,9 +714,4 @@ def _hand_order(c: Card) -> tuple[int, int]:
     return (4 if c == 52 else c & 3, c >> 2)
 
 
-def _preset_or_none(name: str) -> Rules | None:
-    try:
-        return load_rules(name)
-    except RulesError:
-        return None
 

@@ -187,6 +187,8 @@ class Rules:
     """Player counts at which partners sit opposite and score together (LH1)."""
     cards: Mapping[Rank, CardRule] = field(default_factory=dict)
     """What each rank does; ranks not listed are plain."""
+    _tables: object = field(default=None, init=False, repr=False, compare=False)
+    """The engine's lookup tables, built on first use (see :mod:`eights.tables`)."""
 
     def card(self, rank: Rank) -> CardRule:
         """The rule of a rank, with effects removed when ``special_cards`` is off."""
@@ -224,7 +226,8 @@ class Rules:
         """The rules as a TOML-ready table with every field (no ``extends``)."""
         table: dict[str, Any] = {}
         for f in fields(self):
-            table[f.name] = _to_plain(getattr(self, f.name))
+            if f.init:
+                table[f.name] = _to_plain(getattr(self, f.name))
         table["points"] = {rank.letter: pts for rank, pts in self.points.items()}
         table["cards"] = {
             rank.letter: {f.name: _to_plain(getattr(rule, f.name)) for f in fields(rule)
@@ -407,7 +410,7 @@ def _parse_overrides(overrides: Sequence[str] | Mapping[str, Any]) -> dict[str, 
 
 # --------------------------------------------------------------------------- validation
 
-_FIELDS = {f.name: f for f in fields(Rules)}
+_FIELDS = {f.name: f for f in fields(Rules) if f.init}
 _CARD_FIELDS = {f.name: f for f in fields(CardRule)}
 
 

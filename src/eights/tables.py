@@ -1,0 +1,116 @@
+"""Lookup tables derived once from a :class:`~eights.rules.Rules`.
+
+The engine's hot path (legal actions, applying a card) reads per-rank and
+per-card tuples instead of walking the rules objects: which cards match a
+target, which answer a pending draw, every way each card can be played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eights.actions import Action
+from eights.cards import CARDS, Card, Rank, Suit, make_deck
+from eights.errors import RulesError
+from eights.rules import DrawPolicy, Rules, load_rules
+
+__all__ = ["SUIT_OF", "Tables", "tables_for"]
+
+SUIT_OF: tuple[int, ...] = tuple(i & 3 for i in range(52)) + (-1,)
+"""Suit index of each card code (-1 for the joker)."""
+
+
+class Tables:
+    """Per-rank lookups derived once from a :class:`Rules` (the hot path reads these)."""
+
+    def __init__(self, rules: Rules) -> None:
+        cr = [rules.card(rank) for rank in Rank]
+        self.wild = tuple(c.wild for c in cr)
+        self.name_suit = tuple(c.name_suit for c in cr)
+        self.not_on = tuple(frozenset(int(r) for r in c.not_on) for c in cr)
+        self.covered = tuple(c.takes_covered_rank for c in cr)
+        self.transparent = tuple(c.transparent for c in cr)
+        self.draw = tuple(c.draw for c in cr)
+        self.stack = tuple(c.stack for c in cr)
+        self.cancel = tuple(frozenset(int(r) for r in c.cancelled_by) for c in cr)
+        self.skip = tuple(c.skip for c in cr)
+        self.reverse = tuple(c.reverse for c in cr)
+        self.again = tuple(c.again for c in cr)
+        self.again_penalty = tuple(c.again_penalty for c in cr)
+        self.points = tuple(rules.points[rank] for rank in Rank)
+        self.redraw = frozenset(int(r) for r in rules.starter_redraw)
+        self.spec: str | dict[str, Any] = rules.name if rules == _preset(rules.name) else rules.to_table()
+        self.repeat = rules.draw is DrawPolicy.REPEAT
+        self.may_keep = rules.draw is DrawPolicy.ONE_MAY_PLAY
+        self.until_playable = rules.draw is DrawPolicy.UNTIL_PLAYABLE
+        self.replace = rules.replace_after_play
+        self.effect = tuple(bool(d or sk or rv or ag) for d, sk, rv, ag in
+                            zip(self.draw, self.skip, self.reverse, self.again, strict=True))
+        self.voluntary_draw = rules.voluntary_draw
+        self.voluntary_pass = rules.voluntary_pass
+        self.max_draws = rules.max_draws
+        self.max_plays = rules.max_plays
+        self.limit = rules.hand_limit
+        self.announce = rules.announce_last_card
+        self.rows: dict[tuple[int, int, bool], tuple[bool, ...]] = {}
+        self._rules = rules
+        self._decks: dict[int, tuple[Card, ...]] = {}
+        self.fixed = tuple(self.row(s, r, False) for s in range(4) for r in range(14))
+        """Rows after a card was played (a suit is always set): index ``suit * 14 + rank``."""
+        self.answers = tuple(
+            tuple((c >> 2 == pr and self.stack[pr]) or c >> 2 in self.cancel[pr] for c in range(53))
+            for pr in range(14))
+        # Every way to play each card: mid-round, announcing the last card, going out.
+        self.mid = tuple(self._variants(c, False) for c in range(53))
+        self.announced = tuple(self._variants(c, True) for c in range(53))
+        self.end: tuple[tuple[Action, ...], ...] = tuple((Action.play(CARDS[c]),) for c in range(53))
+
+    def deck(self, players: int) -> list[Card]:
+        """A fresh full stock for this many players."""
+        cards = self._decks.get(players)
+        if cards is None:
+            decks = self._rules.decks_for(players)
+            cards = self._decks[players] = tuple(make_deck(decks, self._rules.jokers))
+        return list(cards)
+
+    def _variants(self, c: int, announce: bool) -> tuple[Action, ...]:
+        card = CARDS[c]
+        suits: tuple[Suit | None, ...] = tuple(Suit) if self.name_suit[c >> 2] else (None,)
+        out: list[Action] = []
+        for s in suits:
+            out.append(Action.play(card, s))
+            if announce:
+                out.append(Action.play(card, s, True))
+        return tuple(out)
+
+    def row(self, suit: int, rank: int, free: bool) -> tuple[bool, ...]:
+        """Which cards may be played on this target (no forced draw pending)."""
+        key = (suit, rank, free)
+        row = self.rows.get(key)
+        if row is None:
+            row = tuple(self._matches(c, suit, rank, free) for c in range(53))
+            self.rows[key] = row
+        return row
+
+    def _matches(self, c: int, suit: int, rank: int, free: bool) -> bool:
+        r = c >> 2
+        if self.wild[r]:
+            return rank not in self.not_on[r]
+        return free or (c != 52 and (r == rank or SUIT_OF[c] == suit))
+
+
+def tables_for(rules: Rules) -> Tables:
+    """The tables of a rule set, built once and kept on the rules object."""
+    found = rules._tables
+    if found is None:
+        found = Tables(rules)
+        object.__setattr__(rules, "_tables", found)
+    assert isinstance(found, Tables)
+    return found
+
+
+def _preset(name: str) -> Rules | None:
+    try:
+        return load_rules(name)
+    except RulesError:
+        return None
