@@ -120,12 +120,11 @@ class Action:
 
     # Every action value is interned (``play``, ``parse`` and the constants are the
     # only ways to get one), so equality and hashing are by identity: fast in
-    # ``action in legal``. Pickling goes through the text to stay interned.
+    # ``action in legal`` (no rich comparison is defined, on purpose; sort by
+    # ``str``). Pickling goes through the text to stay interned.
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Action.parse, (self._text,))
 
-    def __lt__(self, other: Action) -> bool:
-        return self._text < other._text
 
 
 _PLAYS: tuple[Action, ...] = tuple(

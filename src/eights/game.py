@@ -270,61 +270,69 @@ class Game:
         return legal[:]
 
     def _generate(self) -> list[Action]:
-        if self.over:
-            return []
-        if self.replace:
-            return [TAKE, PASS]
+        if self.over or self.replace or self.pending or self.again or self.drawn is not None:
+            return self._generate_special()
         t = self._t
         hand = self.hands[self.to_move]
         n_hand = len(hand)
-        # How a card may be played: going out, announcing the last card, or mid-round.
-        if n_hand == 1 or (t.max_plays and self.plays + 1 >= t.max_plays):
+        out = self._plays_of([c for c in hand if self._row[c]], n_hand)
+        can_draw = n_hand < t.cap and bool(self.stock)
+        if t.repeat:
+            if can_draw and self.draws < t.max_draws and (not out or t.voluntary_draw):
+                out.append(DRAW)
+            if self.draws >= t.max_draws or (not can_draw and (not out or t.voluntary_pass)):
+                out.append(PASS)
+        elif can_draw:
+            if not out or t.voluntary_draw:
+                out.append(DRAW)
+        elif not out or t.voluntary_pass:
+            out.append(PASS)
+        if not out:
+            out.append(PASS)
+        return out
+
+    def _generate_special(self) -> list[Action]:
+        """Legal actions in the rarer moments: round over, LH5 choice, a forced
+        draw waiting, HA11 play again, a drawn card to play or keep."""
+        if self.over:
+            return []
+        if self.replace:  # LH5
+            return [TAKE, PASS]
+        t = self._t
+        hand = self.hands[self.to_move]
+        if self.pending:  # only answers, or take the draw
+            row = t.answers[self.pending_rank]
+            out = self._plays_of([c for c in hand if row[c]], len(hand))
+            out.append(DRAW)
+            return out
+        if self.drawn is not None:  # HA4 may play it, HF5 must play it
+            out = self._plays_of([self.drawn], len(hand)) if self._row[self.drawn] else []
+            if t.may_keep or not out:
+                out.append(PASS)
+            return out
+        out = self._plays_of([c for c in hand if self._row[c]], len(hand))
+        if not out:  # HA11: cannot play again
+            out.append(DRAW)
+        return out
+
+    def _plays_of(self, cards: list[Card], n_hand: int) -> list[Action]:
+        """Every way to play each of ``cards`` (sorted by code): suits named,
+        the last card announced (HA13), or nothing named when going out."""
+        t = self._t
+        if n_hand == 1 or self.plays >= t.last_play:
             table = t.end
         elif n_hand == 2 and t.announce:
             table = t.announced
         else:
             table = t.mid
-        out: list[Action] = []
-        if self.pending:
-            row = t.answers[self.pending_rank]
-        elif self.drawn is not None:
-            if self._row[self.drawn]:
-                out.extend(table[self.drawn])
-            if t.may_keep or not out:
-                out.append(PASS)
-            return out
-        else:
-            row = self._row
-        cards = [c for c in hand if row[c]]  # hands are sorted by code
         if len(cards) == 1:
-            out.extend(table[cards[0]])
-        elif cards:
-            last = -1
-            for c in cards:  # each card once (two decks), in canonical order
-                if c != last:
-                    out.extend(table[c])
-                    last = c
-        if self.pending:
-            out.append(DRAW)
-            return out
-        if self.again:
-            if not out:
-                out.append(DRAW)
-            return out
-        can_draw = bool(self.stock) and (not t.limit or n_hand < t.limit)
-        playable = bool(out)
-        if t.repeat:
-            if can_draw and self.draws < t.max_draws and (not playable or t.voluntary_draw):
-                out.append(DRAW)
-            if self.draws >= t.max_draws or (not can_draw and (not playable or t.voluntary_pass)):
-                out.append(PASS)
-        elif can_draw:
-            if not playable or t.voluntary_draw:
-                out.append(DRAW)
-        elif not playable or t.voluntary_pass:
-            out.append(PASS)
-        if not out:
-            out.append(PASS)
+            return list(table[cards[0]])
+        out: list[Action] = []
+        last = -1
+        for c in cards:  # each card once (two decks), in canonical order
+            if c != last:
+                out.extend(table[c])
+                last = c
         return out
 
     # ------------------------------------------------------------------ acting
@@ -377,13 +385,14 @@ class Game:
         self.discard.append(c)
         self.plays += 1
         self.passes = 0
-        self.drawn = None
+        if self.drawn is not None:
+            self.drawn = None
         if not self.stock:
             self._refill()
         if not hand:  # HF11, HA14, CL7, LH8: going out ends the round at once
             self._end_round(p)
             return
-        if t.max_plays and self.plays >= t.max_plays:
+        if self.plays > t.last_play:  # OpenSpiel max_turns
             self._end_round(None)
             return
         if not t.transparent[r]:  # HA12: after a joker the card to match is the one beneath

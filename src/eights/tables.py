@@ -51,6 +51,10 @@ class Tables:
         self.max_draws = rules.max_draws
         self.max_plays = rules.max_plays
         self.limit = rules.hand_limit
+        self.cap = rules.hand_limit or 1 << 30
+        """Hand size below which a player may draw."""
+        self.last_play = rules.max_plays - 1 if rules.max_plays else 1 << 30
+        """Plays after which the next play ends the round (OpenSpiel max_turns)."""
         self.announce = rules.announce_last_card
         self.rows: dict[tuple[int, int, bool], tuple[bool, ...]] = {}
         self._rules = rules
