@@ -15,7 +15,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/eights demo
+	$(BIN)/eights play
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 
-from eights.actions import Action, Kind
+from eights.actions import Action
 from eights.errors import EightsError, RecordError, RulesError
 from eights.explain import describe
 from eights.game import Game
-from eights.record import ReplayError, load_record, replay
+from eights.i18n import Translator, translator
+from eights.record import Record, ReplayError, load_record, replay
 from eights.rules import Rules, load_rules, preset_names
+from eights.plain import run_plain
+from eights.session import Session, default_save_dir
 from eights.simulate import simulate as run_simulation
+from eights.text import describe_move, round_summary
+
+SPEEDS = ("slow", "normal", "fast", "instant")
+"""Bot pace in the full-screen game."""
 
 app = typer.Typer(
     help="Crazy Eights and its family: rules as data, replayable records, simulation.",
@@ -54,54 +62,21 @@ def _players(rules: Rules, players: int | None) -> int:
     return n
 
 
-def describe_action(game: Game, seat: int, action: Action, before: list[int]) -> str:
-    """One line in words for an action just applied (``before``: hand sizes before it)."""
-    who = f"Seat {seat}"
-    after = [len(h) for h in game.hands]
-    gained = after[seat] - before[seat]
-    if action.kind is Kind.PLAY:
-        assert action.card is not None
-        text = f"{who} plays {action.card.pretty()}"
-        if action.suit is not None:
-            text += f" and names {action.suit.symbol}"
-        if action.announce:
-            text += " (last card!)"
-        if game.over and game.out == seat:
-            text += " and goes out"
-        elif gained > 0:
-            text += f", then draws {gained} (penalty)"
-        return text
-    if action.kind is Kind.DRAW:
-        others = [f"seat {s} takes {after[s] - before[s]} back" for s in range(game.n)
-                  if s != seat and after[s] > before[s]]
-        text = f"{who} draws {gained} card{'s' if gained != 1 else ''}"
-        return text + (f" ({', '.join(others)})" if others else "")
-    if action.kind is Kind.TAKE:
-        return f"{who} takes the top card of the stock"
-    previous = game.history[-2] if len(game.history) > 1 else None
-    if previous is not None and previous[0] == seat and previous[1].kind is Kind.PLAY:
-        return f"{who} does not take a card"
-    if previous is not None and previous[0] == seat and previous[1].kind is Kind.DRAW:
-        return f"{who} keeps the card and passes"
-    return f"{who} passes"
+LangOpt = Annotated[
+    str | None,
+    typer.Option("--lang", help="Language: en or fr (default: from the locale, LANG)."),
+]
 
 
-def _round_summary(game: Game) -> list[str]:
-    lines: list[str] = []
-    if game.out is not None:
-        lines.append(f"Round {game.round} over: seat {game.out} went out.")
-    else:
-        lines.append(f"Round {game.round} over: blocked, nobody went out.")
-    assert game.round_points is not None
-    for s in range(game.n):
-        hand = " ".join(c.pretty() for c in game.hand(s)) or "-"
-        lines.append(f"  seat {s}: {hand:<40} value {game.hand_value(s):>3}  "
-                     f"round {game.round_points[s]:>+4}  total {game.scores[s]:>4}")
-    if game.match_over:
-        assert game.winners is not None
-        lines.append(f"Match over after {game.round} rounds; winner(s): "
-                     + ", ".join(f"seat {s}" for s in game.winners))
-    return lines
+def _translator(lang: str | None) -> Translator:
+    try:
+        return translator(lang)
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+def _seat_names(n: int, _: Translator) -> list[str]:
+    return [_("Seat {n}", n=s) for s in range(n)]
 
 
 @app.command()
@@ -109,35 +84,76 @@ def demo(
     rules: RulesOpt = "classic",
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the deal and the bots.")] = None,
+    lang: LangOpt = None,
     set_: SetOpt = None,
 ) -> None:
     """Watch a whole round between random bots, move by move."""
+    _ = _translator(lang)
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
     game = Game(rules_obj, n, seed=seed)
     rng = random.Random(seed)
-    typer.echo(f"{rules_obj.title}: {n} random bots, seed {seed} "
-               f"(again: eights demo -r {rules} -n {n} --seed {seed})")
-    typer.echo(f"Dealer: seat {game.dealer}. Starter: {game.up_card.pretty()}.")
+    names = _seat_names(n, _)
+    typer.echo(_("{title}: {n} random bots, seed {seed} (again: eights demo -r {rules} -n {n} "
+                 "--seed {seed})", title=rules_obj.title, n=n, seed=seed, rules=rules))
+    typer.echo(_("Dealer: {name}. Starter: {card}.", name=names[game.dealer],
+                 card=game.up_card.pretty()))
     while not game.over:
         seat = game.to_move
         legal = game.legal_actions()
         action = legal[int(rng.random() * len(legal))]
         before = [len(h) for h in game.hands]
         game.apply(action)
-        line = describe_action(game, seat, action, before)
-        if not game.over:
-            line += f"   [up {game.up_card.pretty()}"
-            if game.suit >= 0 and game.suit != (game.up_card & 3):
-                line += f", suit {'♣♦♥♠'[game.suit]}"
-            if game.pending:
-                line += f", {game.pending} to draw"
-            line += "]"
+        typer.echo(describe_move(game, names, seat, action, before, _))
+    for line in round_summary(game, names, _):
         typer.echo(line)
-    for line in _round_summary(game):
-        typer.echo(line)
+
+
+@app.command()
+def play(
+    rules: RulesOpt = "classic",
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots for the other seats, comma-separated "
+                                           "(random, greedy), repeated as needed.")] = "greedy",
+    humans: Annotated[int, typer.Option(help="People sharing this screen (hot-seat).")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Seed of the deal and the bots.")] = None,
+    lang: LangOpt = None,
+    name: Annotated[list[str] | None, typer.Option(
+        "--name", help="Your name (repeat for each person with --humans).")] = None,
+    plain: Annotated[bool, typer.Option(help="Plain lines on stdin/stdout, no full screen.")]
+    = False,
+    resume: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
+    speed: Annotated[str, typer.Option(help="Bot pace: slow, normal, fast or instant.")]
+    = "normal",
+    set_: SetOpt = None,
+) -> None:
+    """Play a match against bots (and friends on the same screen)."""
+    _ = _translator(lang)
+    if resume is not None:
+        try:
+            session = Session.resume(resume)
+        except (EightsError, ValueError) as exc:
+            _fail(str(exc))
+    else:
+        rules_obj = _rules(rules, set_)
+        n = _players(rules_obj, players)
+        specs = [b.strip() for b in bots.split(",") if b.strip()]
+        try:
+            session = Session.start(rules_obj, n, bots=specs, humans=humans, names=name or (),
+                                    seed=seed, save_dir=default_save_dir(), lang=_.lang)
+        except (EightsError, ValueError) as exc:
+            _fail(str(exc))
+    if plain:
+        raise typer.Exit(run_plain(session, _, sys.stdin, sys.stdout))
+    if speed not in SPEEDS:
+        _fail(f"unknown speed {speed!r}; speeds are {', '.join(SPEEDS)}")
+    from eights.tui.app import EightsApp
+
+    EightsApp(session, _, speed=speed).run()
+    if session.path is not None and session.path.exists():
+        typer.echo(_("Game saved: {path}", path=session.path))
 
 
 @rules_app.command("list")
@@ -155,13 +171,15 @@ def rules_show(
     spec: Annotated[str, typer.Argument(help="Preset name or rules file.")],
     set_: SetOpt = None,
     as_toml: Annotated[bool, typer.Option("--toml", help="Print every field as TOML.")] = False,
+    lang: LangOpt = None,
 ) -> None:
-    """Explain a rule set in plain English (generated from its data)."""
+    """Explain a rule set in plain words (generated from its data)."""
+    _ = _translator(lang)
     rules_obj = _rules(spec, set_)
     if as_toml:
         typer.echo(_to_toml(rules_obj.to_table()))
         return
-    for line in describe(rules_obj):
+    for line in describe(rules_obj, _):
         typer.echo(line)
 
 
@@ -192,8 +210,10 @@ def replay_cmd(
     file: Annotated[Path, typer.Argument(help="An eights-record/1 JSON file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
     trace: Annotated[bool, typer.Option(help="Print one JSON line per decision.")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Replay a game record; exit 1 on an illegal action, 2 on a malformed record."""
+    _ = _translator(lang)
     try:
         record = load_record(file)
     except RecordError as exc:
@@ -209,7 +229,7 @@ def replay_cmd(
         if as_json or trace:
             game = replay(record, step)
         else:
-            game = _narrated_replay(record)
+            game = _narrated_replay(record, _)
     except ReplayError as exc:
         _fail(str(exc), 1)
     except RecordError as exc:
@@ -219,32 +239,37 @@ def replay_cmd(
     if as_json or trace:
         typer.echo(json.dumps(game.to_json(), ensure_ascii=False))
     elif not game.over:
-        typer.echo(f"(record ends in round {game.round} with seat {game.to_play} to play)")
+        typer.echo(_("(the record ends in round {n} with seat {seat} to play)", n=game.round,
+                     seat=game.to_play))
 
 
-def _narrated_replay(record: Any) -> Game:
+def _narrated_replay(record: Record, _: Translator) -> Game:
     """Replay printing each move in words and each round's result."""
-    state: dict[str, Any] = {}
+    seats = record.meta.get("seats")
+    names = ([str(s.get("name", "?")) for s in seats] if isinstance(seats, list)
+             and len(seats) == record.players and all(isinstance(s, dict) for s in seats)
+             else _seat_names(record.players, _))
+    pending: list[tuple[Game, int, Action, list[int]]] = []
+
+    def flush() -> None:
+        game, seat, action, before = pending.pop()
+        typer.echo(describe_move(game, names, seat, action, before, _))
+        if game.over:
+            for line in round_summary(game, names, _):
+                typer.echo(line)
 
     def step(game: Game, r: int, i: int, action: Action) -> None:
-        if "last" in state:
-            _flush(state)
+        if pending:
+            flush()
         if i == 0:
-            typer.echo(f"Round {r + 1}: dealer seat {game.dealer}, starter {game.up_card.pretty()}")
-        state["last"] = (game, game.to_move, action, [len(h) for h in game.hands])
+            typer.echo(_("Round {n}: {name} deals, starter {card}", n=r + 1,
+                         name=names[game.dealer], card=game.up_card.pretty()))
+        pending.append((game, game.to_move, action, [len(h) for h in game.hands]))
 
     game = replay(record, step)
-    if "last" in state:
-        _flush(state)
+    if pending:
+        flush()
     return game
-
-
-def _flush(state: dict[str, Any]) -> None:
-    game, seat, action, before = state.pop("last")
-    typer.echo(describe_action(game, seat, action, before))
-    if game.over:
-        for line in _round_summary(game):
-            typer.echo(line)
 
 
 @app.command()

@@ -1,166 +1,186 @@
-"""The rules in plain English, generated from the data (``eights rules show``).
+"""The rules in plain words, generated from the data (``eights rules show``).
 
 A house-rules file explains itself: whatever its fields say is what is
-printed, so the text can never drift from what the engine plays.
+printed, so the text can never drift from what the engine plays. The words
+come from the message catalogs (English and French).
 """
 
 from __future__ import annotations
 
 from eights.cards import Rank
+from eights.i18n import Translator, translator
 from eights.rules import BlockedScoring, CardRule, DrawPolicy, Rules, Scoring
 
 __all__ = ["describe"]
 
-_RANK_NAMES = {
-    Rank.ACE: "ace", Rank.TWO: "2", Rank.THREE: "3", Rank.FOUR: "4", Rank.FIVE: "5",
-    Rank.SIX: "6", Rank.SEVEN: "7", Rank.EIGHT: "8", Rank.NINE: "9", Rank.TEN: "10",
-    Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king", Rank.JOKER: "joker",
-}
+
+def _rank_plural(rank: Rank, _: Translator) -> str:
+    return {
+        Rank.ACE: _("aces"), Rank.TWO: _("2s"), Rank.THREE: _("3s"), Rank.FOUR: _("4s"),
+        Rank.FIVE: _("5s"), Rank.SIX: _("6s"), Rank.SEVEN: _("7s"), Rank.EIGHT: _("8s"),
+        Rank.NINE: _("9s"), Rank.TEN: _("10s"), Rank.JACK: _("jacks"), Rank.QUEEN: _("queens"),
+        Rank.KING: _("kings"), Rank.JOKER: _("jokers"),
+    }[rank]
 
 
-def _plural(rank: Rank) -> str:
-    name = _RANK_NAMES[rank]
-    return name + ("es" if name.endswith("x") else "s")
+def _rank_short(rank: Rank, _: Translator) -> str:
+    return {Rank.ACE: _("ace"), Rank.JACK: _("jack"), Rank.QUEEN: _("queen"),
+            Rank.KING: _("king"), Rank.JOKER: _("joker"), Rank.TEN: "10"}.get(rank, rank.letter)
 
 
-def _ranks(ranks: frozenset[Rank]) -> str:
-    names = [_plural(r) for r in sorted(ranks)]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+def _ranks(ranks: frozenset[Rank], _: Translator) -> str:
+    names = [_rank_plural(r, _) for r in sorted(ranks)]
+    if len(names) == 1:
+        return names[0]
+    return _("{list} or {last}", list=", ".join(names[:-1]), last=names[-1])
 
 
-def _steps(steps: tuple[tuple[int, int], ...], unit: str) -> str:
-    unit = f" {unit}" if unit else ""
+def _steps(steps: tuple[tuple[int, int], ...], _: Translator) -> str:
     if len(steps) == 1:
-        return f"{steps[0][1]}{unit}"
-    parts = [f"{v}{unit} from {p} players" for p, v in steps]
-    return ", ".join(parts)
+        return str(steps[0][1])
+    return ", ".join(_("{value} from {players} players", value=v, players=p) for p, v in steps)
 
 
-def _card_line(rank: Rank, rule: CardRule) -> str:
-    name = _plural(rank).capitalize()
+def _card_line(rank: Rank, rule: CardRule, _: Translator) -> str:
     bits: list[str] = []
     if rule.wild:
-        where = "on any card"
         if rule.not_on:
-            where += f" except {_ranks(rule.not_on)}"
-        bits.append(f"may be played {where} when no forced draw is waiting")
+            bits.append(_("may be played on any card except {ranks} when no forced draw is "
+                          "waiting", ranks=_ranks(rule.not_on, _)))
+        else:
+            bits.append(_("may be played on any card when no forced draw is waiting"))
     if rule.name_suit:
-        bits.append("the player names the suit to follow")
+        bits.append(_("the player names the suit to follow"))
     if rule.takes_covered_rank:
-        bits.append("it also takes the rank of the card it covers")
+        bits.append(_("it also takes the rank of the card it covers"))
     if rule.transparent:
-        bits.append("the card to match stays the one beneath it")
+        bits.append(_("the card to match stays the one beneath it"))
     if rule.draw:
-        text = f"the next player draws {rule.draw} and loses their turn"
+        text = _("the next player draws {n} and loses their turn", n=rule.draw)
         if rule.stack:
-            text += (f", unless they play another {_RANK_NAMES[rank]}, which passes the "
-                     f"draw on, {rule.draw} more for each")
+            text += _(", unless they play another {rank}, which passes the draw on, {n} more "
+                      "for each", rank=_rank_short(rank, _), n=rule.draw)
         if rule.cancelled_by:
-            text += f"; {_ranks(rule.cancelled_by)} played on it cancel the draw"
+            text += _("; {ranks} played on it cancel the draw",
+                      ranks=_ranks(rule.cancelled_by, _))
         bits.append(text)
     if rule.skip:
-        bits.append("the next player loses their turn")
+        bits.append(_("the next player loses their turn"))
     if rule.reverse:
-        bits.append("the direction of play reverses (no effect with two players)")
+        bits.append(_("the direction of play reverses (no effect with two players)"))
     if rule.again:
-        text = "the player must play again"
         if rule.again_penalty:
-            text += f"; if they cannot, they draw {rule.again_penalty} and the turn ends"
-        bits.append(text)
-    return f"{name}: " + "; ".join(bits) + "." if bits else f"{name}: no effect."
+            bits.append(_("the player must play again; if they cannot, they draw {n} and the "
+                          "turn ends", n=rule.again_penalty))
+        else:
+            bits.append(_("the player must play again"))
+    name = _rank_plural(rank, _).capitalize()
+    if not bits:
+        return _("{cards}: no effect.", cards=name)
+    return _("{cards}: {effects}.", cards=name, effects="; ".join(bits))
 
 
-def describe(rules: Rules) -> list[str]:
+def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     """Paragraphs that explain ``rules`` to a player."""
+    _ = _ or translator("en")
     low, high = rules.players
     lines = [f"{rules.title} ({rules.name})"]
     if rules.source:
-        lines.append(f"Source: {rules.source}.")
-    deck = _steps(rules.decks, "")
-    jokers = f", with {rules.jokers} joker(s) per deck" if rules.jokers else ""
-    lines.append(f"Players: {low} to {high} (default {rules.default_players}). "
-                 f"Decks of 52 cards: {deck}{jokers}. Each player is dealt "
-                 f"{_steps(rules.hand_size, 'cards')}, one at a time, starting left of the dealer.")
+        lines.append(_("Source: {source}.", source=rules.source))
+    text = _("Players: {low} to {high} (default {default}). Decks of 52 cards: {decks}.",
+             low=low, high=high, default=rules.default_players, decks=_steps(rules.decks, _))
+    if rules.jokers:
+        text += " " + _("Jokers per deck: {n}.", n=rules.jokers)
+    text += " " + _("Each player is dealt {cards} cards, one at a time, starting left of the "
+                    "dealer.", cards=_steps(rules.hand_size, _))
+    lines.append(text)
     if rules.teams:
-        counts = ", ".join(str(c) for c in sorted(rules.teams))
-        lines.append(f"With {counts} players, partners sit opposite and score together.")
-    starter = "The top card of the stock is turned to start the discard pile."
+        lines.append(_("With {counts} players, partners sit opposite and score together.",
+                       counts=", ".join(str(c) for c in sorted(rules.teams))))
+    starter = _("The top card of the stock is turned to start the discard pile.")
     if rules.starter_redraw:
-        starter += (f" If it is one of the {_ranks(rules.starter_redraw)}, it goes back into "
-                    "the stock and another card is turned.")
+        starter += " " + _("If it is one of the {ranks}, it goes back into the stock and "
+                           "another card is turned.", ranks=_ranks(rules.starter_redraw, _))
     if rules.starter_effects:
-        starter += " Its effect applies as if the dealer had played it."
+        starter += " " + _("Its effect applies as if the dealer had played it.")
     else:
-        starter += " It has no effect; it is only the card to match."
+        starter += " " + _("It has no effect; it is only the card to match.")
     if rules.starter_wild_any:
-        starter += " If it is wild, the first player may play any card."
+        starter += " " + _("If it is wild, the first player may play any card.")
     lines.append(starter)
-    lines.append("On your turn, play a card of the same suit or the same rank as the up-card.")
+    lines.append(_("On your turn, play a card of the same suit or the same rank as the "
+                   "up-card."))
     draw = {
-        DrawPolicy.ONE_END: "draw one card; your turn ends",
-        DrawPolicy.ONE_MAY_PLAY: "draw one card; if it can be played you may play it at once, "
-                                 "otherwise you keep it and your turn ends",
-        DrawPolicy.UNTIL_PLAYABLE: "draw cards one at a time until one can be played, "
-                                   "then play it",
-        DrawPolicy.REPEAT: f"draw one card and carry on: play, or draw again, up to "
-                           f"{rules.max_draws} cards a turn, after which you may pass",
+        DrawPolicy.ONE_END: _("draw one card; your turn ends"),
+        DrawPolicy.ONE_MAY_PLAY: _("draw one card; if it can be played you may play it at "
+                                   "once, otherwise you keep it and your turn ends"),
+        DrawPolicy.UNTIL_PLAYABLE: _("draw cards one at a time until one can be played, then "
+                                     "play it"),
+        DrawPolicy.REPEAT: _("draw one card and carry on: play, or draw again, up to {n} cards "
+                             "a turn, after which you may pass", n=rules.max_draws),
     }[rules.draw]
-    who = "Instead of playing (even when you could play)" if rules.voluntary_draw else \
-        "If you cannot play"
-    lines.append(f"{who}, {draw}.")
+    if rules.voluntary_draw:
+        lines.append(_("Instead of playing (even when you could play), {draw}.", draw=draw))
+    else:
+        lines.append(_("If you cannot play, {draw}.", draw=draw))
     if rules.replace_after_play:
-        lines.append("After playing, you may take the top card of the stock into your hand "
-                     "(not when you go out).")
+        lines.append(_("After playing, you may take the top card of the stock into your hand "
+                       "(not when you go out)."))
     if rules.hand_limit:
-        text = f"No hand ever holds more than {rules.hand_limit} cards."
+        text = _("No hand ever holds more than {n} cards.", n=rules.hand_limit)
         if rules.overflow:
-            text += (" Cards of a forced draw that would pass the limit go to the player who "
-                     "played the forcing card; what they cannot take either becomes penalty "
-                     "points against them, one per card.")
+            text += " " + _("Cards of a forced draw that would pass the limit go to the player "
+                            "who played the forcing card; what they cannot take either becomes "
+                            "penalty points against them, one per card.")
         lines.append(text)
     if rules.reshuffle:
-        lines.append("When the stock runs out, the discard pile but its top card is shuffled "
-                     "into a new stock.")
+        lines.append(_("When the stock runs out, the discard pile but its top card is shuffled "
+                       "into a new stock."))
     else:
-        lines.append("When the stock runs out there is no reshuffle: a player who cannot play "
-                     "passes.")
+        lines.append(_("When the stock runs out there is no reshuffle: a player who cannot "
+                       "play passes."))
     if rules.announce_last_card:
-        lines.append(f"A player whose play leaves one card must announce it (write a trailing "
-                     f"!); forgetting costs {rules.announce_penalty} cards at the end of the turn.")
+        lines.append(_("A player whose play leaves one card must announce it (a trailing !, "
+                       "or the announce key); forgetting costs {n} cards at the end of the "
+                       "turn.", n=rules.announce_penalty))
     specials = [(rank, rules.card(rank)) for rank in Rank if rank in rules.cards]
     if specials:
-        lines.append("Special cards:")
-        lines.extend("  " + _card_line(rank, rule) for rank, rule in specials)
+        lines.append(_("Special cards:"))
+        lines.extend("  " + _card_line(rank, rule, _) for rank, rule in specials)
     if not rules.special_cards:
-        lines.append("  (special_cards = false: card effects other than wild cards are off.)")
-    lines.append("The round ends the moment a player plays their last card; that card's "
-                 "effect does not apply.")
+        lines.append("  " + _("(special_cards = false: card effects other than wild cards are "
+                              "off.)"))
+    lines.append(_("The round ends the moment a player plays their last card; that card's "
+                   "effect does not apply."))
     if rules.max_plays:
-        lines.append(f"It also ends after {rules.max_plays} cards have been played.")
-    lines.append("The round is blocked when every player passes in turn with nothing to draw"
-                 + (f" (plus {rules.extra_passes_to_block} more pass(es))"
-                    if rules.extra_passes_to_block else "")
-                 + ("; a forced draw that takes the last card of the stock counts as a pass"
-                    if rules.served_draw_counts_as_pass else "") + ".")
-    pts = ", ".join(f"{_RANK_NAMES[r]} {rules.points[r]}" for r in Rank
+        lines.append(_("It also ends after {n} cards have been played.", n=rules.max_plays))
+    blocked = _("The round is blocked when every player passes in turn with nothing to draw")
+    if rules.extra_passes_to_block:
+        blocked += _(" (plus {n} more passes)", n=rules.extra_passes_to_block)
+    if rules.served_draw_counts_as_pass:
+        blocked += _("; a forced draw that takes the last card of the stock counts as a pass")
+    lines.append(blocked + ".")
+    pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
                     if r is not Rank.JOKER or rules.jokers)
     if rules.scoring is Scoring.OWN_HAND:
-        lines.append(f"Scoring: every player scores the cards left in their own hand ({pts}); "
-                     "the lowest total wins the match.")
+        lines.append(_("Scoring: every player scores the cards left in their own hand ({points}); "
+                       "the lowest total wins the match.", points=pts))
     else:
-        lines.append(f"Scoring: the player who goes out scores the cards left in the opponents' "
-                     f"hands ({pts}); the highest total wins the match.")
-    blocked = {
-        BlockedScoring.OWN_HAND: "everyone scores their own hand",
-        BlockedScoring.COLLECT: "the lowest hand wins and scores the opponents' hands",
-        BlockedScoring.DIFFERENCE: "the lowest hand wins and scores the difference to each "
-                                   "opponent's hand",
-    }[rules.blocked_scoring]
-    lines.append(f"A blocked round: {blocked}.")
-    ends = []
-    if rules.target:
-        ends.append(f"a score reaches {rules.target}")
-    if rules.rounds:
-        ends.append(f"{rules.rounds} round(s) have been played")
-    lines.append("The match ends when " + (" or ".join(ends) if ends else "the players stop") + ".")
+        lines.append(_("Scoring: the player who goes out scores the cards left in the opponents' "
+                       "hands ({points}); the highest total wins the match.", points=pts))
+    lines.append(_("A blocked round: {how}.", how={
+        BlockedScoring.OWN_HAND: _("everyone scores their own hand"),
+        BlockedScoring.COLLECT: _("the lowest hand wins and scores the opponents' hands"),
+        BlockedScoring.DIFFERENCE: _("the lowest hand wins and scores the difference to each "
+                                     "opponent's hand"),
+    }[rules.blocked_scoring]))
+    if rules.target and rules.rounds:
+        lines.append(_("The match ends when a score reaches {target} or after {rounds} rounds.",
+                       target=rules.target, rounds=rules.rounds))
+    elif rules.target:
+        lines.append(_("The match ends when a score reaches {target}.", target=rules.target))
+    elif rules.rounds:
+        lines.append(_.plural("The match is {n} round.", "The match is {n} rounds.", rules.rounds))
+    else:
+        lines.append(_("The match goes on until the players stop."))
     return lines

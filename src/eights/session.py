@@ -1,0 +1,253 @@
+"""A match played by people and bots: whose turn, bot moves, undo and saving.
+
+The session is the game flow shared by the terminal screen and the plain
+line mode; it knows nothing of either. Every accepted action is saved at once
+as an ``eights-record/1`` file (the seats and names go in its ``meta``), so a
+game can always be resumed with ``eights play --resume FILE``.
+
+>>> s = Session.start("classic", 3, bots=["greedy", "random"], seed=4, save_dir=None)
+>>> [seat.player for seat in s.seats], s.names
+(['human', 'greedy', 'random'], ['You', 'Bot 1', 'Bot 2'])
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from eights.actions import Action
+from eights.bots import Bot, make_bot
+from eights.errors import IllegalActionError, RecordError
+from eights.game import Game
+from eights.i18n import Translator, translator
+from eights.observation import Observation
+from eights.record import Record, load_record, record_of, replay
+from eights.rules import Rules, load_rules
+from eights.text import describe_move
+
+__all__ = ["Move", "Seat", "Session", "default_save_dir"]
+
+
+def default_save_dir() -> Path:
+    """Where games are saved: ``$EIGHTS_DATA_DIR``, else the user's data directory."""
+    env = os.environ.get("EIGHTS_DATA_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("eights")) / "games"
+
+
+@dataclass
+class Seat:
+    """Who sits at a seat: a person (``player == "human"``) or a bot spec."""
+
+    name: str
+    player: str = "human"
+    bot: Bot | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An action just applied, with what a narrator needs."""
+
+    seat: int
+    action: Action
+    before: tuple[int, ...]
+    """Hand sizes before the action."""
+
+
+class Session:
+    """A match at a table of people and bots."""
+
+    def __init__(self, game: Game, seats: Sequence[Seat], *, path: Path | None,
+                 bot_seed: str) -> None:
+        if len(seats) != game.n:
+            raise ValueError(f"{len(seats)} seats for {game.n} players")
+        self.game = game
+        self.seats = list(seats)
+        self.path = path
+        self.bot_rng = random.Random(bot_seed)
+        self._undo: list[tuple[Game, object]] = []
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    def start(
+        cls,
+        rules: str | Rules = "classic",
+        players: int | None = None,
+        *,
+        bots: Sequence[str] | None = None,
+        humans: int = 1,
+        names: Sequence[str] = (),
+        seed: int | None = None,
+        save_dir: Path | None = None,
+        lang: str | None = "en",
+    ) -> Session:
+        """A new match: ``humans`` people in the first seats, bots in the others.
+
+        ``bots`` lists bot specs for the bot seats (repeated cyclically, default
+        ``greedy``); ``names`` names the people in seat order.
+        """
+        _ = translator(lang)
+        rules_obj = rules if isinstance(rules, Rules) else load_rules(rules)
+        n = rules_obj.default_players if players is None else players
+        rules_obj.check_players(n)
+        if not 1 <= humans <= n:
+            raise ValueError(f"{humans} people cannot sit at a table of {n}; "
+                             f"give 1 to {n} (--humans)")
+        specs = list(bots or ["greedy"])
+        if not specs:
+            specs = ["greedy"]
+        seats: list[Seat] = []
+        for s in range(n):
+            if s < humans:
+                default = _("You") if humans == 1 else _("Player {n}", n=s + 1)
+                name = names[s] if s < len(names) and names[s] else default
+                seats.append(Seat(name))
+            else:
+                spec = specs[(s - humans) % len(specs)]
+                seats.append(Seat(_("Bot {n}", n=s - humans + 1), spec, make_bot(spec)))
+        if seed is None:
+            seed = random.SystemRandom().randrange(10**9)
+        game = Game(rules_obj, n, seed=seed, dealer=n - 1)  # seat 0 plays first
+        path = None
+        if save_dir is not None:
+            stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+            path = save_dir / f"{stamp}-{rules_obj.name}-{seed}.json"
+        session = cls(game, seats, path=path, bot_seed=f"{seed}/bots/0")
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, path: Path) -> Session:
+        """Continue a saved game (its seats come from the record's ``meta``)."""
+        record = load_record(path)
+        game = replay(record)
+        raw = record.meta.get("seats")
+        if not isinstance(raw, list) or len(raw) != game.n or not all(
+                isinstance(s, dict) and isinstance(s.get("name"), str)
+                and isinstance(s.get("player"), str) for s in raw):
+            raise RecordError(f"record field 'meta.seats' must list {game.n} seats as "
+                              '{"name": ..., "player": "human" or a bot}')
+        seats = [Seat(s["name"]) if s["player"] == "human"
+                 else Seat(s["name"], s["player"], make_bot(s["player"])) for s in raw]
+        done = sum(len(r.actions) for r in record.rounds)
+        return cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}")
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, seat in enumerate(self.seats) if seat.human]
+
+    @property
+    def to_play(self) -> int | None:
+        return self.game.to_play
+
+    @property
+    def human_to_play(self) -> bool:
+        seat = self.game.to_play
+        return seat is not None and self.seats[seat].human
+
+    @property
+    def bot_to_play(self) -> bool:
+        seat = self.game.to_play
+        return seat is not None and not self.seats[seat].human
+
+    def observe(self, seat: int) -> Observation:
+        return self.game.observe(seat)
+
+    def legal(self) -> list[Action]:
+        return self.game.legal_actions()
+
+    def describe(self, move: Move, _: Translator) -> str:
+        """The move in words (call right after it was made)."""
+        return describe_move(self.game, self.names, move.seat, move.action, move.before, _)
+
+    # ------------------------------------------------------------------ acting
+
+    def play(self, action: Action | str) -> Move:
+        """A person's action for the seat to play (checked; nothing changes if refused)."""
+        if not self.human_to_play:
+            raise IllegalActionError("it is not a person's turn")
+        if isinstance(action, str):
+            action = Action.parse(action)
+        snapshot = (self.game.clone(), self.bot_rng.getstate())
+        move = self._apply(action)
+        self._undo.append(snapshot)
+        return move
+
+    def bot_move(self) -> Move:
+        """Let the bot to play choose and play (it sees only its observation)."""
+        seat = self.game.to_play
+        if seat is None or self.seats[seat].human:
+            raise IllegalActionError("it is not a bot's turn")
+        bot = self.seats[seat].bot
+        assert bot is not None
+        legal = self.game.legal_actions()
+        action = bot.choose(self.game.observe(seat), legal, self.bot_rng)
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> Move:
+        seat = self.game.to_move
+        before = tuple(len(h) for h in self.game.hands)
+        self.game.apply(action)
+        self.save()
+        return Move(seat, action, before)
+
+    @property
+    def can_undo(self) -> bool:
+        """Undo is for one person against bots, within the current round."""
+        return len(self.humans) == 1 and bool(self._undo)
+
+    def undo(self) -> bool:
+        """Take back the person's last action and every bot move after it."""
+        if not self.can_undo:
+            return False
+        game, state = self._undo.pop()
+        self.game = game
+        self.bot_rng.setstate(state)  # type: ignore[arg-type]
+        self.save()
+        return True
+
+    def next_round(self) -> None:
+        self.game.next_round()
+        self._undo.clear()
+        self.save()
+
+    # ------------------------------------------------------------------ saving
+
+    def record(self) -> Record:
+        meta: dict[str, Any] = {"seats": [{"name": s.name, "player": s.player}
+                                          for s in self.seats]}
+        return record_of(self.game, meta=meta)
+
+    def save(self) -> Path | None:
+        """Write the record to :attr:`path` (atomically); ``None`` when not saving."""
+        if self.path is None:
+            return None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(self.record().dumps(), "utf-8")
+        tmp.replace(self.path)
+        return self.path
+
+    def forget_save(self) -> None:
+        """Delete the saved file (the player chose not to keep the game)."""
+        if self.path is not None and self.path.exists():
+            self.path.unlink()

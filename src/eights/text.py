@@ -1,0 +1,191 @@
+"""Words for players: card names, moves, the table and the scores, in any catalog language.
+
+Every function takes the translator as ``_`` (see :mod:`eights.i18n`), so the
+same game reads in English or French:
+
+>>> from eights.i18n import translator
+>>> from eights.cards import Card
+>>> card_words(Card.parse("Qh"), translator("fr")), card_words(Card.parse("Ts"), translator("en"))
+('dame de cœur', 'ten of spades')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from eights.actions import Action, Kind
+from eights.cards import Card, Rank, Suit
+from eights.game import Game
+from eights.i18n import Translator
+
+__all__ = [
+    "action_words",
+    "card_words",
+    "describe_move",
+    "hand_count_words",
+    "rank_words",
+    "round_summary",
+    "suit_words",
+    "table_words",
+]
+
+
+def rank_words(rank: Rank, _: Translator) -> str:
+    """``ace``, ``two`` … ``king``, ``joker`` (``as`` … ``roi`` in French)."""
+    names = {
+        Rank.ACE: _("ace"), Rank.TWO: _("two"), Rank.THREE: _("three"), Rank.FOUR: _("four"),
+        Rank.FIVE: _("five"), Rank.SIX: _("six"), Rank.SEVEN: _("seven"),
+        Rank.EIGHT: _("eight"), Rank.NINE: _("nine"), Rank.TEN: _("ten"),
+        Rank.JACK: _("jack"), Rank.QUEEN: _("queen"), Rank.KING: _("king"),
+        Rank.JOKER: _("joker"),
+    }
+    return names[rank]
+
+
+def suit_words(suit: Suit, _: Translator) -> str:
+    """``clubs``, ``diamonds``, ``hearts``, ``spades`` (``trèfle`` … ``pique``)."""
+    return (_("clubs"), _("diamonds"), _("hearts"), _("spades"))[suit]
+
+
+def card_words(card: Card, _: Translator) -> str:
+    """A card in words: ``queen of hearts``, ``dame de cœur``."""
+    if card.suit is None:
+        return rank_words(Rank.JOKER, _)
+    return _("{rank} of {suit}", rank=rank_words(card.rank, _), suit=suit_words(card.suit, _))
+
+
+def action_words(action: Action, _: Translator) -> str:
+    """An action as a player reads it: ``8♥, naming ♠``, ``draw``."""
+    if action.kind is Kind.DRAW:
+        return _("draw")
+    if action.kind is Kind.PASS:
+        return _("pass")
+    if action.kind is Kind.TAKE:
+        return _("take a card")
+    assert action.card is not None
+    text = action.card.pretty()
+    if action.suit is not None:
+        text = _("{card}, naming {suit}", card=text, suit=action.suit.symbol)
+    if action.announce:
+        text = _("{play} and announce the last card", play=text)
+    return text
+
+
+def hand_count_words(n: int, _: Translator) -> str:
+    """``1 card``, ``5 cards``."""
+    return _.plural("{n} card", "{n} cards", n)
+
+
+def describe_move(game: Game, names: Sequence[str], seat: int, action: Action,
+                  before: Sequence[int], _: Translator) -> str:
+    """One line in words for an action just applied (``before``: hand sizes before it).
+
+    Effects are named: who loses their turn, a reversal, a forced draw
+    waiting, a forgotten announcement, the player going out.
+    """
+    who = names[seat]
+    after = [len(h) for h in game.hands]
+    gained = after[seat] - before[seat]
+    parts: list[str] = []
+    if action.kind is Kind.PLAY:
+        assert action.card is not None
+        card = action.card.pretty()
+        if action.suit is not None:
+            parts.append(_("{name} plays {card} and names {suit}", name=who, card=card,
+                           suit=action.suit.symbol))
+        else:
+            parts.append(_("{name} plays {card}", name=who, card=card))
+        if action.announce:
+            parts.append(_("“last card!”"))
+        if game.over and game.out == seat:
+            parts.append(_("{name} goes out", name=who))
+            return " — ".join(parts)
+        if gained > 0:
+            parts.append(_.plural("{name} forgot to announce and draws {n} card",
+                                  "{name} forgot to announce and draws {n} cards", gained,
+                                  name=who))
+        parts.extend(_effects(game, names, seat, action.card, _))
+    elif action.kind is Kind.DRAW:
+        parts.append(_.plural("{name} draws {n} card", "{name} draws {n} cards", gained,
+                              name=who))
+        for s in range(game.n):
+            if s != seat and after[s] > before[s]:
+                parts.append(_.plural("{name} takes {n} card back", "{name} takes {n} cards back",
+                                      after[s] - before[s], name=names[s]))
+    elif action.kind is Kind.TAKE:
+        parts.append(_("{name} takes the top card of the stock", name=who))
+    else:
+        previous = game.history[-2] if len(game.history) > 1 else None
+        if previous is not None and previous[0] == seat and previous[1].kind is Kind.PLAY:
+            parts.append(_("{name} does not take a card", name=who))
+        elif previous is not None and previous[0] == seat and previous[1].kind is Kind.DRAW:
+            parts.append(_("{name} keeps the card and passes", name=who))
+        else:
+            parts.append(_("{name} passes", name=who))
+    if game.over and game.out is None:
+        parts.append(_("the round is blocked"))
+    return " — ".join(parts)
+
+
+def _effects(game: Game, names: Sequence[str], seat: int, card: Card,
+             _: Translator) -> list[str]:
+    rule = game.rules.card(card.rank)
+    out: list[str] = []
+    nxt = game.to_play
+    if game.pending and nxt is not None:
+        out.append(_("{name} must draw {n} or answer", name=names[nxt], n=game.pending))
+    if rule.reverse and game.n > 2:
+        out.append(_("play changes direction"))
+    if rule.skip:
+        skipped = (seat + game.direction) % game.n
+        out.append(_("{name} loses their turn", name=names[skipped]))
+    if rule.again and game.to_play == seat and game.again:
+        out.append(_("{name} plays again", name=names[seat]))
+    return out
+
+
+def table_words(game: Game, names: Sequence[str], _: Translator) -> list[str]:
+    """The public table in a few lines: up-card, suit, direction, draws, counts."""
+    lines = [_("Up-card: {card} ({words})", card=game.up_card.pretty(),
+               words=card_words(game.up_card, _))]
+    if game.suit >= 0 and (game.up_card.suit is None or game.suit != game.up_card.suit):
+        lines.append(_("Suit to follow: {suit}", suit=Suit(game.suit).symbol))
+    if game.free:
+        lines.append(_("Any card may be played"))
+    if game.pending:
+        lines.append(_("Forced draw waiting: {n}", n=game.pending))
+    lines.append(_("Direction: {arrow}", arrow="→" if game.direction == 1 else "←"))
+    lines.append(_("Stock: {stock} · discard: {discard}", stock=len(game.stock),
+                   discard=len(game.discard)))
+    return lines
+
+
+def round_summary(game: Game, names: Sequence[str], _: Translator) -> list[str]:
+    """Every hand revealed, how it counts, the round's points and the match totals."""
+    assert game.round_points is not None
+    lines: list[str] = []
+    if game.out is not None:
+        lines.append(_("Round {n} is over: {name} went out.", n=game.round, name=names[game.out]))
+    else:
+        lines.append(_("Round {n} is over: blocked, nobody could play.", n=game.round))
+    points = game.rules.points
+    for s in range(game.n):
+        hand = game.hand(s)
+        counted = " + ".join(f"{c.pretty()} {points[c.rank]}" for c in hand)
+        value = game.hand_value(s)
+        team = _(" (team {t})", t=game.team_of(s) + 1) if game.teams else ""
+        lines.append(_("{name}{team}: {cards} = {value} · round {points:+d} · total {total}",
+                       name=names[s], team=team, cards=counted or "—", value=value,
+                       points=game.round_points[s], total=game.scores[s]))
+    if any(game.penalties):
+        for s, pen in enumerate(game.penalties):
+            if pen:
+                lines.append(_.plural("{name}: {n} penalty point (overflow)",
+                                      "{name}: {n} penalty points (overflow)", pen,
+                                      name=names[s]))
+    if game.match_over and game.winners is not None:
+        lines.append(_.plural("The match is over after {n} round.",
+                              "The match is over after {n} rounds.", game.round))
+        lines.append(_.plural("Winner: {names}.", "Winners: {names}.", len(game.winners),
+                              names=", ".join(names[s] for s in game.winners)))
+    return lines
