@@ -15,9 +15,9 @@ from eights.errors import EightsError, RecordError, RulesError
 from eights.explain import describe
 from eights.game import Game
 from eights.i18n import Translator, translator
+from eights.plain import run_plain
 from eights.record import Record, ReplayError, load_record, replay
 from eights.rules import Rules, load_rules, preset_names
-from eights.plain import run_plain
 from eights.session import Session, default_save_dir
 from eights.simulate import simulate as run_simulation
 from eights.text import describe_move, round_summary

@@ -85,6 +85,6 @@ def translator(lang: str | None = None) -> Translator:
             forms = message.string
             if isinstance(forms, tuple) and all(forms):
                 plural[message.id[0]] = (forms[0], forms[1])
-        elif message.string:
+        elif isinstance(message.id, str) and message.string:
             singular[message.id] = str(message.string)
     return Translator(code, singular, plural)

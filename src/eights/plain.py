@@ -81,9 +81,10 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
         legal = game.legal_actions()
         say(_("Legal: {actions}", actions=" ".join(str(a) for a in legal)))
         while True:
-            line = ask("> ")
-            if line is None:
+            answer = ask("> ")
+            if answer is None:
                 return goodbye()
+            line = answer
             word = line.lower()
             if word in ("quit", "q", "exit"):
                 return goodbye()
