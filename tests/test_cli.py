@@ -122,7 +122,7 @@ def test_rules_show_house_file(tmp_path: Path) -> None:
                      "hand_limit = 11\n[cards.7]\nskip = false\n", "utf-8")
     out = ok("rules", "show", str(house))
     assert "Chez nous (house)" in out
-    assert "2 joker(s) per deck" in out
+    assert "Jokers per deck: 2." in out
     assert "No hand ever holds more than 11 cards." in out
     assert "7s: no effect." in out
 
@@ -132,7 +132,7 @@ def test_rules_show_with_set() -> None:
     assert "No hand ever holds more than 9 cards." in out
     assert "9 cards" not in ok("rules", "show", "classic")
     out = ok("rules", "show", "classic", "--set", "target=77", "--set", "rounds=3")
-    assert "a score reaches 77 or 3 round(s) have been played" in out
+    assert "a score reaches 77 or after 3 rounds" in out
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -186,13 +186,14 @@ def test_demo_plays_a_round_and_is_reproducible(name: str) -> None:
     lines = out.splitlines()
     assert lines[0].startswith(f"{rules.title}: {n} random bots, seed 5")
     assert f"eights demo -r {name} -n {n} --seed 5" in lines[0]
-    assert lines[1].startswith("Dealer: seat 0. Starter: ")
+    assert lines[1].startswith("Dealer: Seat 0. Starter: ")
     # Ends with the round summary: who went out (or blocked), then one line per seat.
-    summary = next(i for i, line in enumerate(lines) if line.startswith("Round 1 over: "))
+    summary = next(i for i, line in enumerate(lines) if line.startswith("Round 1 is over: "))
     seat_lines = lines[summary + 1:summary + 1 + n]
-    assert [line.split(":")[0].strip() for line in seat_lines] == [f"seat {s}" for s in range(n)]
-    assert all("value" in line and "total" in line for line in seat_lines)
-    assert len(lines) - (summary + 1 + n) in (0, 1)  # maybe "Match over ..."
+    assert [line.split(":")[0].split(" (team")[0] for line in seat_lines] == [
+        f"Seat {s}" for s in range(n)]
+    assert all(" = " in line and "round" in line and "total" in line for line in seat_lines)
+    assert len(lines) - (summary + 1 + n) in (0, 2)  # maybe "The match is over…" and winners
     assert any(" plays " in line for line in lines[2:summary])
     assert ok("demo", "--seed", "5", "-r", name) == out
 
@@ -203,7 +204,7 @@ def test_demo_seed_matters_and_players_and_set_apply() -> None:
     assert a != b
     out = ok("demo", "--seed", "5", "-r", "huit-americain", "-n", "2", "--set", "jokers=2")
     assert "2 random bots" in out
-    assert "seat 2" not in out.split("Round 1 over")[1]
+    assert "Seat 2" not in out.split("Round 1 is over")[1]
 
 
 @pytest.mark.parametrize(
@@ -326,7 +327,7 @@ def test_replay_trace_matches_the_game(tmp_path: Path) -> None:
 def test_replay_narrates_by_default(record_file: tuple[str, Game]) -> None:
     path, game = record_file
     out = ok("replay", path)
-    assert out.startswith("Round 1: dealer seat 0, starter ")
+    assert out.startswith("Round 1: Seat 0 deals, starter ")
     assert "Seat 1 " in out
     if not game.over:
         assert f"record ends in round {game.round} with seat {game.to_play} to play" in out
@@ -340,7 +341,7 @@ def test_replay_of_a_whole_match(tmp_path: Path) -> None:
     assert state["match_over"] is True and state["winners"] == game.winners
     assert state["scores"] == game.scores
     out = ok("replay", path)
-    assert f"Match over after {game.round} rounds" in out
+    assert f"The match is over after {game.round} rounds." in out
 
 
 def test_replay_illegal_action_exits_1(tmp_path: Path) -> None:

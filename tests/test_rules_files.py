@@ -491,7 +491,7 @@ def test_explanation_reflects_a_house_file(tmp_path: Path) -> None:
     assert "Chez nous" in text
     assert "No hand ever holds more than 10 cards" in text
     assert "10 cards" not in base
-    assert "2 joker(s) per deck" in text and "joker(s)" not in base
+    assert "Jokers per deck: 2." in text and "Jokers per deck" not in base
     assert "joker 50" in text  # the joker's points are listed once jokers are on
     assert "321" in text and "321" not in base
     assert "7s: no effect." in text

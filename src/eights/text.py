@@ -133,7 +133,10 @@ def _effects(game: Game, names: Sequence[str], seat: int, card: Card,
     out: list[str] = []
     nxt = game.to_play
     if game.pending and nxt is not None:
-        out.append(_("{name} must draw {n} or answer", name=names[nxt], n=game.pending))
+        if rule.stack or rule.cancelled_by:
+            out.append(_("{name} must draw {n} or answer", name=names[nxt], n=game.pending))
+        else:
+            out.append(_("{name} must draw {n}", name=names[nxt], n=game.pending))
     if rule.reverse and game.n > 2:
         out.append(_("play changes direction"))
     if rule.skip:

@@ -1,0 +1,136 @@
+"""Bots: legal in every preset, greedy plays as documented, and a bot sees only its observation."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from eights import Action, Game, Observation, Rules, load_rules, preset_names
+from eights.bots import GreedyBot, RandomBot, make_bot, parse_bot_spec
+from eights.session import Session
+from stacked import stacked
+
+
+@pytest.mark.parametrize("name", preset_names())
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_every_bot_plays_legal_actions_in_every_preset(name: str, bot: str) -> None:
+    rules = load_rules(name)
+    for n in range(rules.players[0], min(rules.players[1], 5) + 1):
+        player = make_bot(bot)
+        game = Game(rules, n, seed=n)
+        rng = random.Random(n)
+        for _ in range(3):
+            while not game.over:
+                seat = game.to_move
+                legal = game.legal_actions()
+                choice = player.choose(game.observe(seat), legal, rng)
+                assert choice in legal
+                game.apply(choice)
+            if game.match_over:
+                break
+            game.next_round()
+
+
+class SpyBot:
+    """Records what it is given, then plays like greedy."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[object, tuple[Action, ...]]] = []
+
+    def choose(self, observation: Observation, legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        self.seen.append((observation, tuple(legal)))
+        return GreedyBot().choose(observation, legal, rng)
+
+
+def reachable_types(value: object, depth: int = 0) -> set[type]:
+    """Types reachable through an observation's fields and containers."""
+    found: set[type] = {type(value)}
+    if depth > 6:
+        return found
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            if not isinstance(value, Rules):
+                found |= reachable_types(getattr(value, f.name), depth + 1)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            found |= reachable_types(item, depth + 1)
+    return found
+
+
+def test_a_bot_receives_only_its_observation() -> None:
+    session = Session.start("huit-americain", 3, bots=["greedy"], humans=1, seed=5,
+                            save_dir=None)
+    spy = SpyBot()
+    session.seats[1].bot = spy
+    for _ in range(400):
+        if session.game.over:
+            break
+        if session.human_to_play:
+            session.play(session.legal()[0])
+        else:
+            seat = session.game.to_move
+            expected = session.game.observe(seat)
+            before = len(spy.seen)
+            session.bot_move()
+            if seat == 1:
+                assert len(spy.seen) == before + 1
+                observation, legal = spy.seen[-1]
+                assert observation == expected
+    assert spy.seen
+    for observation, legal in spy.seen:
+        assert type(observation) is Observation
+        assert Game not in reachable_types(observation)
+        assert observation.revealed is None or observation.round_over
+        assert set(legal) == set(observation.legal)  # nothing beyond what it may know
+
+
+def test_greedy_sheds_the_costliest_card_and_keeps_its_eight() -> None:
+    g = stacked("huit-americain", ["Kh 3h 8s Qc", "2c 4d 5d 9c"], "5h", dealer=1,
+                overrides=["hand_size=4"])
+    choice = GreedyBot().choose(g.observe(0), g.legal_actions(), random.Random(0))
+    assert str(choice) == "Kh"
+
+
+def test_greedy_plays_an_eight_only_when_nothing_else_and_names_its_longest_suit() -> None:
+    g = stacked("classic", ["8s 3c 5c 9h", "2c 4d 5d 9c"], "Kd", overrides=["hand_size=4"])
+    choice = GreedyBot().choose(g.observe(1), g.legal_actions(), random.Random(0))
+    assert g.to_play == 1 and str(choice) in {"4d", "5d"}
+    g = stacked("classic", ["2d 4d 5d 7d", "8s 3c 5c 9h"], "Kh", overrides=["hand_size=4"])
+    assert g.to_play == 1
+    assert str(GreedyBot().choose(g.observe(1), g.legal_actions(), random.Random(0))) == "9h"
+    g = stacked("classic", ["2d 4d 5d 7d", "8s 3c 5c 9d"], "Kh", overrides=["hand_size=4"])
+    assert str(GreedyBot().choose(g.observe(1), g.legal_actions(), random.Random(0))) == "8s=c"
+
+
+def test_greedy_answers_a_forced_draw_and_announces_its_last_card() -> None:
+    g = stacked("huit-fou", ["2h 9c", "2s Kd"], "7h", dealer=1, overrides=["hand_size=2"])
+    g.apply("2h")
+    assert [str(a) for a in g.legal_actions()] == ["2s", "draw"]
+    assert str(GreedyBot().choose(g.observe(1), g.legal_actions(), random.Random(0))) == "2s"
+    g = stacked("huit-americain", ["4h 9h", "3c Kd"], "5h", dealer=1, overrides=["hand_size=2"])
+    assert str(GreedyBot().choose(g.observe(0), g.legal_actions(), random.Random(0))) == "9h!"
+
+
+def test_greedy_declines_the_les_huit_extra_card() -> None:
+    g = stacked("les-huit", ["4h 9h 3s", "3c Kd 5s"], "5h", dealer=1, overrides=["hand_size=3"])
+    g.apply(GreedyBot().choose(g.observe(0), g.legal_actions(), random.Random(0)))
+    assert [str(a) for a in g.legal_actions()] == ["take", "pass"]
+    assert str(GreedyBot().choose(g.observe(0), g.legal_actions(), random.Random(0))) == "pass"
+
+
+def test_bot_specs() -> None:
+    assert parse_bot_spec("Greedy") == ("greedy", {})
+    assert parse_bot_spec("x:n=3:t=0.5:mode=fast") == ("x", {"n": 3, "t": 0.5, "mode": "fast"})
+    assert isinstance(make_bot("random"), RandomBot)
+    with pytest.raises(ValueError, match="unknown bot 'clever'; bots are greedy, random"):
+        make_bot("clever")
+    with pytest.raises(ValueError, match="does not take the options depth"):
+        make_bot("greedy:depth=3")
+    with pytest.raises(ValueError, match="is not key=value"):
+        make_bot("greedy:fast")
