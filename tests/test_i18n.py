@@ -19,8 +19,8 @@ SRC = Path(eights.__file__).parent
 KEYWORDS = {"_": None, "plural": (1, 2)}
 
 
-def extracted() -> list[str | tuple[str, str]]:
-    out: list[str | tuple[str, str]] = []
+def extracted() -> list[str | tuple[str, ...]]:
+    out: list[str | tuple[str, ...]] = []
     for _file, _line, message, _comments, _context in extract_from_dir(
             str(SRC), keywords=KEYWORDS, method_map=[("**.py", "python")]):
         out.append(message)
