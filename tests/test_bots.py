@@ -15,7 +15,7 @@ from stacked import stacked
 
 
 @pytest.mark.parametrize("name", preset_names())
-@pytest.mark.parametrize("bot", ["greedy", "random"])
+@pytest.mark.parametrize("bot", ["greedy", "random", "expert", "ismcts:iterations=8"])
 def test_every_bot_plays_legal_actions_in_every_preset(name: str, bot: str) -> None:
     rules = load_rules(name)
     for n in range(rules.players[0], min(rules.players[1], 5) + 1):
@@ -128,8 +128,10 @@ def test_bot_specs() -> None:
     assert parse_bot_spec("Greedy") == ("greedy", {})
     assert parse_bot_spec("x:n=3:t=0.5:mode=fast") == ("x", {"n": 3, "t": 0.5, "mode": "fast"})
     assert isinstance(make_bot("random"), RandomBot)
-    with pytest.raises(ValueError, match="unknown bot 'clever'; bots are greedy, random"):
+    with pytest.raises(ValueError, match="unknown bot 'clever'; bots are expert, greedy, ismcts, random"):
         make_bot("clever")
+    with pytest.raises(ValueError, match="rollout must be random or greedy"):
+        make_bot("ismcts:rollout=smart")
     with pytest.raises(ValueError, match="does not take the options depth"):
         make_bot("greedy:depth=3")
     with pytest.raises(ValueError, match="is not key=value"):

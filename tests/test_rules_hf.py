@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from eights import Game, IllegalActionError, RulesError, Suit, make_deck
@@ -339,3 +341,21 @@ def test_hf13_blocked_round_with_an_empty_stock() -> None:
         g.apply("pass")
     assert g.over and g.out is None
     assert g.round_points == [12, 12, 12] and g.scores == [12, 12, 12]
+
+
+def test_hf13_forced_moves_going_round_in_circles_block_the_round() -> None:
+    """HF13 decision: with a one-card stock, queens skipping round a table of six
+    force the same moves for ever (HF5: draw, then play the drawn card). The third
+    time a position comes back the round is blocked and scored as HF11."""
+    game = Game("huit-fou", 6, seed=647)
+    rng = random.Random(647)
+    steps = 0
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+        steps += 1
+        assert steps < 5000
+    assert game.out is None  # blocked, nobody went out
+    assert max(game.repeats.values()) == 3
+    assert game.round_points == [len(h) for h in game.hands]  # HF11: a point a card
+    # the last moves are the cycle: draw the queen back, play it, skip on
+    assert [str(a) for _, a in game.history[-6:]].count("draw") == 3

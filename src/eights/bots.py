@@ -100,6 +100,18 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 """Bot factories by name; options are passed as keyword arguments."""
 
 
+def _register_search_bots() -> None:
+    """The bots that live in their own modules (they import this one)."""
+    from eights.ismcts import ISMCTSBot
+
+    BOTS.setdefault("ismcts", ISMCTSBot)
+    try:
+        from eights.expert import ExpertBot
+    except ImportError:  # pragma: no cover - while the expert is being written
+        return
+    BOTS.setdefault("expert", ExpertBot)
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split ``name:key=value:key=value`` into a name and typed options.
 
@@ -127,6 +139,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def make_bot(spec: str) -> Bot:
     """A bot from its spec (``greedy``, ``random``, with ``:key=value`` options)."""
     name, options = parse_bot_spec(spec)
+    _register_search_bots()
     factory = BOTS.get(name)
     if factory is None:
         raise ValueError(f"unknown bot {name!r}; bots are {', '.join(sorted(BOTS))}")

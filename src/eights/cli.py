@@ -11,6 +11,8 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from eights.actions import Action
+from eights.analysis import variant_lines
+from eights.bots import Bot, make_bot
 from eights.errors import EightsError, RecordError, RulesError
 from eights.explain import describe
 from eights.game import Game
@@ -211,6 +213,8 @@ def replay_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
     trace: Annotated[bool, typer.Option(help="Print one JSON line per decision.")] = False,
     lang: LangOpt = None,
+    view: Annotated[bool, typer.Option("--view", help="Step through it full-screen (← →).")]
+    = False,
 ) -> None:
     """Replay a game record; exit 1 on an illegal action, 2 on a malformed record."""
     _ = _translator(lang)
@@ -226,6 +230,11 @@ def replay_cmd(
                                    "action": str(action)}))
 
     try:
+        if view:
+            from eights.tui.replay import ReplayApp
+
+            ReplayApp(record, _).run()  # replays the record first: errors are caught below
+            return
         if as_json or trace:
             game = replay(record, step)
         else:
@@ -249,26 +258,22 @@ def _narrated_replay(record: Record, _: Translator) -> Game:
     names = ([str(s.get("name", "?")) for s in seats] if isinstance(seats, list)
              and len(seats) == record.players and all(isinstance(s, dict) for s in seats)
              else _seat_names(record.players, _))
-    pending: list[tuple[Game, int, Action, list[int]]] = []
+    before: list[tuple[int, list[int]]] = []
 
-    def flush() -> None:
-        game, seat, action, before = pending.pop()
-        typer.echo(describe_move(game, names, seat, action, before, _))
+    def step(game: Game, r: int, i: int, action: Action) -> None:
+        if i == 0:
+            typer.echo(_("Round {n}: {name} deals, starter {card}", n=r + 1,
+                         name=names[game.dealer], card=game.up_card.pretty()))
+        before[:] = [(game.to_move, [len(h) for h in game.hands])]
+
+    def done(game: Game, r: int, i: int, action: Action) -> None:
+        seat, sizes = before[0]
+        typer.echo(describe_move(game, names, seat, action, sizes, _))
         if game.over:
             for line in round_summary(game, names, _):
                 typer.echo(line)
 
-    def step(game: Game, r: int, i: int, action: Action) -> None:
-        if pending:
-            flush()
-        if i == 0:
-            typer.echo(_("Round {n}: {name} deals, starter {card}", n=r + 1,
-                         name=names[game.dealer], card=game.up_card.pretty()))
-        pending.append((game, game.to_move, action, [len(h) for h in game.hands]))
-
-    game = replay(record, step)
-    if pending:
-        flush()
+    game = replay(record, step, done)
     return game
 
 
@@ -280,11 +285,15 @@ def simulate(
     rounds: Annotated[int | None, typer.Option(help="Rounds to play (instead of --games).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of every deal and bot choice.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
+    bots: Annotated[str | None, typer.Option(help="Bots, comma-separated, repeated over the seats "
+                                                  "(default: random).")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write PNG charts to this directory.")] = None,
     set_: SetOpt = None,
 ) -> None:
-    """Play many matches between random bots and print statistics."""
+    """Play many matches between bots and print statistics and variant analysis."""
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
+    seats = _bots_for_seats(bots, n)
     if games is None and rounds is None:
         games = 100
     if games is not None and rounds is not None:
@@ -292,8 +301,16 @@ def simulate(
     for label, value in (("--games", games), ("--rounds", rounds)):
         if value is not None and value < 1:
             _fail(f"{label} must be 1 or more, not {value}")
-    result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed)
+    result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed, bots=seats)
     data = result.to_json()
+    if plot is not None:
+        from eights.analysis import write_plots
+
+        try:
+            paths = write_plots(data, plot)
+        except OSError as exc:
+            _fail(f"cannot write the charts to {str(plot)!r}: {exc}")
+        typer.echo(f"charts: {', '.join(str(p) for p in paths)}", err=True)
     if as_json:
         typer.echo(json.dumps(data, indent=2))
         return
@@ -314,8 +331,68 @@ def simulate(
         typer.echo(f"{s:>4}  {data['round_wins_by_seat'][s]:>10.1f}  "
                    f"{data['match_wins_by_seat'][s]:>10.1f}  "
                    f"{data['mean_points_by_seat'][s]:>17.2f}")
+    for line in variant_lines(data):
+        typer.echo(line)
     typer.echo(f"throughput: {data['rounds_per_second']:.0f} rounds/s, "
                f"{data['decisions_per_second']:.0f} decisions/s")
+
+
+def _bots_for_seats(spec: str | None, n: int) -> list[Bot] | None:
+    """``--bots a,b``: one bot per seat, the list repeated over the seats."""
+    if spec is None:
+        return None
+    names = [b.strip() for b in spec.split(",") if b.strip()]
+    if not names:
+        _fail("--bots needs bot names, e.g. --bots greedy,random")
+    try:
+        return [make_bot(names[s % len(names)]) for s in range(n)]
+    except ValueError as exc:
+        _fail(str(exc))
+
+
+@app.command("tournament")
+def tournament_cmd(
+    rules: RulesOpt = "classic",
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots to compare, comma-separated (at most one per "
+                                           "seat; repeated when fewer).")] = "greedy,random",
+    deals: Annotated[int, typer.Option(help="Deals, each replayed with the bots rotated "
+                                            "through the seats.")] = 100,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
+    json_file: Annotated[Path | None, typer.Option(
+        "--json", help="Write every number as JSON to this file ('-': print it instead).")]
+    = None,
+    set_: SetOpt = None,
+) -> None:
+    """Duplicate tournament between bots: standings, ratings and head-to-head."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from eights.tournament import standings_table
+    from eights.tournament import tournament as run_tournament
+
+    rules_obj = _rules(rules, set_)
+    n = _players(rules_obj, players)
+    specs = [b.strip() for b in bots.split(",")]
+    try:
+        console = Console(stderr=True)
+        with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+            task = bar.add_task("deals", total=deals)
+            result = run_tournament(rules_obj, n, specs, deals, jobs=jobs, seed=seed,
+                                    on_progress=lambda k: bar.advance(task, k))
+    except (ValueError, EightsError) as exc:
+        _fail(str(exc))
+    if json_file is not None:
+        text = json.dumps(result.to_json(), indent=1)
+        if str(json_file) == "-":
+            typer.echo(text)
+            return
+        try:
+            json_file.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {str(json_file)!r}: {exc}")
+    typer.echo(standings_table(result))
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -91,8 +91,12 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
              low=low, high=high, default=rules.default_players, decks=_steps(rules.decks, _))
     if rules.jokers:
         text += " " + _("Jokers per deck: {n}.", n=rules.jokers)
-    text += " " + _("Each player is dealt {cards} cards, one at a time, starting left of the "
-                    "dealer.", cards=_steps(rules.hand_size, _))
+    if len(rules.hand_size) == 1:
+        text += " " + _("Each player is dealt {n} cards, one at a time, starting left of the "
+                        "dealer.", n=rules.hand_size[0][1])
+    else:
+        text += " " + _("Cards dealt to each player, one at a time, starting left of the "
+                        "dealer: {steps}.", steps=_steps(rules.hand_size, _))
     lines.append(text)
     if rules.teams:
         lines.append(_("With {counts} players, partners sit opposite and score together.",

@@ -64,6 +64,7 @@ class Game:
         "dealer",
         "direction",
         "discard",
+        "draw_log",
         "drawn",
         "draws",
         "free",
@@ -79,6 +80,7 @@ class Game:
         "pending_rank",
         "plays",
         "rank",
+        "repeats",
         "replace",
         "round",
         "round_points",
@@ -142,6 +144,8 @@ class Game:
         self._script: list[Card] = list(deck or ())
         self._script_pos = 0
         self.history: list[tuple[int, Action]] = []
+        self.draw_log: list[tuple[int, int, int, bool]] = []
+        self.repeats: dict[tuple[object, ...], int] = {}
         self.round += 1
         self.direction = 1
         self.pending = 0
@@ -392,6 +396,9 @@ class Game:
         if not hand:  # HF11, HA14, CL7, LH8: going out ends the round at once
             self._end_round(p)
             return
+        if len(self.stock) + len(self.discard) <= 2 * self.n and self._repeated(p, c, named):
+            self._end_round(None)  # forced moves going round in circles: blocked
+            return
         if self.plays > t.last_play:  # OpenSpiel max_turns
             self._end_round(None)
             return
@@ -439,6 +446,17 @@ class Game:
             return
         self._end_turn(p, 1 + skip)
 
+    def _repeated(self, p: int, c: Card, named: Suit | None) -> bool:
+        """Count this position (few cards out of the hands: at most two per player);
+        True at its third time."""
+        if not self.rules.block_on_repetition:
+            return False
+        key = (p, c, named, self.direction, self.pending, tuple(sorted(self.stock)),
+               tuple(self.discard), tuple(tuple(h) for h in self.hands))
+        seen = self.repeats.get(key, 0) + 1
+        self.repeats[key] = seen
+        return seen >= 3
+
     def _draw(self, p: int) -> None:
         self.passes = 0
         if self.pending:  # forced draw in full; the victim loses the turn
@@ -451,6 +469,7 @@ class Game:
             self._end_turn(p, 1)
             return
         t = self._t
+        self.draw_log.append((p, self.suit, self.rank, self.free))  # public: what p could not match
         if t.repeat:
             if self.stock:
                 insort(self.hands[p], self._take_from_stock())
@@ -644,7 +663,76 @@ class Game:
             history=tuple(self.history),
             legal=tuple(self.legal_actions()) if mine else (),
             revealed=tuple(tuple(self.hand(s)) for s in range(self.n)) if self.over else None,
+            pending_rank=Rank(self.pending_rank) if self.pending else None,
+            attacker=self.attacker if self.attacker >= 0 else None,
+            draws_this_turn=self.draws,
+            plays=self.plays,
+            passes=self.passes,
+            skip_next=self.skip_next,
+            announce_due=self.announce_due,
+            penalties=tuple(self.penalties),
+            draw_log=tuple((p, None if su < 0 else Suit(su), Rank(r), fr)
+                           for p, su, r, fr in self.draw_log),
         )
+
+    @classmethod
+    def from_observation(cls, seen: Observation, hands: Sequence[Sequence[Card]],
+                         stock: Sequence[Card], rng: random.Random) -> Game:
+        """A game in the public state of ``seen`` with these hidden cards (a world to search).
+
+        ``hands`` gives every seat's hand (``seen.hand`` for the observer) and
+        ``stock`` the cards of the stock; future draws use ``rng``.
+        """
+        g = cls.__new__(cls)
+        rules = seen.rules
+        g.rules = rules
+        g._t = tables_for(rules)
+        g.rules_spec = g._t.spec
+        g.n = seen.players
+        g.seed = 0
+        g._rng = rng
+        g._script = []
+        g._script_pos = 0
+        g._dealt = []
+        g.rounds_log = []
+        g.teams = seen.teams
+        g.hands = [sorted(h) for h in hands]
+        g.stock = list(stock)
+        g.discard = list(seen.discard)
+        g.history = list(seen.history)
+        g.draw_log = [(p, -1 if su is None else int(su), int(r), fr)
+                      for p, su, r, fr in seen.draw_log]
+        g.repeats = {}
+        g.scores = list(seen.scores)
+        g.penalties = list(seen.penalties)
+        g.round = seen.round
+        g.dealer = seen.dealer
+        g.direction = seen.direction
+        g.suit = -1 if seen.suit is None else int(seen.suit)
+        g.rank = int(seen.rank)
+        g.free = seen.free
+        g.pending = seen.pending_draw
+        g.pending_rank = -1 if seen.pending_rank is None else int(seen.pending_rank)
+        g.attacker = -1 if seen.attacker is None else seen.attacker
+        g.drawn = seen.drawn
+        g.draws = seen.draws_this_turn
+        g.again = seen.must_play_again
+        g.again_penalty = g._t.again_penalty[g.discard[-1] >> 2] if seen.must_play_again else 0
+        g.replace = seen.may_take
+        g.skip_next = seen.skip_next
+        g.announce_due = seen.announce_due
+        g.passes = seen.passes
+        g.plays = seen.plays
+        g.over = seen.round_over
+        g.match_over = seen.match_over
+        g.out = None
+        g.round_points = None if seen.round_points is None else list(seen.round_points)
+        g.round_winners = None
+        g.winners = None if seen.winners is None else list(seen.winners)
+        g.to_move = seen.to_play if seen.to_play is not None else 0
+        g._row = g._t.row(g.suit, g.rank, g.free)
+        g._legal = None
+        return g
 
     def to_json(self) -> dict[str, Any]:
         """The referee's view of the state as plain JSON values."""
@@ -695,6 +783,8 @@ class Game:
         g.stock = self.stock[:]
         g.discard = self.discard[:]
         g.history = self.history[:]
+        g.draw_log = self.draw_log[:]
+        g.repeats = dict(self.repeats)
         g.scores = self.scores[:]
         g.penalties = self.penalties[:]
         g._dealt = self._dealt[:]

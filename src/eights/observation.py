@@ -63,6 +63,26 @@ class Observation:
     """The legal actions when this seat is to play, else empty."""
     revealed: tuple[tuple[Card, ...], ...] | None
     """Every hand, once the round is over (cards are shown for the count)."""
+    pending_rank: Rank | None = None
+    """The rank of the card behind a waiting forced draw (what stacks on it)."""
+    attacker: int | None = None
+    """Who played the card behind a waiting forced draw (HF9 overflow goes back there)."""
+    draws_this_turn: int = 0
+    """Cards drawn so far this turn (the ``repeat`` policy's count)."""
+    plays: int = 0
+    """Cards played this round (OpenSpiel's max_turns counts these)."""
+    passes: int = 0
+    """Passes in a row with nothing to draw (towards a blocked round)."""
+    skip_next: int = 0
+    """Seats skipped once the LH5 choice is made."""
+    announce_due: bool = False
+    """HA13: the player to move left one card without announcing it."""
+    penalties: tuple[int, ...] = ()
+    """HF9 penalty points of this round, by seat."""
+    draw_log: tuple[tuple[int, Suit | None, Rank, bool], ...] = ()
+    """Every plain draw this round (not a forced one): the seat and the suit and
+    rank it did not play on (and whether any card was allowed). Where the rules
+    let only a player who cannot play draw, this shows what that hand lacked."""
 
     @property
     def up_card(self) -> Card:
@@ -101,4 +121,14 @@ class Observation:
             "legal": [str(a) for a in self.legal],
             "revealed": None if self.revealed is None
             else [[str(c) for c in h] for h in self.revealed],
+            "pending_rank": None if self.pending_rank is None else self.pending_rank.letter,
+            "attacker": self.attacker,
+            "draws_this_turn": self.draws_this_turn,
+            "plays": self.plays,
+            "passes": self.passes,
+            "skip_next": self.skip_next,
+            "announce_due": self.announce_due,
+            "penalties": list(self.penalties),
+            "draw_log": [[p, None if s is None else s.letter, r.letter, free]
+                         for p, s, r, free in self.draw_log],
         }

@@ -184,12 +184,13 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
 
 
 Step = Callable[[Game, int, int, Action], None]
-"""Called before each action: ``(game, round_index, action_index, action)``."""
+"""Called around each action: ``(game, round_index, action_index, action)``."""
 
 
-def replay(record: Record, on_step: Step | None = None) -> Game:
+def replay(record: Record, on_step: Step | None = None, after_step: Step | None = None) -> Game:
     """Replay a record to its final state.
 
+    ``on_step`` is called before each action, ``after_step`` right after it.
     Raises :class:`ReplayError` (round, index and legal actions) for an action
     the rules do not allow, :class:`~eights.errors.RecordError` for a record
     that cannot be set up (bad rules, players, dealer, deck).
@@ -226,4 +227,6 @@ def replay(record: Record, on_step: Step | None = None) -> Game:
                 game._apply(action)
             except RecordError as exc:
                 raise RecordError(f"rounds[{r}].deck: {exc}") from None
+            if after_step is not None:
+                after_step(game, r, i, action)
     return game

@@ -170,6 +170,11 @@ class Rules:
     """The round ends after this many card plays; 0 for no limit (OpenSpiel max_turns)."""
     extra_passes_to_block: int = 0
     """Passes beyond one per player, with nothing to draw, before a round is blocked."""
+    block_on_repetition: bool = True
+    """The round is blocked when a position comes back a third time while at most
+    two cards a player are out of the hands (forced moves can cycle: HF5 with a
+    one-card stock and an A reversing between two players, or queens skipping
+    round a table of six)."""
     served_draw_counts_as_pass: bool = False
     """A forced draw served in full that empties the stock counts toward a blocked
     round like a pass (OpenSpiel's rule)."""

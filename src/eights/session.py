@@ -7,7 +7,7 @@ game can always be resumed with ``eights play --resume FILE``.
 
 >>> s = Session.start("classic", 3, bots=["greedy", "random"], seed=4, save_dir=None)
 >>> [seat.player for seat in s.seats], s.names
-(['human', 'greedy', 'random'], ['You', 'Bot 1', 'Bot 2'])
+(['human', 'greedy', 'random'], ['Player', 'Bot 1', 'Bot 2'])
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class Session:
         seats: list[Seat] = []
         for s in range(n):
             if s < humans:
-                default = _("You") if humans == 1 else _("Player {n}", n=s + 1)
+                default = _("Player") if humans == 1 else _("Player {n}", n=s + 1)
                 name = names[s] if s < len(names) and names[s] else default
                 seats.append(Seat(name))
             else:

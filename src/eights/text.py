@@ -100,9 +100,10 @@ def describe_move(game: Game, names: Sequence[str], seat: int, action: Action,
         if game.over and game.out == seat:
             parts.append(_("{name} goes out", name=who))
             return " — ".join(parts)
-        if gained > 0:
+        penalty = gained + 1  # the hand lost the card played, then took the penalty
+        if penalty > 0:
             parts.append(_.plural("{name} forgot to announce and draws {n} card",
-                                  "{name} forgot to announce and draws {n} cards", gained,
+                                  "{name} forgot to announce and draws {n} cards", penalty,
                                   name=who))
         parts.extend(_effects(game, names, seat, action.card, _))
     elif action.kind is Kind.DRAW:

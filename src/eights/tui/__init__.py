@@ -1,1 +1,11 @@
-"""The full-screen terminal game (Textual)."""
+"""The full-screen terminal game (Textual).
+
+- :mod:`eights.tui.app` — ``eights play``: the table screen, its keys and the game flow;
+- :mod:`eights.tui.replay` — ``eights replay FILE --view``: step through a record;
+- :mod:`eights.tui.cards`, :mod:`eights.tui.panels`, :mod:`eights.tui.dialogs` — the
+  widgets and dialogs both share;
+- ``app.tcss`` — every style, in theme variables.
+
+Importing this package does not import Textual; the command line imports the
+apps only when it opens one.
+"""

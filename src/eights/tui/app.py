@@ -1,14 +1,495 @@
-"""Placeholder: the Textual app is being written (see eights.tui)."""
+"""``eights play``: the full-screen game against bots (and friends, hot-seat).
+
+The table screen reads the game only through ``session.observe(seat)`` for
+the seat whose hand is shown, and acts only through the session (``play``,
+``bot_move``, ``undo``, ``next_round``), which saves after every action.
+
+Keys (the bar at the bottom shows them too):
+
+=============  ===========================================================
+← → 1–9        choose a card; Enter plays it (a click on a card too)
+c d h s        name a suit, in the suit picker after a wild card
+d  p  t        draw, pass, take the top card of the stock (LH5)
+a              announce your last card with the next play (HA13)
+u              take back your last move (one person against bots)
+?              the rules of this game
++  −           bots play faster or slower
+q              leave (keep or delete the save)
+=============  ===========================================================
+"""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Button, Header, RichLog, Static
+
+from eights.actions import DRAW, PASS, TAKE, Action
+from eights.cards import Card, Suit
+from eights.explain import describe
 from eights.i18n import Translator
-from eights.session import Session
+from eights.observation import Observation
+from eights.session import Move, Session
+from eights.text import round_summary
+from eights.tui.cards import CardFace, HandView, set_text
+from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker
+from eights.tui.panels import PlayersPanel, TablePanel
+
+__all__ = ["DELAYS", "SPEEDS", "EightsApp", "TableScreen"]
+
+DELAYS: dict[str, float] = {"slow": 1.5, "normal": 0.8, "fast": 0.3, "instant": 0.0}
+"""Seconds between two bot moves, by speed."""
+SPEEDS: tuple[str, ...] = tuple(DELAYS)
+"""Speeds from slowest to fastest."""
 
 
-class EightsApp:
+class ActionButton(Button, can_focus=False):
+    """A compact button of the bottom bar (keys do the same; it never takes focus)."""
+
+
+def speed_words(speed: str, _: Translator) -> str:
+    return {"slow": _("slow"), "normal": _("normal"), "fast": _("fast"),
+            "instant": _("instant")}[speed]
+
+
+class TableScreen(Screen[None]):
+    """The table: players, up-card, log, your hand and the keys that play it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        *[Binding(str(k), f"choose({k - 1})", show=False) for k in range(1, 10)],
+        Binding("enter", "play_selected", show=False),
+        Binding("d", "draw", show=False),
+        Binding("p", "pass_turn", show=False),
+        Binding("t", "take", show=False),
+        Binding("a", "toggle_announce", show=False),
+        Binding("u", "undo", show=False),
+        Binding("question_mark", "rules", show=False),
+        Binding("plus,equals_sign", "speed(1)", show=False),
+        Binding("minus", "speed(-1)", show=False),
+        Binding("q", "quit_game", show=False),
+    ]
+
+    selected: reactive[int] = reactive(0)
+    """Index of the chosen card in the hand shown."""
+    announce: reactive[bool] = reactive(False)
+    """HA13: the next play announces the last card."""
+    speed: reactive[str] = reactive("normal")
+    """Bot pace, one of :data:`SPEEDS`."""
+
     def __init__(self, session: Session, _: Translator, speed: str = "normal") -> None:
+        super().__init__()
         self.session = session
+        self.tr = _
+        self.set_reactive(TableScreen.speed, speed)
+        humans = session.humans
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
+        """The seat whose hand is shown (``None`` while the hand is hidden)."""
+        self.obs: Observation = session.observe(self.seat)
+        self._timer: Timer | None = None
+        self._decision: tuple[int, int] | None = None
+        self.log_lines: list[str] = []
+        """Every line written to the log, unwrapped."""
 
-    def run(self) -> None:
-        raise NotImplementedError
+    @property
+    def seat(self) -> int:
+        """The seat observed: the hand shown, or the first person's while hidden."""
+        return self.viewer if self.viewer is not None else self.session.humans[0]
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        yield Header(show_clock=False)
+        with Horizontal(id="top"):
+            with Vertical(id="left"):
+                yield PlayersPanel(self.session.names, _, id="players")
+                yield TablePanel(self.tr, id="table")
+            log = RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            log.can_focus = False
+            yield log
+        yield Static(id="prompt", markup=False)
+        with Vertical(id="hand-box"):
+            yield HandView(id="hand")
+        with Horizontal(id="actions"):
+            yield ActionButton(_("Draw (d)"), id="draw", compact=True, action="screen.draw")
+            yield ActionButton(_("Pass (p)"), id="pass", compact=True, action="screen.pass_turn")
+            yield ActionButton(_("Take (t)"), id="take", compact=True, action="screen.take")
+            yield ActionButton(_("Announce (a)"), id="announce", compact=True,
+                               action="screen.toggle_announce")
+            yield ActionButton(_("Undo (u)"), id="undo", compact=True, action="screen.undo")
+            yield ActionButton(_("Rules (?)"), id="rules", compact=True, action="screen.rules")
+            yield ActionButton(_("Quit (q)"), id="quit", compact=True, action="screen.quit_game")
+
+    def on_mount(self) -> None:
+        _ = self.tr
+        s = self.session
+        rules = self.obs.rules
+        self.app.title = rules.title
+        self.query_one("#players").border_title = _("Players")
+        self.query_one("#table").border_title = _("Table")
+        self.query_one("#log").border_title = _("Log")
+        self.query_one("#announce").display = rules.announce_last_card
+        self.say(_("{title}: {n} players. Press ? for the rules.", title=rules.title,
+                   n=len(s.seats)))
+        if s.path is not None:
+            self.say(_("This game is saved as you play: {path}", path=s.path))
+        self._say_round()
+        self.advance()
+
+    # ------------------------------------------------------------------ the flow
+
+    def say(self, line: str) -> None:
+        """Add a line to the log."""
+        self.log_lines.append(line)
+        self.query_one("#log", RichLog).write(line)
+
+    def _say_round(self) -> None:
+        _ = self.tr
+        obs = self.session.observe(self.seat)
+        self.say(_("Round {n}: {dealer} deals.", n=obs.round,
+                   dealer=self.session.names[obs.dealer]))
+
+    def _log_move(self, move: Move) -> None:
+        self.say(self.session.describe(move, self.tr))
+
+    def advance(self) -> None:
+        """Move the game on: bots play (paced), the round ends, or a person is to play."""
+        self._cancel_timer()
+        s = self.session
+        if s.observe(self.seat).round_over:
+            self.refresh_view()
+            self._show_round_over()
+            return
+        if s.bot_to_play:
+            if self.speed == "instant":
+                while s.bot_to_play:
+                    self._log_move(s.bot_move())
+                self.advance()
+                return
+            self.refresh_view()
+            self._timer = self.set_timer(DELAYS[self.speed], self._bot_step)
+            return
+        seat = s.to_play
+        assert seat is not None
+        if seat != self.viewer:
+            if len(s.humans) > 1:
+                self.viewer = None
+                self.refresh_view()
+                self.app.push_screen(HandoverScreen(s.names[seat], self.tr),
+                                     lambda _result: self._reveal(seat))
+                return
+            self.viewer = seat
+        self.refresh_view()
+
+    def _reveal(self, seat: int) -> None:
+        self.viewer = seat
+        self.advance()
+
+    def _bot_step(self) -> None:
+        self._timer = None
+        if not self.is_current:  # a dialog is open: wait for it
+            self._timer = self.set_timer(max(DELAYS[self.speed], 0.1), self._bot_step)
+            return
+        if self.session.bot_to_play:
+            self._log_move(self.session.bot_move())
+        self.advance()
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _show_round_over(self) -> None:
+        if any(isinstance(screen, RoundOverScreen) for screen in self.app.screen_stack):
+            return
+        s = self.session
+        obs = s.observe(self.seat)
+        summary = round_summary(s.game, s.names, self.tr)  # the end-of-round reveal
+        self.app.push_screen(RoundOverScreen(obs, s.names, summary, self.tr), self._round_answer)
+
+    def _round_answer(self, answer: str | None) -> None:
+        if answer == "next":
+            self.session.next_round()
+            self.announce = False
+            self._decision = None
+            self._say_round()
+            self.advance()
+        elif answer == "quit":
+            self.action_quit_game()
+        else:
+            self.app.exit()
+
+    # ------------------------------------------------------------------ the view
+
+    def my_turn(self) -> bool:
+        """True when the hand shown is to play and the table is in front."""
+        return (self.viewer is not None and self.obs.to_play == self.viewer
+                and self.session.human_to_play and not self.obs.round_over)
+
+    def refresh_view(self) -> None:
+        """Redraw everything from the observation of :attr:`seat`."""
+        _ = self.tr
+        s = self.session
+        obs = self.obs = s.observe(self.seat)
+        self._show_title()
+        self.query_one(PlayersPanel).show(obs, self.viewer)
+        self.query_one(TablePanel).show(obs, s.names)
+        box = self.query_one("#hand-box")
+        if self.viewer is None:
+            box.border_title = ""
+        elif len(s.humans) == 1:
+            box.border_title = _("Your hand")
+        else:
+            box.border_title = _("Hand of {name}", name=s.names[self.viewer])
+        if self.my_turn():
+            decision = (obs.round, len(obs.history))
+            if decision != self._decision:  # a new decision: point at a card to play
+                self._decision = decision
+                self._select_for_turn()
+        if obs.hand and self.selected >= len(obs.hand):
+            self.selected = len(obs.hand) - 1
+        self._show_hand()
+        self._show_prompt()
+        legal = obs.legal if self.my_turn() else ()
+        for key, action in (("#draw", DRAW), ("#pass", PASS), ("#take", TAKE)):
+            self.query_one(key).disabled = action not in legal
+        self.query_one("#take").display = obs.rules.replace_after_play
+        self.query_one("#undo").disabled = not s.can_undo
+
+    def _select_for_turn(self) -> None:
+        obs = self.obs
+        playable = {a.card for a in obs.legal if a.card is not None}
+        if obs.drawn is not None and obs.drawn in obs.hand:
+            self.selected = obs.hand.index(obs.drawn)
+        elif not (0 <= self.selected < len(obs.hand)) or obs.hand[self.selected] not in playable:
+            first = next((i for i, c in enumerate(obs.hand) if c in playable), None)
+            if first is not None:
+                self.selected = first
+
+    def _show_hand(self) -> None:
+        hand = self.query_one(HandView)
+        if self.viewer is None:
+            hand.show(())
+            return
+        obs = self.obs
+        playable = {a.card for a in obs.legal if a.card is not None}
+        hand.show(obs.hand, playable=playable, turn=self.my_turn(), selected=self.selected,
+                  drawn=obs.drawn)
+
+    def _show_prompt(self) -> None:
+        set_text(self.query_one("#prompt", Static), self.prompt())
+
+    def prompt(self) -> str:
+        """What the player is asked now, with the keys that answer."""
+        _ = self.tr
+        obs = self.obs
+        names = self.session.names
+        if obs.round_over:
+            return _("The round is over.")
+        if self.viewer is None:
+            return ""
+        if obs.to_play is not None and not self.my_turn():
+            return _("{name} is playing…", name=names[obs.to_play])
+        legal = obs.legal
+        plays = any(a.card is not None for a in legal)
+        keys: list[str] = []
+        if obs.may_take:
+            text = _("Take the top card of the stock? t: take it · p: no thanks")
+        elif obs.drawn is not None and plays:
+            if PASS in legal:
+                text = _("You drew {card}: Enter plays it, p keeps it.", card=obs.drawn.pretty())
+            else:
+                text = _("You drew {card}: press Enter to play it.", card=obs.drawn.pretty())
+        elif obs.pending_draw:
+            if plays:
+                text = _("{n} cards to draw: answer with a card (Enter) or press d to draw them.",
+                         n=obs.pending_draw)
+            else:
+                text = _("{n} cards to draw: press d.", n=obs.pending_draw)
+        elif obs.must_play_again and not plays:
+            text = _("You cannot play again: press d to draw the penalty.")
+        else:
+            if plays:
+                text = _("Your turn: choose a card (←/→ or 1–9), Enter to play it.")
+            else:
+                text = _("Your turn: no card can be played.")
+            if DRAW in legal:
+                keys.append(_("d: draw"))
+            if PASS in legal:
+                keys.append(_("p: pass"))
+        if self.announce:
+            keys.append(_("announcing your last card"))
+        return " · ".join([text, *keys])
+
+    def watch_selected(self, selected: int) -> None:
+        if self.is_mounted:
+            self._show_hand()
+
+    def watch_announce(self, announce: bool) -> None:
+        if not self.is_mounted:
+            return
+        _ = self.tr
+        button = self.query_one("#announce", Button)
+        button.label = _("Announcing! (a)") if announce else _("Announce (a)")
+        button.set_class(announce, "-on")
+        self._show_prompt()
+
+    def watch_speed(self, speed: str) -> None:
+        if not self.is_mounted:
+            return
+        self._show_title()
+        if self._timer is not None:  # the next bot moves at the new pace
+            self.advance()
+
+    def _show_title(self) -> None:
+        """The round and the bots' pace, in the header."""
+        _ = self.tr
+        self.sub_title = " · ".join([_("Round {n}", n=self.obs.round),
+                                     _("Bots: {speed} (+/−)", speed=speed_words(self.speed, _))])
+
+    # ------------------------------------------------------------------ actions
+
+    def action_move(self, step: int) -> None:
+        """Choose the card to the left (-1) or right (1), wrapping around."""
+        n = len(self.query_one(HandView).cards)
+        if n:
+            self.selected = (self.selected + step) % n
+
+    def action_choose(self, index: int) -> None:
+        """Choose the card at ``index`` (keys 1–9)."""
+        if index < len(self.query_one(HandView).cards):
+            self.selected = index
+        else:
+            self.app.bell()
+
+    def action_play_selected(self) -> None:
+        """Play the chosen card; ask for a suit first when the play names one."""
+        _ = self.tr
+        if not self.my_turn() or not 0 <= self.selected < len(self.obs.hand):
+            self.app.bell()
+            return
+        card = self.obs.hand[self.selected]
+        plays = [a for a in self.obs.legal if a.card == card]
+        if not plays:
+            self.app.bell()
+            self.notify(_("{card} cannot be played now.", card=card.pretty()), timeout=3)
+            return
+        suits = sorted({a.suit for a in plays if a.suit is not None})
+        if suits:
+            def picked(suit: Suit | None) -> None:
+                if suit is not None:
+                    self._play_card(card, suit)
+
+            self.app.push_screen(SuitPicker(card, suits, _), picked)
+        else:
+            self._play_card(card, None)
+
+    def _play_card(self, card: Card, suit: Suit | None) -> None:
+        plays = [a for a in self.obs.legal if a.card == card and a.suit == suit]
+        if not plays:
+            self.app.bell()
+            return
+        action = next((a for a in plays if a.announce == self.announce), plays[0])
+        self.act(action)
+
+    def act(self, action: Action) -> None:
+        """Play ``action`` for the person to play (if it is legal), then move on."""
+        if not self.my_turn() or action not in self.obs.legal:
+            self.app.bell()
+            return
+        move = self.session.play(action)
+        self.announce = False
+        self._log_move(move)
+        self.advance()
+
+    def action_draw(self) -> None:
+        self.act(DRAW)
+
+    def action_pass_turn(self) -> None:
+        self.act(PASS)
+
+    def action_take(self) -> None:
+        self.act(TAKE)
+
+    def action_toggle_announce(self) -> None:
+        if not self.obs.rules.announce_last_card:
+            self.app.bell()
+            return
+        self.announce = not self.announce
+
+    def action_undo(self) -> None:
+        _ = self.tr
+        if not self.session.can_undo:
+            self.app.bell()
+            self.say(_("Nothing to undo."))
+            return
+        self._cancel_timer()
+        self.session.undo()
+        self.announce = False
+        self._decision = None
+        self.say(_("Your last move is taken back."))
+        self.advance()
+
+    def action_rules(self) -> None:
+        title, *paragraphs = describe(self.obs.rules, self.tr)
+        self.app.push_screen(RulesScreen(title, paragraphs, self.tr))
+
+    def action_speed(self, step: int) -> None:
+        """One step faster (1) or slower (-1)."""
+        i = SPEEDS.index(self.speed) + step
+        if 0 <= i < len(SPEEDS):
+            self.speed = SPEEDS[i]
+        else:
+            self.app.bell()
+
+    def action_quit_game(self) -> None:
+        self._cancel_timer()
+        self.app.push_screen(QuitScreen(self.session.path, self.tr), self._quit_answer)
+
+    def _quit_answer(self, answer: str | None) -> None:
+        if answer == "keep":
+            self.app.exit()
+        elif answer == "discard":
+            self.session.forget_save()
+            self.app.exit()
+        else:
+            self.advance()
+
+    def on_card_face_chosen(self, message: CardFace.Chosen) -> None:
+        """A click on a card of the hand chooses it and plays it."""
+        if message.face.index >= 0:
+            self.selected = message.face.index
+            self.action_play_selected()
+
+
+class EightsApp(App[None]):
+    """The full-screen game for one :class:`~eights.session.Session`."""
+
+    CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, session: Session, _: Translator, speed: str = "normal") -> None:
+        if speed not in DELAYS:
+            raise ValueError(f"unknown speed {speed!r}; speeds are {', '.join(SPEEDS)}")
+        super().__init__()
+        self.session = session
+        self.tr = _
+        self.speed = speed
+
+    def get_default_screen(self) -> Screen[Any]:
+        return TableScreen(self.session, self.tr, self.speed)
+
+    @property
+    def table(self) -> TableScreen:
+        """The table screen (the bottom of the screen stack)."""
+        screen = self.screen_stack[0]
+        assert isinstance(screen, TableScreen)
+        return screen

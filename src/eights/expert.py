@@ -1,0 +1,147 @@
+"""The expert: a heuristic player that uses everything public.
+
+It scores every legal action and plays the best. What goes into the score:
+
+- **Shedding**: a card's points, weighted up as the closest opponent nears
+  going out (in every scoring mode the cards left in hand cost).
+- **Keeping wild cards**: an 8 (a ``wild`` rank) costs a reserve penalty unless
+  nothing else can be played or the hand is nearly empty; its points do not
+  count as shedding (playing an 8 early to unload 50 points lost rounds).
+- **Follow-ups**: how many of the remaining cards can be played next on the
+  target the play leaves (suit and rank), so the hand keeps options.
+- **Suit choice**: a wild card names the suit held most of, preferring suits
+  the next opponent has shown it lacks (its plain draws, see
+  :func:`eights.worlds.known_voids`), avoiding suits a partner lacks.
+- **Special cards**: forced draws and skips are aimed at an opponent, more so
+  when it has few cards; never at a partner (les-huit teams); a reverse is
+  played when it turns play away from the opponent with fewer cards; a stack
+  on a pending draw passes it on; an 8 cancels an ace run (HA7); the 10's
+  replay (HA11) is valued by the follow-up it allows; HF9 overflow is avoided
+  when the draw would bounce back.
+- **Announcing** the last card always (HA13); the LH5 extra card is never
+  taken; a play is always preferred to a voluntary draw (CL5: measured, saving
+  an 8 by drawing lost more rounds than it won).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from eights.actions import DRAW, PASS, TAKE, Action
+from eights.cards import Card
+from eights.observation import Observation
+from eights.worlds import Void, known_voids
+
+__all__ = ["ExpertBot"]
+
+W_FOLLOW = 3.0
+"""Weight of each card left that could follow the target a play leaves."""
+W_POINTS = 0.5
+"""Weight of a card's points (times the urgency) when shedding it."""
+
+
+class ExpertBot:
+    """Heuristic scoring of every legal action (see the module text)."""
+
+    name = "expert"
+
+    def choose(self, observation: Observation, legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if TAKE in legal:
+            return PASS  # LH5: a card taken is a card to shed
+        seen = observation
+        plays = [a for a in legal if a.card is not None]
+        if not plays:
+            return DRAW if DRAW in legal else legal[0]
+        rules = seen.rules
+        me = seen.seat
+        n = seen.players
+        nxt = (me + seen.direction) % n
+        prev = (me - seen.direction) % n
+        partners = {s for s in range(n) if seen.teams and s != me and s % 2 == me % 2}
+        opponents = [s for s in range(n) if s != me and s not in partners]
+        closest = min((seen.hand_sizes[s] for s in opponents), default=99)
+        urgency = 3.0 if closest <= 1 else 2.0 if closest <= 2 else 1.0 if closest <= 4 else 0.5
+        voids = known_voids(seen)
+        hand = list(seen.hand)
+
+        def is_wild(card: Card) -> bool:
+            return rules.card(card.rank).wild
+
+        plain_plays = [a for a in plays if a.card is not None and not is_wild(a.card)]
+        best: Action = plays[0]
+        best_score = -1e18
+        for a in plays:
+            score = self._score(seen, a, hand, plain_plays, nxt, prev, partners, opponents,
+                                urgency, voids)
+            if score > best_score:
+                best_score = score
+                best = a
+        return best
+
+    def _score(self, seen: Observation, a: Action, hand: list[Card], plain: list[Action],
+               nxt: int, prev: int, partners: set[int], opponents: list[int],
+               urgency: float, voids: dict[int, Void]) -> float:
+        rules = seen.rules
+        card = a.card
+        assert card is not None
+        rule = rules.card(card.rank)
+        points = rules.points[card.rank]
+        rest = list(hand)
+        rest.remove(card)
+        score = 0.0 if rule.wild else points * urgency * W_POINTS
+        if a.announce:
+            score += 100.0
+        if len(rest) == 0:
+            return 1e9  # going out wins the round
+        # Keep wild cards in reserve.
+        if rule.wild and plain and len(rest) > 1:
+            score -= 40.0 + (10.0 if len(rest) > 4 else 0.0)
+        # Target left for the next player and for my follow-ups.
+        if rule.transparent:
+            suit, rank = seen.suit, seen.rank
+        else:
+            suit = a.suit if a.suit is not None else card.suit
+            rank = seen.rank if rule.takes_covered_rank else card.rank
+        follow = sum(1 for c in rest if (c.suit == suit and suit is not None) or c.rank == rank
+                     or rules.card(c.rank).wild)
+        score += W_FOLLOW * follow
+        if a.suit is not None:
+            held = Counter(c.suit for c in rest if c.suit is not None and not rules.card(c.rank).wild)
+            score += 4.0 * held[a.suit]
+            nxt_void = voids.get(nxt)
+            if nxt_void is not None and nxt not in partners and nxt_void[0] == int(a.suit):
+                score += 8.0  # the next opponent is known to lack that suit
+            for p in partners:
+                pv = voids.get(p)
+                if pv is not None and pv[0] == int(a.suit):
+                    score -= 4.0
+        # Effects.
+        victim_is_partner = nxt in partners
+        if seen.pending_draw:
+            if rule.stack and card.rank == seen.pending_rank:
+                score += 30.0 + 5.0 * seen.pending_draw  # pass the draw on
+            else:
+                score += 20.0 + 5.0 * seen.pending_draw  # cancel it (HA7)
+        elif rule.draw:
+            gain = rule.draw * (2.0 if seen.hand_sizes[nxt] <= 3 else 1.0)
+            if rules.hand_limit and rules.overflow:
+                room = rules.hand_limit - seen.hand_sizes[nxt]
+                if room < rule.draw:
+                    gain -= 3.0 * (rule.draw - room)  # HF9: it would come back
+            score += -gain * 4.0 if victim_is_partner else gain * 4.0
+        if rule.skip:
+            bonus = 12.0 if seen.hand_sizes[nxt] <= 2 else 5.0
+            score += -bonus if victim_is_partner else bonus
+        if rule.reverse and seen.players > 2:
+            # after a reverse, prev plays next instead of nxt
+            diff = seen.hand_sizes[nxt] - seen.hand_sizes[prev]
+            toward = 1.0 if prev not in partners else -1.0
+            score += 3.0 * diff * toward
+        if rule.again:
+            score += 8.0 * min(follow, 2)
+        return score

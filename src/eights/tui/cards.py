@@ -1,0 +1,164 @@
+"""Cards on screen: a card in a bordered box, a hand of them, and inline card chips.
+
+Colours come from ``app.tcss`` (theme variables), never from the code: a
+card is marked with CSS classes (``-red``, ``-playable``, ``-selected``…)
+and the stylesheet decides how each looks, in dark, light and NO_COLOR
+themes alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import ClassVar
+
+from textual.containers import HorizontalScroll
+from textual.content import Content
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.style import Style
+from textual.widget import Widget
+from textual.widgets import Static
+
+from eights.cards import Card, Rank, Suit
+
+__all__ = ["CardChips", "CardFace", "HandView", "face_lines", "is_red", "label", "set_text"]
+
+
+def set_text(widget: Static, text: str) -> None:
+    """Update a static's text only when it changes (an update costs a layout)."""
+    if widget.content != text:
+        widget.update(text)
+
+
+def is_red(card: Card) -> bool:
+    """Hearts and diamonds are printed in red."""
+    return card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+def label(card: Card) -> str:
+    """The rank as printed in a card's corner: ``A``, ``7``, ``10``, ``Q``, ``★``."""
+    if card.rank is Rank.JOKER:
+        return "★"
+    return "10" if card.rank is Rank.TEN else card.rank.letter
+
+
+def face_lines(card: Card, big: bool = False) -> list[str]:
+    """The inside of a card box: rank in the corner, suit symbol below.
+
+    >>> face_lines(Card.parse("Th")), face_lines(Card.parse("8s"), big=True)
+    (['10   ', '    ♥'], ['8      ', '   ♠   ', '      8'])
+    """
+    rank = label(card)
+    suit = "★" if card.suit is None else card.suit.symbol
+    if big:
+        return [rank.ljust(7), suit.center(7), rank.rjust(7)]
+    return [rank.ljust(5), suit.rjust(5)]
+
+
+class CardFace(Widget):
+    """One card in a bordered box (or its back, when :attr:`card` is ``None``)."""
+
+    card: reactive[Card | None] = reactive(None)
+    """The card shown; ``None`` shows the back of a card."""
+
+    class Chosen(Message):
+        """The card was clicked."""
+
+        def __init__(self, face: CardFace) -> None:
+            super().__init__()
+            self.face = face
+
+    def __init__(self, card: Card | None = None, *, big: bool = False, index: int = -1,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.big = big
+        self.index = index
+        """Position in the hand (``-1`` outside a hand)."""
+        self.set_class(big, "-big")
+        self.show(card)
+
+    def show(self, card: Card | None) -> None:
+        """Show ``card`` (colour classes follow the suit)."""
+        self.card = card
+        self.set_class(card is not None and is_red(card), "-red")
+        self.set_class(card is not None and card.suit is None, "-joker")
+        self.set_class(card is None, "-back")
+
+    def render(self) -> Content:
+        if self.card is None:
+            width = 7 if self.big else 5
+            return Content("\n".join(["░" * width] * (3 if self.big else 2)))
+        return Content("\n".join(face_lines(self.card, self.big)))
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self))
+
+
+class HandView(HorizontalScroll, can_focus=False):
+    """A row of cards; keeps its card boxes and re-uses them as the hand changes."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._faces: list[CardFace] = []
+        self.cards: tuple[Card, ...] = ()
+        """The cards shown, in order (empty when the hand is hidden)."""
+
+    def show(self, cards: Sequence[Card], *, playable: Collection[Card] = (),
+             turn: bool = False, selected: int = -1, drawn: Card | None = None) -> None:
+        """Show ``cards``; mark the playable ones (on ``turn``), the selected and the drawn one."""
+        self.cards = tuple(cards)
+        while len(self._faces) < len(cards):
+            face = CardFace(index=len(self._faces), id=f"card-{len(self._faces)}")
+            self._faces.append(face)
+            self.mount(face)
+        drawn_at = cards.index(drawn) if drawn is not None and drawn in cards else -1
+        for i, face in enumerate(self._faces):
+            if i >= len(cards):
+                face.display = False
+                continue
+            card = cards[i]
+            face.display = True
+            face.show(card)
+            face.border_title = str(i + 1) if i < 9 else ""
+            face.border_subtitle = "+" if i == drawn_at else ""
+            face.set_class(turn and card in playable, "-playable")
+            face.set_class(turn and card not in playable, "-unplayable")
+            face.set_class(i == selected, "-selected")
+        if 0 <= selected < len(cards):
+            self.call_after_refresh(self.scroll_to_widget, self._faces[selected], animate=False)
+
+    @property
+    def visible_faces(self) -> list[CardFace]:
+        """The card boxes currently shown."""
+        return [f for f in self._faces if f.display]
+
+
+class CardChips(Widget):
+    """Cards inline as short coloured text (``7♥ K♠ 8♦``), wrapping as needed."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"chips--red", "chips--black", "chips--joker", "chips--mark"}
+
+    cards: reactive[tuple[Card, ...]] = reactive((), layout=True)
+    marked: reactive[int] = reactive(-1)
+    """Index of a card to emphasise (the next card played, in a replay)."""
+
+    def __init__(self, cards: Sequence[Card] = (), *, empty: str = "—",
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.empty = empty
+        self.set_reactive(CardChips.cards, tuple(cards))
+
+    def render(self) -> Content:
+        if not self.cards:
+            return Content(self.empty)
+        parts: list[str | Content | tuple[str, str | Style]] = []
+        for i, card in enumerate(self.cards):
+            if i:
+                parts.append(" ")
+            kind = ("chips--joker" if card.suit is None
+                    else "chips--red" if is_red(card) else "chips--black")
+            names = [kind, "chips--mark"] if i == self.marked else [kind]
+            parts.append((card.pretty(), self.get_visual_style(*names)))
+        return Content.assemble(*parts)

@@ -1,0 +1,229 @@
+"""The dialogs over the table: suit picker, rules, quit, end of round, hot-seat handover."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Label, Static
+
+from eights.cards import Card, Suit
+from eights.i18n import Translator
+from eights.observation import Observation
+from eights.rules import BlockedScoring, Scoring
+from eights.text import suit_words
+from eights.tui.cards import CardChips
+
+__all__ = ["HandoverScreen", "QuitScreen", "RoundOverScreen", "RulesScreen", "SuitPicker",
+           "scoring_words"]
+
+
+def scoring_words(obs: Observation, names: Sequence[str], _: Translator) -> str:
+    """How the round's points were counted, in one sentence (from the revealed hands)."""
+    assert obs.revealed is not None
+    rules = obs.rules
+    out = next((s for s, hand in enumerate(obs.revealed) if not hand), None)
+    if out is None and rules.blocked_scoring is BlockedScoring.COLLECT:
+        return _("Blocked: the lowest hand scores the cards left in the other hands.")
+    if out is None and rules.blocked_scoring is BlockedScoring.DIFFERENCE:
+        return _("Blocked: the lowest hand scores the difference to each other hand.")
+    if out is None or rules.scoring is Scoring.OWN_HAND:
+        return _("Each player scores the cards left in their own hand; the lowest total wins.")
+    if obs.teams:
+        return _("{name} went out: their team scores the cards left in the other team's "
+                 "hands.", name=names[out])
+    return _("{name} went out and scores the cards left in the other hands.", name=names[out])
+
+
+class SuitPicker(ModalScreen[Suit | None]):
+    """Name the suit to follow after a wild card: keys c d h s, a click, Escape to cancel."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "pick('c')", show=False),
+        Binding("d", "pick('d')", show=False),
+        Binding("h", "pick('h')", show=False),
+        Binding("s", "pick('s')", show=False),
+        Binding("escape", "cancel", show=False),
+    ]
+
+    def __init__(self, card: Card, suits: Sequence[Suit], _: Translator) -> None:
+        super().__init__()
+        self.card = card
+        self.suits = list(suits)
+        self.tr = _
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        with Vertical(id="suit-dialog", classes="dialog"):
+            yield Static(_("You play {card}: name the suit to follow.", card=self.card.pretty()),
+                         classes="dialog-title")
+            with Horizontal(id="suits"):
+                for suit in self.suits:
+                    red = " -red" if suit in (Suit.HEARTS, Suit.DIAMONDS) else ""
+                    yield Button(f"{suit.symbol} {suit_words(suit, _)} ({suit.letter})",
+                                 id=f"suit-{suit.letter}", classes="suit" + red,
+                                 action=f"screen.pick('{suit.letter}')")
+            yield Static(_("Keys c d h s, or click; Escape: choose another card."),
+                         classes="hint")
+
+    def action_pick(self, letter: str) -> None:
+        suit = Suit.parse(letter)
+        if suit in self.suits:
+            self.dismiss(suit)
+        else:
+            self.app.bell()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules of the current preset in words (scrollable)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,enter", "close", show=False),
+    ]
+
+    def __init__(self, title: str, paragraphs: Sequence[str], _: Translator) -> None:
+        super().__init__()
+        self.rules_title = title
+        self.paragraphs = list(paragraphs)
+        self.tr = _
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        with Vertical(id="rules-dialog", classes="dialog"):
+            yield Static(self.rules_title, classes="dialog-title")
+            with VerticalScroll(id="rules-text"):
+                for text in self.paragraphs:
+                    yield Static(text, classes="paragraph", markup=False)
+            yield Static(_("↑/↓ scroll · Escape: back to the game"), classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#rules-text").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[str | None]):
+    """Leave the game: keep the save (``keep``), delete it (``discard``) or stay (``None``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("k", "answer('keep')", show=False),
+        Binding("x", "answer('discard')", show=False),
+        Binding("escape", "answer('')", show=False),
+    ]
+
+    def __init__(self, path: Path | None, _: Translator) -> None:
+        super().__init__()
+        self.path = path
+        self.tr = _
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        with Vertical(id="quit-dialog", classes="dialog"):
+            yield Static(_("Leave the game?"), classes="dialog-title")
+            if self.path is not None:
+                yield Static(_("This game is saved as you play: {path}", path=self.path),
+                             markup=False)
+                yield Static(_("Resume it with: eights play --resume {path}", path=self.path),
+                             markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button(_("Keep the save (k)"), id="keep", variant="primary",
+                             action="screen.answer('keep')")
+                yield Button(_("Delete it (x)"), id="discard", variant="error",
+                             action="screen.answer('discard')")
+                yield Button(_("Stay (Esc)"), id="stay", action="screen.answer('')")
+
+    def action_answer(self, answer: str) -> None:
+        self.dismiss(answer or None)
+
+
+class RoundOverScreen(ModalScreen[str]):
+    """Every hand revealed, the points and the totals.
+
+    Answers ``next`` (Enter, n), ``quit`` (q), or ``leave`` once the match is over.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,n", "next", show=False),
+        Binding("q", "quit_game", show=False),
+        Binding("escape", "leave_if_over", show=False),
+    ]
+
+    def __init__(self, obs: Observation, names: Sequence[str], summary: Sequence[str],
+                 _: Translator) -> None:
+        super().__init__()
+        self.obs = obs
+        self.names = list(names)
+        self.summary = list(summary)
+        self.tr = _
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        obs = self.obs
+        assert obs.revealed is not None and obs.round_points is not None
+        points = obs.rules.points
+        n = obs.players
+        with Vertical(id="round-dialog", classes="dialog"):
+            yield Static(self.summary[0], classes="dialog-title", markup=False)
+            with Grid(id="round-grid"):
+                for head in (_("Player"), _("Hand"), _("Value"), _("Round"), _("Total")):
+                    yield Label(head, classes="head")
+                winners = set(obs.winners or ()) | {s for s in range(n) if not obs.revealed[s]}
+                for s in range(n):
+                    hand = obs.revealed[s]
+                    team = _(" (team {t})", t=s % 2 + 1) if obs.teams else ""
+                    best = "-winner" if s in winners else ""
+                    yield Label(self.names[s] + team, classes="name " + best, markup=False)
+                    yield CardChips(hand, classes="hand")
+                    counted = " + ".join(str(points[c.rank]) for c in hand)
+                    value = sum(points[c.rank] for c in hand)
+                    yield Label(f"{counted} = {value}" if len(hand) > 1 else str(value),
+                                classes="value")
+                    yield Label(f"{obs.round_points[s]:+d}", classes="points")
+                    yield Label(str(obs.scores[s]), classes="total " + best)
+            yield Static(scoring_words(obs, self.names, _), classes="how", markup=False)
+            for line in self.summary[1 + n:]:
+                yield Static(line, classes="result", markup=False)
+            if obs.match_over:
+                hint = _("The match is over. Press q or Enter to leave.")
+            else:
+                hint = _("Enter or n: next round · q: quit")
+            yield Static(hint, classes="hint")
+
+    def action_next(self) -> None:
+        self.dismiss("leave" if self.obs.match_over else "next")
+
+    def action_quit_game(self) -> None:
+        self.dismiss("leave" if self.obs.match_over else "quit")
+
+    def action_leave_if_over(self) -> None:
+        if self.obs.match_over:
+            self.dismiss("leave")
+
+
+class HandoverScreen(Screen[None]):
+    """Hot-seat: the table is hidden until the next person takes the keyboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", show=False)]
+
+    def __init__(self, name: str, _: Translator) -> None:
+        super().__init__()
+        self.player = name
+        self.tr = _
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        with Vertical(id="handover", classes="dialog"):
+            yield Static(_("Pass the keyboard to {name} — press Enter", name=self.player),
+                         id="handover-text", markup=False)
+
+    def action_ready(self) -> None:
+        self.dismiss(None)

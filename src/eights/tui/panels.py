@@ -1,0 +1,117 @@
+"""The public table: players (names, cards, scores, teams) and the discard pile.
+
+Both panels draw from one :class:`~eights.observation.Observation`, the view
+of the seat whose hand is on screen; nothing here sees another hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widgets import Label, Static
+
+from eights.i18n import Translator
+from eights.observation import Observation
+from eights.text import card_words, hand_count_words, rank_words, suit_words
+from eights.tui.cards import CardChips, CardFace, set_text
+
+__all__ = ["PlayersPanel", "TablePanel", "table_lines"]
+
+
+class PlayersPanel(Vertical):
+    """One row per seat: whose turn, name, cards in hand, score; then the teams."""
+
+    def __init__(self, names: Sequence[str], _: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names = list(names)
+        self.tr = _
+        self._cells: list[tuple[Label, Label, Label]] = [
+            (Label(classes="name", markup=False), Label(classes="count"),
+             Label(classes="score"))
+            for _seat in self.names
+        ]
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        with Grid(id="players-grid"):
+            yield Label(_("Player"), classes="head")
+            yield Label(_("Cards"), classes="head count")
+            yield Label(_("Score"), classes="head score")
+            for row in self._cells:
+                yield from row
+        yield Static(id="teams", markup=False)
+
+    def show(self, obs: Observation, me: int | None) -> None:
+        """Fill the rows from ``obs``; ``me`` is the seat whose hand is shown."""
+        _ = self.tr
+        for seat, (name, count, score) in enumerate(self._cells):
+            turn = obs.to_play == seat
+            marker = "▶ " if turn else "  "
+            team = _(" (team {t})", t=seat % 2 + 1) if obs.teams else ""
+            set_text(name, marker + self.names[seat] + team)
+            set_text(count, hand_count_words(obs.hand_sizes[seat], _))
+            set_text(score, str(obs.scores[seat]))
+            for cell in (name, count, score):
+                cell.set_class(turn, "-turn")
+                cell.set_class(seat == me, "-me")
+        teams = self.query_one("#teams", Static)
+        teams.display = obs.teams
+        if obs.teams:
+            set_text(teams, "\n".join(
+                _("Team {t}: {names} — {score}", t=t + 1,
+                  names=" & ".join(self.names[s] for s in range(obs.players) if s % 2 == t),
+                  score=obs.scores[t])
+                for t in (0, 1)))
+
+
+def table_lines(obs: Observation, names: Sequence[str], _: Translator) -> list[str]:
+    """The public state of the table in short lines (up-card, suit, draws, direction, counts)."""
+    up = obs.up_card
+    lines = [_("Up-card: {card} ({words})", card=up.pretty(), words=card_words(up, _))]
+    if obs.round_over:  # the last card played ends the round: nothing more to follow
+        pass
+    elif obs.suit is not None and (up.suit is None or obs.suit != up.suit):
+        lines.append(_("Suit to follow: {suit}",
+                       suit=f"{obs.suit.symbol} ({suit_words(obs.suit, _)})"))
+    if obs.rank != up.rank and not obs.free and not obs.round_over:
+        lines.append(_("Rank to match: {rank}", rank=rank_words(obs.rank, _)))
+    if obs.free:
+        lines.append(_("Any card may be played"))
+    if obs.pending_draw:
+        lines.append(_("Forced draw waiting: {n}", n=obs.pending_draw))
+    if obs.must_play_again and obs.to_play is not None:
+        lines.append(_("{name} must play again", name=names[obs.to_play]))
+    arrow = "↓ " + _("clockwise") if obs.direction == 1 else "↑ " + _("counter-clockwise")
+    lines.append(_("Direction: {arrow}", arrow=arrow))
+    lines.append(_("Stock: {stock} · discard: {discard}", stock=obs.stock,
+                   discard=len(obs.discard)))
+    return lines
+
+
+class TablePanel(Vertical):
+    """The up-card as a big card, the state of play beside it, the last cards played below."""
+
+    RECENT = 12
+    """How many cards of the discard pile are listed under the up-card."""
+
+    def __init__(self, _: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.tr = _
+
+    def compose(self) -> ComposeResult:
+        _ = self.tr
+        with Horizontal(id="table-top"):
+            yield CardFace(big=True, id="up-card")
+            yield Static(id="table-info", markup=False)
+        yield Label(_("Played before (latest last):"), id="discard-label")
+        yield CardChips(id="discard", empty="")
+
+    def show(self, obs: Observation, names: Sequence[str]) -> None:
+        self.query_one("#up-card", CardFace).show(obs.up_card)
+        set_text(self.query_one("#table-info", Static),
+                 "\n".join(table_lines(obs, names, self.tr)))
+        below = obs.discard[-self.RECENT - 1:-1]
+        self.query_one("#discard-label").display = bool(below)
+        self.query_one("#discard", CardChips).cards = below

@@ -1,0 +1,128 @@
+"""Search support: worlds rebuilt from an observation, sampled deals, and the ISMCTS bot."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eights import Game, load_rules, preset_names
+from eights.ismcts import ISMCTSBot, round_rewards
+from eights.tables import tables_for
+from eights.worlds import deal_consistent, known_voids, sample_world, unseen_cards
+
+CASES = [(name, n) for name in preset_names()
+         for n in range(load_rules(name).players[0], min(load_rules(name).players[1], 5) + 1)]
+
+
+def advance(game: Game, steps: int, rng: random.Random) -> None:
+    for _ in range(steps):
+        if game.over:
+            return
+        game.apply(rng.choice(game.legal_actions()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 300))
+def test_a_world_with_the_true_cards_is_the_game(case: tuple[str, int], seed: int,
+                                                 steps: int) -> None:
+    name, n = case
+    game = Game(name, n, seed=seed)
+    advance(game, steps, random.Random(seed))
+    if game.over:
+        return
+    seen = game.observe(game.to_move)
+    world = Game.from_observation(seen, game.hands, game.stock, random.Random(0))
+    assert world.to_json() == game.to_json()
+    assert world.legal_actions() == game.legal_actions()
+    assert world.observe(game.to_move) == seen
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 300))
+def test_every_sampled_world_is_consistent_with_the_observation(
+        case: tuple[str, int], seed: int, steps: int) -> None:
+    name, n = case
+    game = Game(name, n, seed=seed)
+    advance(game, steps, random.Random(seed))
+    if game.over:
+        return
+    seen = game.observe(game.to_move)
+    voids = known_voids(seen)
+    table = tables_for(game.rules)
+    for k in range(3):
+        world = sample_world(seen, random.Random(k), voids)
+        assert deal_consistent(seen, world.hands, world.stock)
+        assert world.observe(seen.seat) == seen  # the observer cannot tell the worlds apart
+        pool = unseen_cards(seen)
+        for seat, (suit, rank) in voids.items():
+            row = table.row(suit, rank, False)
+            allowed = sum(1 for c in pool if not row[c])
+            if allowed >= seen.hand_sizes[seat] + sum(
+                    seen.hand_sizes[s] for s in voids if s != seat):
+                assert not any(row[c] for c in world.hands[seat]), (seat, voids)
+
+
+def test_voids_come_from_plain_draws_where_drawing_means_no_play() -> None:
+    # huit-fou: a player draws only when unable to play
+    game = Game("huit-fou", 3, seed=4)
+    rng = random.Random(4)
+    found = False
+    for _ in range(400):
+        if game.over:
+            break
+        seat = game.to_move
+        legal = game.legal_actions()
+        action = rng.choice(legal)
+        if str(action) == "draw" and not game.pending and not game.again:
+            suit, rank = game.suit, game.rank
+            game.apply(action)
+            watcher = (seat + 1) % 3
+            voids = known_voids(game.observe(watcher))
+            if seat in voids:
+                assert voids[seat] == (suit, rank)
+                found = True
+            continue
+        game.apply(action)
+    assert found
+    # classic: a voluntary draw shows nothing
+    classic = Game("classic", 3, seed=4)
+    classic.apply("draw")
+    assert known_voids(classic.observe(2)) == {}
+
+
+def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    game = Game("huit-americain", 3, seed=9)
+    seen = game.observe(game.to_move)
+    picks = {str(ISMCTSBot(iterations=60, seed=3).choose(seen, game.legal_actions(),
+                                                         random.Random(1))) for _ in range(3)}
+    assert len(picks) == 1
+    bot = ISMCTSBot(iterations=60)
+    a = bot.choose(seen, game.legal_actions(), random.Random(5))
+    b = ISMCTSBot(iterations=60).choose(seen, game.legal_actions(), random.Random(5))
+    assert a is b and bot.last_iterations == 60
+
+
+def test_ismcts_time_budget_stops_the_search() -> None:
+    game = Game("classic", 4, seed=2)
+    bot = ISMCTSBot(time=0.05)
+    bot.choose(game.observe(game.to_move), game.legal_actions(), random.Random(0))
+    assert bot.last_iterations >= 1
+
+
+def test_round_rewards_favour_the_winner_and_share_team_wins() -> None:
+    game = Game("les-huit", 4, seed=1)
+    rng = random.Random(1)
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+    rewards = round_rewards(game, 100.0)
+    winners = game.round_winners or []
+    for s in range(4):
+        others = [r for t, r in enumerate(rewards) if t not in winners]
+        if s in winners and others:
+            assert rewards[s] > max(others)
+    if len(winners) == 2:
+        assert rewards[winners[0]] == rewards[winners[1]]
+    assert Counter(round(r, 9) for r in rewards)

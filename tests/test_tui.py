@@ -1,0 +1,473 @@
+"""The full-screen game, driven the way a person drives it: key presses.
+
+Whole rounds are played through the keys for every preset (choose a card with
+the digits or the arrows, Enter, the suit picker's c d h s, d p t), with the
+HA13 announcement, undo, saving and resuming, the hot-seat handover, the rules
+dialog, bot pacing, NO_COLOR, the replay viewer, and snapshots of the table in
+English and French.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+from typer.testing import CliRunner
+
+from eights.actions import Action, Kind
+from eights.cards import Rank, Suit
+from eights.game import Game
+from eights.i18n import translator
+from eights.observation import Observation
+from eights.record import record_of
+from eights.rules import preset_names
+from eights.session import Session
+from eights.tui.app import EightsApp, TableScreen
+from eights.tui.cards import CardChips, HandView
+from eights.tui.dialogs import (
+    HandoverScreen,
+    QuitScreen,
+    RoundOverScreen,
+    RulesScreen,
+    SuitPicker,
+)
+from eights.tui.replay import ReplayApp, ReplayScreen
+
+KEYS = {Kind.DRAW: "d", Kind.PASS: "p", Kind.TAKE: "t"}
+SIZE = (100, 32)
+
+AppPilot = Pilot[None]
+Policy = Callable[[Observation, random.Random], Action]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("EIGHTS_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path
+
+
+def start(tmp_path: Path, rules: str = "classic", *, seed: int = 1, lang: str = "en",
+          players: int | None = None, humans: int = 1, names: tuple[str, ...] = (),
+          bots: tuple[str, ...] = ("greedy",)) -> EightsApp:
+    session = Session.start(rules, players, bots=list(bots), humans=humans, names=names,
+                            seed=seed, save_dir=tmp_path, lang=lang)
+    return EightsApp(session, translator(lang), speed="instant")
+
+
+def log_text(app: EightsApp) -> str:
+    return "\n".join(app.table.log_lines)
+
+
+def shown_hand(app: EightsApp) -> tuple[object, ...]:
+    return app.table.query_one(HandView).cards
+
+
+def any_play(obs: Observation, rng: random.Random) -> Action:
+    """A person who mostly plays (wild cards often, so the suit picker is used)."""
+    legal = list(obs.legal)
+    plays = [a for a in legal if a.card is not None and not a.announce]
+    wild = [a for a in plays if a.suit is not None]
+    if wild and rng.random() < 0.5:
+        return rng.choice(wild)
+    if plays and rng.random() < 0.85:
+        return rng.choice(plays)
+    return rng.choice(legal)
+
+
+async def press_action(pilot: AppPilot, app: EightsApp, action: Action,
+                       rng: random.Random) -> None:
+    """Press the keys a person presses for ``action``, then check the game got it."""
+    table = app.table
+    seat = table.viewer
+    history = len(app.session.game.history)
+    if action.card is None:
+        keys = [KEYS[action.kind]]
+    else:
+        index = table.obs.hand.index(action.card)
+        keys = ["a"] if action.announce != table.announce else []
+        distance = index - table.selected
+        if index >= 9 or (abs(distance) <= 2 and rng.random() < 0.5):
+            keys += ["right" if distance > 0 else "left"] * abs(distance)
+        else:
+            keys.append(str(index + 1))
+        keys.append("enter")
+        if action.suit is not None:
+            keys.append(action.suit.letter)  # the suit picker is open by now
+    await pilot.press(*keys)
+    assert app.session.game.history[history] == (seat, action), keys
+
+
+async def play_until(pilot: AppPilot, app: EightsApp, done: Callable[[Observation], bool],
+                     policy: Policy = any_play, *, seed: int = 0,
+                     next_rounds: bool = True, limit: int = 400) -> Observation | None:
+    """Play through the keys until ``done`` holds at a person's turn.
+
+    Returns that observation, or ``None`` when a round summary appears and
+    ``next_rounds`` is false (the summary stays on screen).
+    """
+    rng, keys = random.Random(seed), random.Random(-seed)
+    for _turn in range(limit):
+        screen = app.screen
+        if isinstance(screen, RoundOverScreen):
+            if not next_rounds:
+                return None
+            await pilot.press("enter")
+            continue
+        if isinstance(screen, HandoverScreen):
+            await pilot.press("enter")
+            continue
+        assert isinstance(screen, TableScreen)
+        obs = app.session.observe(app.table.seat)
+        assert obs.legal, "a person is to play whenever the table is in front"
+        if done(obs):
+            return obs
+        await press_action(pilot, app, policy(obs, rng), keys)
+    raise AssertionError("the game did not get there")
+
+
+# ---------------------------------------------------------------------- whole rounds
+
+
+# Seeds whose first round is short and uses the suit picker (and take in les-huit).
+ROUNDS = [("classic", 1), ("huit-fou", 43), ("huit-americain", 21), ("les-huit", 12),
+          ("openspiel", 15)]
+
+
+def test_every_preset_is_played() -> None:
+    assert sorted(rules for rules, _seed in ROUNDS) == sorted(preset_names())
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("rules", "seed"), ROUNDS)
+async def test_a_round_played_with_keys(rules: str, seed: int, tmp_path: Path) -> None:
+    app = start(tmp_path, rules, seed=seed)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert table.viewer == 0 and shown_hand(app) == app.session.observe(0).hand
+        assert await play_until(pilot, app, lambda obs: False, seed=seed,
+                                next_rounds=False) is None
+        summary = app.screen
+        assert isinstance(summary, RoundOverScreen)
+        text = " ".join(str(label.render()) for label in summary.query(".name"))
+        for name in app.session.names:
+            assert name in text
+        revealed = summary.obs.revealed
+        assert revealed is not None
+        assert [c.cards for c in summary.query(CardChips)] == [tuple(h) for h in revealed]
+        match_over = app.session.observe(0).match_over
+        await pilot.press("enter")
+        if match_over:  # openspiel: one round is the match; Enter leaves
+            assert app.return_code == 0 and not app.is_running
+        else:
+            assert app.screen is table and app.session.observe(0).round == 2
+            assert "Round 2" in log_text(app)
+
+
+@pytest.mark.asyncio
+async def test_les_huit_shows_teams_and_the_take_choice(tmp_path: Path) -> None:
+    app = start(tmp_path, "les-huit", seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        teams = str(app.table.query_one("#teams", Static).render())
+        assert "Team 1: Player & Bot 2" in teams and "Team 2: Bot 1 & Bot 3" in teams
+        obs = await play_until(pilot, app, lambda o: o.may_take, seed=1)
+        assert obs is not None and set(obs.legal) == {Action.parse("take"),
+                                                      Action.parse("pass")}
+        assert "t: take it" in str(app.table.query_one("#prompt", Static).render())
+        size = len(obs.hand)
+        await press_action(pilot, app, Action.parse("take"), random.Random(0))
+        assert len(app.session.observe(0).hand) == size + 1
+
+
+# ---------------------------------------------------------------------- the suit picker
+
+
+@pytest.mark.asyncio
+async def test_suit_picker_names_the_suit_and_escape_cancels(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", seed=4)  # an 8 in the first hand
+    async with app.run_test(size=SIZE) as pilot:
+        obs = await play_until(pilot, app, lambda o: any(a.suit is not None for a in o.legal))
+        assert obs is not None
+        eight = next(a.card for a in obs.legal if a.suit is not None)
+        assert eight is not None and eight.rank is Rank.EIGHT
+        history = len(app.session.game.history)
+        await pilot.press(*(["right"] * ((obs.hand.index(eight) - app.table.selected)
+                                         % len(obs.hand))))
+        await pilot.press("enter")
+        picker = app.screen
+        assert isinstance(picker, SuitPicker)
+        await pilot.press("escape")  # changed my mind: nothing is played
+        assert app.screen is app.table and len(app.session.game.history) == history
+        await pilot.click(f"#card-{obs.hand.index(eight)}")
+        assert isinstance(app.screen, SuitPicker)  # a click plays the card too
+        await pilot.click("#suit-h")
+        assert app.session.game.history[history] == (0, Action.play(eight, Suit.HEARTS))
+        assert "names ♥" in log_text(app)
+
+
+# ---------------------------------------------------------------------- HA13, undo
+
+
+def two_cards_one_to_announce(obs: Observation) -> bool:
+    return len(obs.hand) == 2 and any(
+        a.announce and a.card is not None and a.card.rank is not Rank.TEN for a in obs.legal)
+
+
+@pytest.mark.asyncio
+async def test_announce_avoids_the_penalty_and_forgetting_draws_two(tmp_path: Path) -> None:
+    app = start(tmp_path, "huit-americain", seed=7)  # two cards after a few turns
+    async with app.run_test(size=SIZE) as pilot:
+        rng = random.Random(0)
+        for _attempt in range(20):
+            obs = await play_until(pilot, app, two_cards_one_to_announce, seed=_attempt)
+            assert obs is not None
+            announced = next(a for a in obs.legal if a.announce and a.card is not None
+                             and a.card.rank is not Rank.TEN)
+            before = app.session.game.to_json()
+            await press_action(pilot, app, announced, rng)  # presses a first
+            assert len(app.session.game.hands[0]) == 1
+            assert "“last card!”" in log_text(app)
+            assert not app.table.announce  # the key works for one play
+            if isinstance(app.screen, RoundOverScreen):  # a bot went out: try again
+                continue
+            await pilot.press("u")
+            assert app.session.game.to_json() == before
+            forgot = announced.without_announce()
+            await press_action(pilot, app, forgot, rng)
+            assert len(app.session.game.hands[0]) == 1 + 2  # HA13: the penalty is 2 cards
+            assert "Player forgot to announce" in log_text(app)
+            return
+        raise AssertionError("no round let the bots wait")
+
+
+@pytest.mark.asyncio
+async def test_undo_restores_the_state_before_your_move(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", seed=8)
+    async with app.run_test(size=SIZE) as pilot:
+        session = app.session
+        assert app.table.query_one("#undo").disabled
+        before = session.game.to_json()
+        hand = session.observe(0).hand
+        play = next(a for a in session.observe(0).legal if a.card is not None)
+        await press_action(pilot, app, play, random.Random(1))
+        assert session.game.to_json() != before and session.can_undo
+        await pilot.press("u")
+        assert session.game.to_json() == before
+        assert shown_hand(app) == hand
+        assert "Your last move is taken back." in log_text(app)
+        await pilot.press("u")  # nothing left to take back
+        assert session.game.to_json() == before
+        assert "Nothing to undo." in log_text(app)
+
+
+# ---------------------------------------------------------------------- saving
+
+
+@pytest.mark.asyncio
+async def test_quit_keeping_the_save_and_resume(tmp_path: Path) -> None:
+    app = start(tmp_path, "huit-fou", seed=6)
+    async with app.run_test(size=SIZE) as pilot:
+        session = app.session
+        path = session.path
+        assert path is not None and str(path) in log_text(app)
+        count = 0
+
+        def three(obs: Observation) -> bool:
+            nonlocal count
+            count += 1
+            return count > 3
+
+        await play_until(pilot, app, three)
+        state = session.game.to_json()
+        await pilot.press("q")
+        dialog = app.screen
+        assert isinstance(dialog, QuitScreen)
+        assert str(path) in " ".join(str(s.render()) for s in dialog.query(Static))
+        await pilot.press("escape")  # stay
+        assert app.screen is app.table and app.is_running
+        await pilot.press("q", "k")
+        assert not app.is_running
+    assert path.exists()
+    resumed = Session.resume(path)
+    assert resumed.game.to_json() == state and resumed.names == session.names
+    again = EightsApp(resumed, translator("en"), speed="instant")
+    async with again.run_test(size=SIZE) as pilot:
+        assert shown_hand(again) == resumed.observe(0).hand
+        rng = random.Random(2)
+        await press_action(pilot, again, any_play(resumed.observe(0), rng), rng)
+        await pilot.press("q", "x")  # delete the save
+        assert not again.is_running
+    assert not path.exists()
+
+
+# ---------------------------------------------------------------------- hot-seat
+
+
+@pytest.mark.asyncio
+async def test_hot_seat_hides_the_hand_between_people(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", players=3, humans=2, names=("Ana", "Ben"), seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        session = app.session
+        first = app.screen
+        assert isinstance(first, HandoverScreen)
+        assert "Pass the keyboard to Ana" in str(first.query_one(Static).render())
+        assert shown_hand(app) == ()
+        await pilot.press("enter")
+        assert app.screen is app.table and shown_hand(app) == session.observe(0).hand
+        assert app.table.query_one("#hand-box").border_title == "Hand of Ana"
+        assert not session.can_undo
+        await pilot.press("d")  # Ana draws; Ben is next
+        handover = app.screen
+        assert isinstance(handover, HandoverScreen)
+        assert "Pass the keyboard to Ben" in str(handover.query_one(Static).render())
+        assert shown_hand(app) == () and app.table.viewer is None
+        assert not [face for face in app.table.query_one(HandView).visible_faces]
+        await pilot.press("d")  # keys do nothing behind the handover
+        assert len(session.game.history) == 1
+        await pilot.press("enter")
+        assert shown_hand(app) == session.observe(1).hand
+        assert app.table.query_one("#hand-box").border_title == "Hand of Ben"
+
+
+# ---------------------------------------------------------------------- the rest of the keys
+
+
+@pytest.mark.asyncio
+async def test_rules_dialog_and_speed_keys(tmp_path: Path) -> None:
+    app = start(tmp_path, "huit-americain", seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        rules = app.screen
+        assert isinstance(rules, RulesScreen)
+        text = " ".join(str(s.render()) for s in rules.query(".paragraph"))
+        assert rules.rules_title == "Huit américain (huit-americain)" and "announce" in text
+        await pilot.press("pagedown", "escape")
+        assert app.screen is app.table
+        assert app.table.speed == "instant"
+        await pilot.press("minus", "minus")
+        assert app.table.speed == "normal"
+        assert "Bots: normal" in str(app.table.sub_title)
+        await pilot.press("plus")
+        assert app.table.speed == "fast"
+
+
+@pytest.mark.asyncio
+async def test_bots_move_one_at_a_time(tmp_path: Path) -> None:
+    session = Session.start("classic", 4, bots=["random"], seed=9, save_dir=tmp_path)
+    app = EightsApp(session, translator("en"), speed="slow")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")  # draw: the bots play next, one every 1.5 s
+        assert len(session.game.history) == 1
+        assert "Bot 1 is playing" in str(app.table.query_one("#prompt", Static).render())
+        await pilot.press("plus", "plus")  # fast: one every 0.3 s
+        assert app.table.speed == "fast" and len(session.game.history) == 1
+        for _wait in range(40):
+            await pilot.pause(0.1)
+            if session.human_to_play or session.observe(0).round_over:
+                break
+        assert len(session.game.history) >= 4  # three bots, one after the other
+
+
+@pytest.mark.asyncio
+async def test_no_color_keeps_playable_cards_apart(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = start(tmp_path, "classic", seed=1)
+    async with app.run_test(size=SIZE):
+        assert app.no_color
+        playable = {a.card for a in app.session.observe(0).legal if a.card is not None}
+        faces = app.table.query_one(HandView).visible_faces
+        assert playable and len(playable) < len(faces)
+        for face in faces:
+            assert face.styles.border_top[0] == ("heavy" if face.card in playable else "round")
+
+
+# ---------------------------------------------------------------------- the replay viewer
+
+
+def finished_record(tmp_path: Path) -> tuple[Path, Game]:
+    game = Game("huit-americain", 3, seed=12)
+    rng = random.Random(12)
+    while not game.over:
+        legal = game.legal_actions()
+        game.apply(legal[int(rng.random() * len(legal))])
+    meta = {"seats": [{"name": n, "player": "random"} for n in ("Ana", "Ben", "Cy")]}
+    path = tmp_path / "game.json"
+    path.write_text(record_of(game, meta=meta).dumps(), "utf-8")
+    return path, game
+
+
+@pytest.mark.asyncio
+async def test_replay_viewer_steps_through_the_record(tmp_path: Path) -> None:
+    from eights.record import load_record
+
+    path, final = finished_record(tmp_path)
+    app = ReplayApp(load_record(path), translator("en"))
+    actions = len(final.history)
+    assert len(app.frames) == actions + 1
+    async with app.run_test(size=SIZE) as pilot:
+        viewer = app.viewer
+        assert isinstance(viewer, ReplayScreen)
+        await pilot.press("right", "right", "right")
+        assert viewer.position == 3
+        frame = app.frames[3]
+        for s in range(3):  # every hand is shown
+            chips = viewer.query_one(f"#cards-{s}", CardChips)
+            assert chips.cards == tuple(frame.game.hand(s))
+        assert len(viewer.query_one("#log", RichLog).lines) >= 3
+        await pilot.press("left")
+        assert viewer.position == 2
+        await pilot.press("end")
+        assert viewer.position == actions
+        log = "\n".join(line.text for line in viewer.query_one("#log", RichLog).lines)
+        assert "Round 1 is over" in log
+        assert all(viewer.query_one(f"#cards-{s}", CardChips).cards == tuple(final.hand(s))
+                   for s in range(3))
+        await pilot.press("home")
+        assert viewer.position == 0
+        await pilot.press("q")
+        assert not app.is_running
+
+
+def test_replay_view_refuses_a_bad_record(tmp_path: Path) -> None:
+    from eights.cli import app as cli
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "eights-record/1", "rules": "classic", "players": 2, '
+                   '"dealer": 0, "seed": 1, "rounds": [{"actions": ["draw", "Zz"]}]}')
+    result = CliRunner().invoke(cli, ["replay", str(bad), "--view"])
+    assert result.exit_code == 2 and "Zz" in result.stderr
+
+
+# ---------------------------------------------------------------------- snapshots
+
+
+def snapshot_app(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> EightsApp:
+    monkeypatch.chdir(tmp_path)
+    session = Session.start("classic", 4, bots=["random"], seed=7, save_dir=None, lang=lang)
+    session.path = Path("saves") / "classic-7.json"  # no date on screen
+    return EightsApp(session, translator(lang), speed="instant")
+
+
+def test_snapshot_english(snap_compare: Callable[..., bool], tmp_path: Path,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    assert snap_compare(snapshot_app("en", tmp_path, monkeypatch), press=["right"],
+                        terminal_size=SIZE)
+
+
+def test_snapshot_french(snap_compare: Callable[..., bool], tmp_path: Path,
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    assert snap_compare(snapshot_app("fr", tmp_path, monkeypatch), terminal_size=SIZE)
+
+
+def test_snapshot_light_theme(snap_compare: Callable[..., bool], tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    def light(pilot: AppPilot) -> None:
+        pilot.app.theme = "textual-light"
+
+    assert snap_compare(snapshot_app("en", tmp_path, monkeypatch), terminal_size=SIZE,
+                        run_before=light)
