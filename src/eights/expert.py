@@ -7,8 +7,11 @@ It scores every legal action and plays the best. What goes into the score:
 - **Keeping wild cards**: an 8 (a ``wild`` rank) costs a reserve penalty unless
   nothing else can be played or the hand is nearly empty; its points do not
   count as shedding (playing an 8 early to unload 50 points lost rounds).
-- **Follow-ups**: how many of the remaining cards can be played next on the
-  target the play leaves (suit and rank), so the hand keeps options.
+- **Card counting**: the chance that the next player can follow the target a
+  play leaves (suit, rank or a wild card), from the cards it has not seen
+  (the deck less its hand and the discard pile) and that player's hand size;
+  lower is better against an opponent, higher for a partner. (Counting its
+  own follow-ups did not help in tournaments and is left out.)
 - **Suit choice**: a wild card names the suit held most of, preferring suits
   the next opponent has shown it lacks (its plain draws, see
   :func:`eights.worlds.known_voids`), avoiding suits a partner lacks.
@@ -32,14 +35,14 @@ from collections.abc import Sequence
 from eights.actions import DRAW, PASS, TAKE, Action
 from eights.cards import Card
 from eights.observation import Observation
-from eights.worlds import Void, known_voids
+from eights.worlds import Void, known_voids, unseen_cards
 
 __all__ = ["ExpertBot"]
 
-W_FOLLOW = 3.0
-"""Weight of each card left that could follow the target a play leaves."""
 W_POINTS = 0.5
 """Weight of a card's points (times the urgency) when shedding it."""
+W_BLOCK = 40.0
+"""Weight of the chance that the next player can follow the target a play leaves."""
 
 
 class ExpertBot:
@@ -68,6 +71,7 @@ class ExpertBot:
         urgency = 3.0 if closest <= 1 else 2.0 if closest <= 2 else 1.0 if closest <= 4 else 0.5
         voids = known_voids(seen)
         hand = list(seen.hand)
+        unseen = unseen_cards(seen)
 
         def is_wild(card: Card) -> bool:
             return rules.card(card.rank).wild
@@ -77,7 +81,7 @@ class ExpertBot:
         best_score = -1e18
         for a in plays:
             score = self._score(seen, a, hand, plain_plays, nxt, prev, partners, opponents,
-                                urgency, voids)
+                                urgency, voids, unseen)
             if score > best_score:
                 best_score = score
                 best = a
@@ -85,7 +89,7 @@ class ExpertBot:
 
     def _score(self, seen: Observation, a: Action, hand: list[Card], plain: list[Action],
                nxt: int, prev: int, partners: set[int], opponents: list[int],
-               urgency: float, voids: dict[int, Void]) -> float:
+               urgency: float, voids: dict[int, Void], unseen: list[Card]) -> float:
         rules = seen.rules
         card = a.card
         assert card is not None
@@ -109,7 +113,12 @@ class ExpertBot:
             rank = seen.rank if rule.takes_covered_rank else card.rank
         follow = sum(1 for c in rest if (c.suit == suit and suit is not None) or c.rank == rank
                      or rules.card(c.rank).wild)
-        score += W_FOLLOW * follow
+        # How likely the next player can follow the target left (cards unseen by me).
+        if unseen:
+            match = sum(1 for c in unseen if (suit is not None and c.suit == suit)
+                        or c.rank == rank or rules.card(c.rank).wild)
+            chance = 1.0 - (1.0 - match / len(unseen)) ** seen.hand_sizes[nxt]
+            score += (W_BLOCK if nxt in partners else -W_BLOCK) * chance
         if a.suit is not None:
             held = Counter(c.suit for c in rest if c.suit is not None and not rules.card(c.rank).wild)
             score += 4.0 * held[a.suit]
