@@ -20,12 +20,14 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from eights.actions import Action
 from eights.cards import Card
 from eights.errors import EightsError, IllegalActionError, NotationError, RecordError
 from eights.game import Game
+
+T = TypeVar("T")
 
 __all__ = ["FORMAT", "Record", "ReplayError", "RoundRecord", "load_record", "record_of", "replay"]
 
@@ -154,33 +156,28 @@ def load_record(source: str | Path | Mapping[str, Any]) -> Record:
         if not isinstance(raw, Mapping) or set(raw) - {"deck", "actions"}:
             raise RecordError(f"record field {where!r} must be an object with 'actions' "
                               "and an optional 'deck'")
-        acts = raw.get("actions")
-        if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
-            raise RecordError(f"record field '{where}.actions' must be a list of action strings")
-        parsed_actions: list[Action] = []
-        for k, text in enumerate(acts):
-            try:
-                parsed_actions.append(Action.parse(text))
-            except NotationError as exc:
-                raise RecordError(f"record field '{where}.actions[{k}]': {exc}") from None
-        actions = tuple(parsed_actions)
-        deck: tuple[Card, ...] | None = None
-        if "deck" in raw:
-            cards = raw["deck"]
-            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise RecordError(f"record field '{where}.deck' must be a list of card strings")
-            parsed: list[Card] = []
-            for k, text in enumerate(cards):
-                try:
-                    parsed.append(Card.parse(text))
-                except NotationError as exc:
-                    raise RecordError(f"record field '{where}.deck[{k}]': {exc}") from None
-            deck = tuple(parsed)
+        actions = _parse_items(raw.get("actions"), Action.parse, f"{where}.actions",
+                               "a list of action strings")
+        deck = (_parse_items(raw["deck"], Card.parse, f"{where}.deck", "a list of card strings")
+                if "deck" in raw else None)
         rounds.append(RoundRecord(actions, deck))
     if not rounds:
         raise RecordError("record field 'rounds' is empty; it must hold at least one round")
     return Record(rules if isinstance(rules, str) else dict(rules), players, dealer, seed,
                   tuple(rounds), dict(meta))
+
+
+def _parse_items(items: object, parse: Callable[[str], T], where: str, what: str) -> tuple[T, ...]:
+    """Parse a list of strings, naming the field and index of the first bad one."""
+    if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+        raise RecordError(f"record field '{where}' must be {what}")
+    out: list[T] = []
+    for k, text in enumerate(items):
+        try:
+            out.append(parse(text))
+        except NotationError as exc:
+            raise RecordError(f"record field '{where}[{k}]': {exc}") from None
+    return tuple(out)
 
 
 Step = Callable[[Game, int, int, Action], None]
