@@ -257,14 +257,13 @@ class Game:
     def _answers(self, c: int) -> bool:
         return self._t.answers[self.pending_rank][c]
 
-    def available(self) -> int:
-        """Cards that can still be drawn (the stock is refilled as soon as it empties)."""
-        return len(self.stock)
-
     def can_draw(self, seat: int) -> bool:
-        """True if a card can be drawn and the seat is below the hand limit."""
-        limit = self.rules.hand_limit
-        return self.available() > 0 and (not limit or len(self.hands[seat]) < limit)
+        """True if a card can be drawn and the seat is below the hand limit (HF6).
+
+        The stock is rebuilt the moment it empties (when the rules reshuffle),
+        so an empty stock means there is nothing to draw.
+        """
+        return bool(self.stock) and len(self.hands[seat]) < self._t.cap
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to play, in canonical order (a fresh list)."""
@@ -415,7 +414,7 @@ class Game:
             if self.pending:  # HA7: an 8 cancels the run
                 self.pending, self.pending_rank, self.attacker = 0, -1, -1
             self.again = False
-            if t.replace and self.stock and (not t.limit or len(hand) < t.limit):
+            if t.replace and self.stock and len(hand) < t.cap:
                 self.replace = True  # LH5
                 return
             if self.announce_due or self.draws or self.skip_next or self.free:
