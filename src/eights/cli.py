@@ -23,9 +23,7 @@ from eights.rules import Rules, load_rules, preset_names
 from eights.session import Session, default_save_dir
 from eights.simulate import simulate as run_simulation
 from eights.text import describe_move, round_summary
-
-SPEEDS = ("slow", "normal", "fast", "instant")
-"""Bot pace in the full-screen game."""
+from eights.tui import SPEEDS
 
 app = typer.Typer(
     help="Crazy Eights and its family: rules as data, replayable records, simulation.",

@@ -9,3 +9,10 @@
 Importing this package does not import Textual; the command line imports the
 apps only when it opens one.
 """
+
+from __future__ import annotations
+
+DELAYS: dict[str, float] = {"slow": 1.5, "normal": 0.8, "fast": 0.3, "instant": 0.0}
+"""Seconds between two bot moves, by speed."""
+SPEEDS: tuple[str, ...] = tuple(DELAYS)
+"""Speeds from slowest to fastest."""

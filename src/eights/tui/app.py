@@ -37,16 +37,13 @@ from eights.i18n import Translator
 from eights.observation import Observation
 from eights.session import Move, Session
 from eights.text import round_summary
+from eights.tui import DELAYS, SPEEDS
 from eights.tui.cards import CardFace, HandView, set_text
 from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker
 from eights.tui.panels import PlayersPanel, TablePanel
 
 __all__ = ["DELAYS", "SPEEDS", "EightsApp", "TableScreen"]
 
-DELAYS: dict[str, float] = {"slow": 1.5, "normal": 0.8, "fast": 0.3, "instant": 0.0}
-"""Seconds between two bot moves, by speed."""
-SPEEDS: tuple[str, ...] = tuple(DELAYS)
-"""Speeds from slowest to fastest."""
 
 
 class ActionButton(Button, can_focus=False):
