@@ -132,6 +132,8 @@ def test_bot_specs() -> None:
         make_bot("clever")
     with pytest.raises(ValueError, match="rollout must be random or greedy"):
         make_bot("ismcts:rollout=smart")
+    with pytest.raises(ValueError, match="opponents must be tree or policy"):
+        make_bot("ismcts:opponents=mind-reading")
     with pytest.raises(ValueError, match="does not take the options depth"):
         make_bot("greedy:depth=3")
     with pytest.raises(ValueError, match="is not key=value"):

@@ -105,6 +105,20 @@ def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
     assert a is b and bot.last_iterations == 60
 
 
+def test_ismcts_with_policy_opponents_searches_only_its_own_moves() -> None:
+    game = Game("huit-fou", 3, seed=6)
+    rng = random.Random(6)
+    bot = ISMCTSBot(iterations=40, opponents="policy", seed=1)
+    for _ in range(60):
+        if game.over:
+            break
+        legal = game.legal_actions()
+        seat = game.to_move
+        choice = bot.choose(game.observe(seat), legal, rng) if seat == 0 else rng.choice(legal)
+        assert choice in legal
+        game.apply(choice)
+
+
 def test_ismcts_time_budget_stops_the_search() -> None:
     game = Game("classic", 4, seed=2)
     bot = ISMCTSBot(time=0.05)

@@ -16,6 +16,9 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 - ``rollout``: ``greedy`` (default: the greedy bot's rules with 10% random
   moves, read straight off the sampled world) or ``random``;
 - ``c``: the exploration constant (default 0.7);
+- ``opponents``: ``tree`` (default: opponents' moves are tree nodes chosen by
+  UCB on their own rewards) or ``policy`` (opponents play the rollout's greedy
+  policy; only the bot's own decisions are searched);
 - ``seed``: fixes the search's generator; by default it comes from the rng the
   game hands the bot, so a seeded game is reproducible with an iteration budget.
 """
@@ -70,7 +73,11 @@ class ISMCTSBot:
     name = "ismcts"
 
     def __init__(self, iterations: int | None = None, time: float | None = None,
-                 rollout: str = "greedy", c: float = 0.7, seed: int | None = None) -> None:
+                 rollout: str = "greedy", c: float = 0.7, seed: int | None = None,
+                 opponents: str = "tree") -> None:
+        if opponents not in ("tree", "policy"):
+            raise ValueError(f"ismcts opponents must be tree or policy, not {opponents!r}")
+        self.opponents = opponents
         if rollout not in ("random", "greedy"):
             raise ValueError(f"ismcts rollout must be random or greedy, not {rollout!r}")
         if iterations is not None and iterations < 1:
@@ -118,9 +125,16 @@ class ISMCTSBot:
         path: list[tuple[_Node, int]] = []
         node = root
         c = self.c
+        me = game.to_move
+        by_policy = self.opponents == "policy"
         while not game.over:
             legal = game.legal_actions()
             player = game.to_move
+            if by_policy and player != me:
+                rand = rng.random
+                game._apply(legal[int(rand() * len(legal))] if rand() < EPSILON
+                            else greedy_action(game, legal))
+                continue
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
