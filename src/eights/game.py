@@ -278,7 +278,9 @@ class Game:
         t = self._t
         hand = self.hands[self.to_move]
         n_hand = len(hand)
-        out = self._plays_of([c for c in hand if self._row[c]], n_hand)
+        row = self._row
+        cards = [c for c in hand if row[c]]
+        out = self._plays_of(cards, n_hand) if cards else []
         can_draw = n_hand < t.cap and bool(self.stock)
         if t.repeat:
             if can_draw and self.draws < t.max_draws and (not out or t.voluntary_draw):
@@ -468,7 +470,8 @@ class Game:
             self._end_turn(p, 1)
             return
         t = self._t
-        self.draw_log.append((p, self.suit, self.rank, self.free))  # public: what p could not match
+        if t.telling_draws:  # public: p could not match this target
+            self.draw_log.append((p, self.suit, self.rank, self.free))
         if t.repeat:
             if self.stock:
                 insort(self.hands[p], self._take_from_stock())

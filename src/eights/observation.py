@@ -80,9 +80,10 @@ class Observation:
     penalties: tuple[int, ...] = ()
     """HF9 penalty points of this round, by seat."""
     draw_log: tuple[tuple[int, Suit | None, Rank, bool], ...] = ()
-    """Every plain draw this round (not a forced one): the seat and the suit and
-    rank it did not play on (and whether any card was allowed). Where the rules
-    let only a player who cannot play draw, this shows what that hand lacked."""
+    """Where the rules let only a player who cannot play draw: every plain draw
+    this round (not a forced one), with the seat and the suit and rank it could
+    not play on (and whether any card was allowed), so what that hand lacked.
+    Empty under rules with voluntary draws, where a draw tells nothing."""
 
     @property
     def up_card(self) -> Card:

@@ -44,6 +44,8 @@ class Tables:
         self.may_keep = rules.draw is DrawPolicy.ONE_MAY_PLAY
         self.until_playable = rules.draw is DrawPolicy.UNTIL_PLAYABLE
         self.replace = rules.replace_after_play
+        self.telling_draws = not rules.voluntary_draw and rules.draw is not DrawPolicy.REPEAT
+        """A plain draw shows the hand could not play (so it is logged for the observers)."""
         self.effect = tuple(bool(d or sk or rv or ag) for d, sk, rv, ag in
                             zip(self.draw, self.skip, self.reverse, self.again, strict=True))
         self.voluntary_draw = rules.voluntary_draw
