@@ -102,14 +102,11 @@ BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 def _register_search_bots() -> None:
     """The bots that live in their own modules (they import this one)."""
+    from eights.expert import ExpertBot
     from eights.ismcts import ISMCTSBot
 
-    BOTS.setdefault("ismcts", ISMCTSBot)
-    try:
-        from eights.expert import ExpertBot
-    except ImportError:  # pragma: no cover - while the expert is being written
-        return
     BOTS.setdefault("expert", ExpertBot)
+    BOTS.setdefault("ismcts", ISMCTSBot)
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -77,7 +77,7 @@ class Session:
         self.seats = list(seats)
         self.path = path
         self.bot_rng = random.Random(bot_seed)
-        self._undo: list[tuple[Game, object]] = []
+        self._undo: list[tuple[Game, tuple[Any, ...]]] = []
 
     # ------------------------------------------------------------------ set-up
 
@@ -221,7 +221,7 @@ class Session:
             return False
         game, state = self._undo.pop()
         self.game = game
-        self.bot_rng.setstate(state)  # type: ignore[arg-type]
+        self.bot_rng.setstate(state)
         self.save()
         return True
 
