@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from eights import Game, load_rules, preset_names
@@ -28,45 +29,56 @@ OPENSPIEL_PARAMS: dict[str, Any] = {
 }
 
 
-def ours(rules: Rules, players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
-    rng = random.Random(seed)
-    rand = rng.random
+def timed(play_round: Callable[[Callable[[], float]], int], seconds: float,
+          seed: int = 1) -> tuple[int, int, float]:
+    """Rounds, decisions and CPU seconds of ``play_round`` called until ``seconds`` pass.
+
+    ``play_round(rand)`` plays one random round with ``rand`` and returns its
+    number of decisions; both engines are measured through this same loop.
+    """
+    rand = random.Random(seed).random
     rounds = decisions = 0
     start = time.process_time()
     deadline = start + seconds
     while time.process_time() < deadline:
         for _ in range(20):
-            game = Game(rules, players, seed=rng.getrandbits(32))
-            while not game.over:
-                legal = game.legal_actions()
-                game.apply(legal[int(rand() * len(legal))])
-                decisions += 1
+            decisions += play_round(rand)
             rounds += 1
     return rounds, decisions, time.process_time() - start
+
+
+def ours(rules: Rules, players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
+    def play_round(rand: Callable[[], float]) -> int:
+        game = Game(rules, players, seed=int(rand() * 2**32))
+        decisions = 0
+        while not game.over:
+            legal = game.legal_actions()
+            game.apply(legal[int(rand() * len(legal))])
+            decisions += 1
+        return decisions
+
+    return timed(play_round, seconds, seed)
 
 
 def pyspiel_steps(seconds: float, seed: int = 1) -> tuple[int, int, float]:
     import pyspiel
 
     game = pyspiel.load_game("crazy_eights", dict(OPENSPIEL_PARAMS))
-    rng = random.Random(seed)
-    rand = rng.random
-    rounds = decisions = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while time.process_time() < deadline:
-        for _ in range(20):
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[int(rand() * len(outcomes))][0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[int(rand() * len(legal))])
-                    decisions += 1
-            rounds += 1
-    return rounds, decisions, time.process_time() - start
+
+    def play_round(rand: Callable[[], float]) -> int:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rand() * len(legal))])
+                decisions += 1
+        return decisions
+
+    return timed(play_round, seconds, seed)
 
 
 def main() -> None:

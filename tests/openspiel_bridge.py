@@ -78,7 +78,7 @@ def play_lockstep(params: dict[str, Any], seed: int) -> Outcome:
     ours = Game(rules, players, seed=seed, dealer=dealer)
     game = pyspiel.load_game("crazy_eights", dict(params))
     state = game.new_initial_state()
-    state.apply_action(58 + dealer if False else _dealer_action(state, dealer))
+    state.apply_action(_dealer_action(state, dealer))
     fed = 0
 
     def feed() -> None:

@@ -12,6 +12,7 @@ from the game's seeded generator.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 
 import pytest
@@ -29,6 +30,7 @@ __all__ = [
     "legal",
     "make_rules",
     "play",
+    "random_play",
     "show",
     "snapshot",
     "stacked",
@@ -134,3 +136,14 @@ SPREAD = [
     "Qd Kd As 2s 3s 4s 5s 6s 7s 9s",
     "Ac 2c 3c 4c 5c 6c 7c 9c Tc Jc",
 ]
+
+
+def random_play(game: Game, rng: random.Random, steps: int) -> Game:
+    """Random legal play for ``steps`` decisions, starting new rounds as needed."""
+    for _ in range(steps):
+        if game.over:
+            if game.match_over:
+                break
+            game.next_round()
+        game.apply(rng.choice(game.legal_actions()))
+    return game

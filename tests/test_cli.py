@@ -18,6 +18,7 @@ from typer.testing import CliRunner, Result
 from eights import Game, load_rules, preset_names
 from eights.cli import app
 from eights.record import record_of
+from stacked import random_play
 
 PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]
 STATE_KEYS = {
@@ -53,14 +54,7 @@ def fails(code: int, *args: str) -> str:
 
 
 def play(game: Game, steps: int, seed: int = 0) -> Game:
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.over:
-            if game.match_over:
-                break
-            game.next_round()
-        game.apply(rng.choice(game.legal_actions()))
-    return game
+    return random_play(game, random.Random(seed), steps)
 
 
 def write_record(path: Path, data: dict[str, Any] | str) -> str:

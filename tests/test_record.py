@@ -14,6 +14,7 @@ import pytest
 
 from eights import Action, Card, Game, IllegalActionError, RecordError, load_rules, preset_names
 from eights.record import FORMAT, Record, ReplayError, RoundRecord, load_record, record_of, replay
+from stacked import random_play
 
 PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]
 MAX_DECISIONS = 200_000
@@ -34,15 +35,7 @@ def play_match(game: Game, rng: random.Random) -> Game:
         game.next_round()
 
 
-def play_steps(game: Game, rng: random.Random, steps: int) -> Game:
-    """Random legal play for ``steps`` decisions, starting new rounds as needed."""
-    for _ in range(steps):
-        if game.over:
-            if game.match_over:
-                break
-            game.next_round()
-        game.apply(rng.choice(game.legal_actions()))
-    return game
+play_steps = random_play
 
 
 def round_trip(record: Record) -> Game:
