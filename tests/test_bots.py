@@ -130,10 +130,16 @@ def test_bot_specs() -> None:
     assert isinstance(make_bot("random"), RandomBot)
     with pytest.raises(ValueError, match="unknown bot 'clever'; bots are expert, greedy, ismcts, random"):
         make_bot("clever")
-    with pytest.raises(ValueError, match="rollout must be random or greedy"):
+    with pytest.raises(ValueError, match="rollout must be greedy or random, not 'smart'"):
         make_bot("ismcts:rollout=smart")
-    with pytest.raises(ValueError, match="opponents must be tree or policy"):
-        make_bot("ismcts:opponents=mind-reading")
+    with pytest.raises(ValueError, match="tree must be own or all or none, not 'mind-reading'"):
+        make_bot("ismcts:tree=mind-reading")
+    with pytest.raises(ValueError, match="prior must be expert or none"):
+        make_bot("ismcts:prior=oracle")
+    with pytest.raises(ValueError, match="epsilon must be between 0 and 1, not 2"):
+        make_bot("ismcts:epsilon=2")
+    with pytest.raises(ValueError, match="z must be 0 or more, not -1"):
+        make_bot("ismcts:z=-1")
     with pytest.raises(ValueError, match="does not take the options depth"):
         make_bot("greedy:depth=3")
     with pytest.raises(ValueError, match="is not key=value"):

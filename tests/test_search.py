@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights import Game, load_rules, preset_names
+from eights.expert import ExpertBot
 from eights.ismcts import ISMCTSBot, round_rewards
 from eights.tables import tables_for
 from eights.worlds import deal_consistent, known_voids, sample_world, unseen_cards
@@ -105,18 +107,48 @@ def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
     assert a is b and bot.last_iterations == 60
 
 
-def test_ismcts_with_policy_opponents_searches_only_its_own_moves() -> None:
+@pytest.mark.parametrize("tree", ["own", "all", "none"])
+def test_ismcts_plays_legal_moves_with_every_tree(tree: str) -> None:
     game = Game("huit-fou", 3, seed=6)
     rng = random.Random(6)
-    bot = ISMCTSBot(iterations=40, opponents="policy", seed=1)
-    for _ in range(60):
-        if game.over:
-            break
+    bot = ISMCTSBot(iterations=40, tree=tree, seed=1)
+    moves = 0
+    while not game.over and moves < 60:
         legal = game.legal_actions()
         seat = game.to_move
         choice = bot.choose(game.observe(seat), legal, rng) if seat == 0 else rng.choice(legal)
         assert choice in legal
         game.apply(choice)
+        moves += 1
+
+
+def test_ismcts_plays_each_world_after_every_action() -> None:
+    # the paired root: every legal action is tried in every sampled world
+    game = Game("classic", 2, seed=3)
+    legal = game.legal_actions()
+    bot = ISMCTSBot(iterations=100, seed=2)
+    bot.choose(game.observe(game.to_move), legal, random.Random(0))
+    worlds = {w for _, w, _, _ in bot.last_stats}
+    assert [a for a, *_ in bot.last_stats] == legal and len(worlds) == 1
+    assert worlds.pop() * len(legal) == bot.last_iterations >= 100
+
+
+def test_ismcts_keeps_the_prior_unless_another_action_is_clearly_better() -> None:
+    game = Game("huit-americain", 4, seed=9)
+    seen = game.observe(game.to_move)
+    legal = game.legal_actions()
+    expert = ExpertBot().choose(seen, legal, random.Random(0))
+    # z huge: no action can beat the prior by that much
+    assert ISMCTSBot(iterations=200, z=1e9, seed=4).choose(seen, legal, random.Random(0)) is expert
+    # without a prior, the action with the best mean reward
+    free = ISMCTSBot(iterations=200, prior="none", seed=4)
+    pick = free.choose(seen, legal, random.Random(0))
+    assert pick is max(free.last_stats, key=lambda row: row[2])[0]
+    # with z = 0, any action whose paired advantage is positive beats the prior
+    eager = ISMCTSBot(iterations=200, z=0, seed=4)
+    pick = eager.choose(seen, legal, random.Random(0))
+    gains = {a: gain for a, _, _, gain in eager.last_stats}
+    assert gains[pick] == max(gains.values()) and (pick is expert or gains[pick] > 0)
 
 
 def test_ismcts_time_budget_stops_the_search() -> None:

@@ -61,6 +61,35 @@ def test_more_bots_than_seats_is_refused() -> None:
         seat_assignments(3, 2)
 
 
+@pytest.mark.parametrize(("seats", "replays"), [((1, 3), 4), ((2, 2), 6), ((3, 1), 4),
+                                                ((1, 1, 2), 12), ((1, 4), 5)])
+def test_a_lineup_gives_each_bot_its_seats_in_every_position(seats: tuple[int, ...],
+                                                              replays: int) -> None:
+    players = sum(seats)
+    orders = seat_assignments(len(seats), players, seats)
+    assert len(orders) == replays == len(set(orders))
+    for order in orders:
+        assert [order.count(b) for b in range(len(seats))] == list(seats)
+    for seat in range(players):
+        for bot, held in enumerate(seats):
+            assert sum(order[seat] == bot for order in orders) * players == held * len(orders)
+
+
+@pytest.mark.parametrize("seats", [(1, 2), (0, 4), (1, 1, 2), (4,)])
+def test_a_lineup_that_does_not_fit_is_refused(seats: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="do not fit 2 bots in 4 seats"):
+        seat_assignments(2, 4, seats)
+
+
+def test_one_bot_against_three_copies_of_another() -> None:
+    result = tournament("classic", 4, ["greedy", "random"], deals=6, seed=2, seats=(1, 3))
+    greedy, rand = (next(s for s in result.standings if s.bot == b) for b in ("greedy", "random"))
+    assert greedy.seat_share == 0.25 and rand.seat_share == 0.75
+    assert len(result.outcomes) == 6 * 4
+    assert all(o.seats.count(0) == 1 for o in result.outcomes)
+    assert greedy.win_share + rand.win_share == pytest.approx(1.0)
+
+
 # --------------------------------------------------------------------------- the duplicate deal
 
 
@@ -189,6 +218,8 @@ def test_cli_prints_the_table_and_writes_json(tmp_path: Path) -> None:
     (["--players", "2", "--bots", "greedy,random,ismcts"], "3 bots for 2 players"),
     (["--bots", "greedy,greedy"], "listed twice"),
     (["--bots", "greedy,,random"], "comma-separated"),
+    (["--players", "4", "--seats", "1,2"], "seats 1,2 do not fit 2 bots in 4 seats"),
+    (["--players", "4", "--seats", "one,three"], "is not a comma-separated list of seat counts"),
     (["--rules", "no-such-preset"], "no-such-preset"),
     (["--players", "1"], "1 players"),
 ])

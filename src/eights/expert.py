@@ -4,16 +4,24 @@ It scores every legal action and plays the best. What goes into the score:
 
 - **Shedding**: a card's points, weighted up as the closest opponent nears
   going out (in every scoring mode the cards left in hand cost).
-- **Keeping wild cards**: an 8 (a ``wild`` rank) costs a reserve penalty unless
-  nothing else can be played or the hand is nearly empty; its points do not
-  count as shedding (playing an 8 early to unload 50 points lost rounds).
+- **Keeping wild cards**: an 8 (a ``wild`` rank) costs a reserve penalty
+  whenever a plain card can be played, down to the last two cards (an 8 kept
+  as the last card goes out whatever the up-card; the search found it); its
+  points do not count as shedding (playing an 8 early to unload 50 points
+  lost rounds).
 - **Card counting**: the chance that the next player can follow the target a
   play leaves (suit, rank or a wild card), from the cards it has not seen
   (the deck less its hand and the discard pile) and that player's hand size;
   lower is better against an opponent, higher for a partner. (Counting its
-  own follow-ups did not help in tournaments and is left out.)
-- **Suit choice**: a wild card names the suit held most of, preferring suits
-  the next opponent has shown it lacks (its plain draws, see
+  own follow-ups did not help in tournaments: ``follow`` is 0 by default.)
+
+Every weight is an option (``expert:block=20:suit=30:points=0.5:reserve=40:follow=0``);
+the defaults were tuned in 2-player duplicate tournaments against ``greedy``
+on the four seed presets.
+- **Suit choice**: a wild card names the suit held most of (a strong weight:
+  naming a suit the hand lacks was the expert's costliest mistake, worth up
+  to 40% of a 2-player round by the search's count), preferring suits the
+  next opponent has shown it lacks (its plain draws, see
   :func:`eights.worlds.known_voids`), avoiding suits a partner lacks.
 - **Special cards**: forced draws and skips are aimed at an opponent, more so
   when it has few cards; never at a partner (les-huit teams); a reverse is
@@ -41,14 +49,33 @@ __all__ = ["ExpertBot"]
 
 W_POINTS = 0.5
 """Weight of a card's points (times the urgency) when shedding it."""
-W_BLOCK = 40.0
+W_BLOCK = 20.0
 """Weight of the chance that the next player can follow the target a play leaves."""
+W_FOLLOW = 0.0
+"""Weight of the cards left in hand that could follow the target a play leaves (up to 3)."""
+W_SUIT = 30.0
+"""Weight of each card held in the suit a wild card names."""
+W_RESERVE = 40.0
+"""Cost of playing a wild card while a plain card could be played."""
 
 
 class ExpertBot:
     """Heuristic scoring of every legal action (see the module text)."""
 
     name = "expert"
+
+    def __init__(self, block: float = W_BLOCK, points: float = W_POINTS,
+                 reserve: float = W_RESERVE, follow: float = W_FOLLOW,
+                 suit: float = W_SUIT) -> None:
+        for option, value in (("block", block), ("points", points), ("reserve", reserve),
+                              ("follow", follow), ("suit", suit)):
+            if value < 0:
+                raise ValueError(f"expert {option} must be 0 or more, not {value}")
+        self.block = block
+        self.points = points
+        self.reserve = reserve
+        self.follow = follow
+        self.suit = suit
 
     def choose(self, observation: Observation, legal: Sequence[Action],
                rng: random.Random) -> Action:
@@ -97,14 +124,14 @@ class ExpertBot:
         points = rules.points[card.rank]
         rest = list(hand)
         rest.remove(card)
-        score = 0.0 if rule.wild else points * urgency * W_POINTS
+        score = 0.0 if rule.wild else points * urgency * self.points
         if a.announce:
             score += 100.0
         if len(rest) == 0:
             return 1e9  # going out wins the round
         # Keep wild cards in reserve.
-        if rule.wild and plain and len(rest) > 1:
-            score -= 40.0 + (10.0 if len(rest) > 4 else 0.0)
+        if rule.wild and plain:
+            score -= self.reserve + (self.reserve / 4 if len(rest) > 4 else 0.0)
         # Target left for the next player and for my follow-ups.
         if rule.transparent:
             suit, rank = seen.suit, seen.rank
@@ -113,15 +140,20 @@ class ExpertBot:
             rank = seen.rank if rule.takes_covered_rank else card.rank
         follow = sum(1 for c in rest if (c.suit == suit and suit is not None) or c.rank == rank
                      or rules.card(c.rank).wild)
+        if self.follow:
+            plain_follow = sum(1 for c in rest if not rules.card(c.rank).wild and (
+                (c.suit == suit and suit is not None) or c.rank == rank))
+            score += self.follow * min(plain_follow, 3)
         # How likely the next player can follow the target left (cards unseen by me).
         if unseen:
             match = sum(1 for c in unseen if (suit is not None and c.suit == suit)
                         or c.rank == rank or rules.card(c.rank).wild)
             chance = 1.0 - (1.0 - match / len(unseen)) ** seen.hand_sizes[nxt]
-            score += (W_BLOCK if nxt in partners else -W_BLOCK) * chance
+            score += (self.block if nxt in partners else -self.block) * chance
         if a.suit is not None:
             held = Counter(c.suit for c in rest if c.suit is not None and not rules.card(c.rank).wild)
-            score += 4.0 * held[a.suit]
+            # ranks the suits only: never makes a wild card better than a plain one
+            score += self.suit * (held[a.suit] - max(held.values(), default=0))
             nxt_void = voids.get(nxt)
             if nxt_void is not None and nxt not in partners and nxt_void[0] == int(a.suit):
                 score += 8.0  # the next opponent is known to lack that suit

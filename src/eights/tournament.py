@@ -151,21 +151,32 @@ def make_deal(rules: Rules, players: int, seed: int, index: int) -> Deal:
     return Deal(index, tuple(deck), rng.getrandbits(63))
 
 
-def seat_assignments(bots: int, players: int) -> list[tuple[int, ...]]:
+def seat_assignments(bots: int, players: int,
+                     seats: Sequence[int] | None = None) -> list[tuple[int, ...]]:
     """The bot (its index) in each seat, for each replay of a deal.
 
-    The bots fill the seats cyclically; every distinct order of that lineup
-    is used up to :data:`ALL_ORDERS_UP_TO` players, its cyclic rotations
-    beyond.
+    The bots fill the seats cyclically, or ``seats[b]`` seats for bot ``b``
+    when given (one search bot against three experts: ``seats=(1, 3)``);
+    every distinct order of that lineup is used up to
+    :data:`ALL_ORDERS_UP_TO` players, its cyclic rotations beyond.
 
     >>> seat_assignments(2, 3)
     [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    >>> seat_assignments(2, 4, seats=(1, 3))
+    [(0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0)]
     >>> seat_assignments(3, 6)
     [(0, 1, 2, 0, 1, 2), (1, 2, 0, 1, 2, 0), (2, 0, 1, 2, 0, 1)]
     """
     if not 1 <= bots <= players:
         raise ValueError(f"{bots} bots for {players} seats; give 1 to {players} bots")
-    lineup = tuple(i % bots for i in range(players))
+    if seats is None:
+        lineup = tuple(i % bots for i in range(players))
+    else:
+        if len(seats) != bots or any(k < 1 for k in seats) or sum(seats) != players:
+            raise ValueError(f"seats {','.join(map(str, seats))} do not fit {bots} bots in "
+                             f"{players} seats: give one count of 1 or more per bot, "
+                             f"adding up to {players}")
+        lineup = tuple(b for b, k in enumerate(seats) for _ in range(k))
     if players <= ALL_ORDERS_UP_TO:
         return sorted(set(permutations(lineup)))
     rotations = (lineup[k:] + lineup[:k] for k in range(players))
@@ -210,40 +221,41 @@ def play_round(rules: Rules, players: int, deal: Deal, bots: Sequence[Bot],
 
 
 def play_deal(rules: Rules, players: int, specs: Sequence[str], seed: int,
-              index: int) -> list[RoundOutcome]:
-    """Every replay of deal ``index``: fresh bots, each with its own seeded generator."""
+              index: int, seats: Sequence[int] | None = None) -> list[RoundOutcome]:
+    """Every replay of deal ``index``: fresh bots, each with its own seeded generator
+    (``seats``: see :func:`seat_assignments`)."""
     deal = make_deal(rules, players, seed, index)
     out: list[RoundOutcome] = []
-    for a, seats in enumerate(seat_assignments(len(specs), players)):
-        bots = [make_bot(specs[b]) for b in seats]
+    for a, order in enumerate(seat_assignments(len(specs), players, seats)):
+        bots = [make_bot(specs[b]) for b in order]
         rngs = [random.Random(_derive(seed, "bot", index, a, s)) for s in range(players)]
         game = play_round(rules, players, deal, bots, rngs)
         assert game.round_points is not None
         out.append(RoundOutcome(
-            deal=index, assignment=a, seats=seats, winners=tuple(game.round_winners or ()),
+            deal=index, assignment=a, seats=order, winners=tuple(game.round_winners or ()),
             points=tuple(game.round_points), blocked=game.out is None,
             decisions=len(game.history), past_script=len(game._dealt) > len(deal.deck)))
     return out
 
 
-_JOB: tuple[Rules, int, tuple[str, ...], int] | None = None
+_JOB: tuple[Rules, int, tuple[str, ...], int, tuple[int, ...] | None] | None = None
 """What a worker process plays (set by :func:`_start_worker`)."""
 
 
 def _start_worker(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
-                  factories: dict[str, Callable[..., Bot]]) -> None:
+                  seats: tuple[int, ...] | None, factories: dict[str, Callable[..., Bot]]) -> None:
     global _JOB
     for name, factory in factories.items():  # bots registered at run time in the parent
         BOTS.setdefault(name, factory)
-    _JOB = (rules, players, specs, seed)
+    _JOB = (rules, players, specs, seed, seats)
 
 
 def _play_deals(first: int, stop: int) -> list[RoundOutcome]:
     assert _JOB is not None, "worker not started"
-    rules, players, specs, seed = _JOB
+    rules, players, specs, seed, seats = _JOB
     out: list[RoundOutcome] = []
     for index in range(first, stop):
-        out.extend(play_deal(rules, players, specs, seed, index))
+        out.extend(play_deal(rules, players, specs, seed, index, seats))
     return out
 
 
@@ -367,7 +379,8 @@ def _places(outcome: RoundOutcome, sign: int) -> list[float]:
 
 
 def summarise(rules: Rules, players: int, specs: Sequence[str], deals: int, seed: int,
-              outcomes: Sequence[RoundOutcome], seconds: float = 0.0) -> TournamentResult:
+              outcomes: Sequence[RoundOutcome], seconds: float = 0.0,
+              seats: Sequence[int] | None = None) -> TournamentResult:
     """Standings, ratings and head-to-head from the rounds (in (deal, assignment) order)."""
     k = len(specs)
     sign = 1 if rules.scoring is Scoring.OWN_HAND else -1
@@ -428,7 +441,7 @@ def summarise(rules: Rules, players: int, specs: Sequence[str], deals: int, seed
     return TournamentResult(
         rules=rules.name, title=rules.title, players=players, bots=tuple(specs), deals=deals,
         seed=seed, scoring=rules.scoring,
-        assignments=tuple(seat_assignments(k, players)), outcomes=tuple(outcomes),
+        assignments=tuple(seat_assignments(k, players, seats)), outcomes=tuple(outcomes),
         standings=tuple(standings), head_to_head=h2h, seconds=seconds)
 
 
@@ -462,12 +475,14 @@ def tournament(
     *,
     jobs: int = 1,
     seed: int = 0,
+    seats: Sequence[int] | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Play a duplicate tournament and summarise it (see the module docstring).
 
     ``bots`` are bot specs (:func:`~eights.bots.make_bot`), at most one per
-    seat; ``jobs`` worker processes play the deals (1: in this process);
+    seat; ``seats`` optionally gives how many seats each bot holds (see
+    :func:`seat_assignments`); ``jobs`` worker processes play the deals (1: in this process);
     ``on_progress(k)`` is called as each batch of ``k`` deals is done. Raises
     :class:`ValueError` for bad arguments and
     :class:`~eights.errors.RulesError` for bad rules or player counts.
@@ -480,28 +495,32 @@ def tournament(
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
     specs = tuple(_check_bots(bots, n))
+    lineup = None if seats is None else tuple(seats)
+    seat_assignments(len(specs), n, lineup)  # a lineup that does not fit: ValueError
     start = time.perf_counter()
     outcomes: list[RoundOutcome] = []
     if jobs == 1:
         for index in range(deals):
-            outcomes.extend(play_deal(rules_obj, n, specs, seed, index))
+            outcomes.extend(play_deal(rules_obj, n, specs, seed, index, lineup))
             if on_progress is not None:
                 on_progress(1)
     else:
-        outcomes = _in_workers(rules_obj, n, specs, seed, deals, jobs, on_progress)
+        outcomes = _in_workers(rules_obj, n, specs, seed, lineup, deals, jobs, on_progress)
     outcomes.sort(key=lambda o: (o.deal, o.assignment))
-    return summarise(rules_obj, n, specs, deals, seed, outcomes, time.perf_counter() - start)
+    return summarise(rules_obj, n, specs, deals, seed, outcomes, time.perf_counter() - start,
+                     lineup)
 
 
-def _in_workers(rules: Rules, players: int, specs: tuple[str, ...], seed: int, deals: int,
-                jobs: int, on_progress: Callable[[int], None] | None) -> list[RoundOutcome]:
+def _in_workers(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
+                seats: tuple[int, ...] | None, deals: int, jobs: int,
+                on_progress: Callable[[int], None] | None) -> list[RoundOutcome]:
     """Play the deals in ``jobs`` processes (spawned: safe with threads, same on every OS)."""
     factories = {name: BOTS[name] for name in {parse_bot_spec(s)[0] for s in specs}}
     chunk = max(1, min(25, deals // (jobs * 8)))
     outcomes: list[RoundOutcome] = []
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(rules, players, specs, seed, factories)) as pool:
+                             initargs=(rules, players, specs, seed, seats, factories)) as pool:
         pending: set[Future[list[RoundOutcome]]] = {
             pool.submit(_play_deals, first, min(deals, first + chunk))
             for first in range(0, deals, chunk)}
