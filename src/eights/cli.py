@@ -358,6 +358,9 @@ def tournament_cmd(
                                             "through the seats.")] = 100,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
+    seats: Annotated[str | None, typer.Option(
+        help="Seats each bot holds, comma-separated, e.g. 1,3 for one ismcts against three "
+             "experts (default: the bots take the seats in turn).")] = None,
     json_file: Annotated[Path | None, typer.Option(
         "--json", help="Write every number as JSON to this file ('-': print it instead).")]
     = None,
@@ -373,12 +376,18 @@ def tournament_cmd(
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
     specs = [b.strip() for b in bots.split(",")]
+    lineup: list[int] | None = None
+    if seats is not None:
+        try:
+            lineup = [int(k) for k in seats.split(",")]
+        except ValueError:
+            _fail(f"--seats {seats!r} is not a comma-separated list of seat counts, e.g. 1,3")
     try:
         console = Console(stderr=True)
         with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
             task = bar.add_task("deals", total=deals)
             result = run_tournament(rules_obj, n, specs, deals, jobs=jobs, seed=seed,
-                                    on_progress=lambda k: bar.advance(task, k))
+                                    seats=lineup, on_progress=lambda k: bar.advance(task, k))
     except (ValueError, EightsError) as exc:
         _fail(str(exc))
     if json_file is not None:
@@ -391,6 +400,43 @@ def tournament_cmd(
         except OSError as exc:
             _fail(f"cannot write {str(json_file)!r}: {exc}")
     typer.echo(standings_table(result))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL (default: SQLite file server.sqlite3 in the data directory; "
+             "postgresql://user:password@host/name for PostgreSQL).")] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")] = 0.6,
+) -> None:
+    """Play online: serve tables of people and bots (HTTP and WebSockets)."""
+    import logging
+
+    import uvicorn
+    from sqlalchemy.exc import ArgumentError
+
+    from eights.server import create_app, default_db_url
+
+    if bot_delay < 0:
+        _fail("--bot-delay must be 0 or more seconds")
+    url = db or default_db_url()
+    shown = url.split("@")[-1] if "@" in url else url  # no password on screen
+    try:
+        server_app = create_app(url, bot_delay=bot_delay)
+    except ArgumentError as exc:
+        _fail(f"cannot use the database {shown!r}: {exc}")
+    except ImportError as exc:
+        _fail(f"cannot use the database {shown!r}: {exc} (PostgreSQL needs a driver: "
+              "pip install 'psycopg[binary]')")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
+    typer.echo(f"eights server on http://{host}:{port}  (database: {shown})")
+    # Frames above 64 KiB are cut off by uvicorn; the app answers anything above 4 KiB itself.
+    uvicorn.run(server_app, host=host, port=port, ws_max_size=64 * 1024, log_level="info")
 
 
 def main() -> None:  # pragma: no cover - console entry

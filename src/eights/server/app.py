@@ -1,0 +1,275 @@
+"""The web app: HTTP for the lobby and seats, one WebSocket per table connection."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+
+from eights import __version__
+from eights.rules import load_rules, preset_names
+from eights.server.hub import Hub
+from eights.server.limits import Limits
+from eights.server.protocol import (
+    CreateTable,
+    ErrorCode,
+    JoinTable,
+    Ping,
+    ProtocolError,
+    error_event,
+    event,
+    parse_message,
+)
+from eights.server.room import Connection, Room
+from eights.server.store import Store
+
+__all__ = ["create_app", "data_dir", "default_db_url"]
+
+log = logging.getLogger("eights.server")
+
+MAX_BODY = 16 * 1024
+"""Largest HTTP request body, in bytes."""
+
+_STATUS = {
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.TOO_MANY: 429,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.WRONG_STATUS: 409,
+    ErrorCode.BAD_REQUEST: 400,
+    ErrorCode.BAD_MESSAGE: 422,
+    ErrorCode.INTERNAL: 500,
+}
+
+
+def data_dir() -> Path:
+    """``$EIGHTS_DATA_DIR``, else the user's data directory."""
+    env = os.environ.get("EIGHTS_DATA_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("eights"))
+
+
+def default_db_url() -> str:
+    """The SQLite file ``server.sqlite3`` in :func:`data_dir`."""
+    return f"sqlite:///{data_dir() / 'server.sqlite3'}"
+
+
+def _address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def _error_response(code: ErrorCode, message: str, status: int | None = None) -> JSONResponse:
+    return JSONResponse({"type": "error", "code": code.value, "message": message},
+                        status_code=status or _STATUS.get(code, 400))
+
+
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
+               limits: Limits | None = None) -> FastAPI:
+    """The server app: tables stored at ``db_url`` (default: :func:`default_db_url`).
+
+    ``bot_delay`` is the pause before a bot moves (so people can follow);
+    ``limits`` bounds sizes, rates and counts. The schema is migrated and the
+    open tables are restored when the app starts (its lifespan).
+    """
+    store = Store(db_url or default_db_url())
+    hub = Hub(store, limits or Limits(), bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(title="eights", version=__version__, lifespan=lifespan,
+                  docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.hub = hub
+
+    @app.middleware("http")
+    async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
+                              ) -> Response:
+        if request.method in ("POST", "PUT", "PATCH"):
+            length = request.headers.get("content-length")
+            if length is None or not length.isdigit():
+                return _error_response(ErrorCode.BAD_REQUEST, "send the body with a Content-Length",
+                                       411)
+            if int(length) > MAX_BODY:
+                return _error_response(ErrorCode.TOO_LARGE, f"request bodies are capped at "
+                                       f"{MAX_BODY} bytes", 413)
+        return await call_next(request)
+
+    @app.exception_handler(ProtocolError)
+    async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
+        return _error_response(exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors()[:3]:
+            loc = ".".join(str(x) for x in err.get("loc", ())[1:]) or "body"
+            parts.append(f"field {loc!r}: {err.get('msg', 'invalid')}")
+        return _error_response(ErrorCode.BAD_MESSAGE, "; ".join(parts))
+
+    @app.exception_handler(Exception)
+    async def _failed(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=exc)
+        return _error_response(ErrorCode.INTERNAL, "the server failed to handle this request")
+
+    # ------------------------------------------------------------------ HTTP
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables": sum(1 for r in hub.rooms.values() if r.open)}
+
+    @app.get("/api/presets")
+    async def presets() -> dict[str, Any]:
+        """The rule sets a table can use."""
+        out = []
+        for name in preset_names():
+            rules = load_rules(name)
+            out.append({"name": name, "title": rules.title, "players": list(rules.players),
+                        "default_players": rules.default_players, "target": rules.target})
+        return {"presets": out}
+
+    @app.get("/api/tables")
+    async def lobby() -> dict[str, Any]:
+        """Public tables waiting for players or being played."""
+        return {"tables": hub.lobby()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Create a table; keep ``host_token`` (and ``token`` when you took a seat) secret."""
+        return await hub.create(body, _address(request))
+
+    @app.get("/api/tables/{code}")
+    async def table(code: str) -> dict[str, Any]:
+        return (await hub.get(code, keep=False)).info()
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        """Take a free seat: the answer holds the seat's secret token."""
+        hub.check_rate(_address(request))
+        room = await hub.get(code)
+        seat, token = await room.join(body.name, body.seat)
+        return {"code": room.code, "seat": seat, "token": token, "table": room.info()}
+
+    @app.get("/api/tables/{code}/record")
+    async def record(code: str) -> dict[str, Any]:
+        """The match as ``eights-record/1`` (once it is over or the table is closed)."""
+        return await hub.record(code)
+
+    # ------------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/tables/{code}")
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        address = _address(websocket)
+        await websocket.accept()
+        try:
+            hub.admit(address)
+        except ProtocolError as exc:
+            await websocket.send_text(error_event(exc.code, exc.message))
+            await websocket.close(1008, "too many connections")
+            return
+        conn = Connection(address, hub.limits)
+        pump = asyncio.create_task(_pump(websocket, conn))
+        room: Room | None = None
+        try:
+            room = await hub.get(code)
+        except ProtocolError as exc:
+            conn.send(error_event(exc.code, exc.message))
+            conn.close(1008, exc.code.value)
+        try:
+            if room is not None:
+                await _serve(websocket, conn, room, hub.limits)
+        finally:
+            if room is not None:
+                room.leave(conn)
+            hub.release(address)
+            conn.close(1000, "")
+            try:
+                await asyncio.wait_for(pump, 5)
+            except (TimeoutError, asyncio.CancelledError):
+                pump.cancel()
+
+    return app
+
+
+async def _pump(websocket: WebSocket, conn: Connection) -> None:
+    """Send a connection's queued events in order; ``None`` closes the socket."""
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                await websocket.close(conn.close_code, conn.close_reason)
+                return
+            await websocket.send_text(text)
+    except Exception:  # the client went away
+        conn.closing = True
+
+
+def message_type(text: str) -> str:
+    """The ``type`` of a message, for the log (never its token)."""
+    try:
+        kind = json.loads(text).get("type")
+    except (ValueError, AttributeError):
+        return "malformed"
+    return kind if isinstance(kind, str) and kind.isidentifier() else "malformed"
+
+
+async def _serve(websocket: WebSocket, conn: Connection, room: Room, limits: Limits) -> None:
+    """Read, check and dispatch a connection's messages until it closes."""
+    cap = limits.message_bytes
+    while not conn.closing:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if not conn.bucket.take():
+            conn.strikes += 1
+            if conn.strikes >= limits.strikes:
+                conn.send(error_event(ErrorCode.RATE_LIMITED, "too many messages: disconnecting"))
+                conn.close(1008, "too many messages")
+                return
+            conn.send(error_event(ErrorCode.RATE_LIMITED, f"more than {limits.messages_per_second:g} "
+                                  "messages a second; this one was dropped, slow down"))
+            continue
+        text = message.get("text")
+        if not isinstance(text, str):
+            conn.send(error_event(ErrorCode.BAD_JSON, "send JSON in text frames, not binary ones"))
+            continue
+        size = len(text) if len(text) > cap else len(text.encode("utf-8"))
+        if size > cap:
+            conn.send(error_event(ErrorCode.TOO_LARGE, f"the message has {size} bytes or more; "
+                                  f"messages are capped at {cap} bytes"))
+            continue
+        seq: int | None = None
+        try:
+            msg = parse_message(text)
+            seq = msg.seq
+            if msg.seq <= conn.last_seq:
+                raise ProtocolError(ErrorCode.STALE, f"seq {msg.seq} is not above {conn.last_seq}, "
+                                    "the last seq sent on this connection: a stale or replayed "
+                                    "message; give each message a larger seq")
+            conn.last_seq = msg.seq
+            if isinstance(msg, Ping):
+                conn.send(event("pong", seq=msg.seq))
+                continue
+            # Shielded: once a change is under way, it completes even if this reader is cancelled.
+            await asyncio.shield(asyncio.ensure_future(room.handle(conn, msg)))
+        except ProtocolError as exc:
+            conn.send(error_event(exc.code, exc.message, exc.seq if exc.seq is not None else seq))
+        except Exception:
+            log.exception("table %s: a %s message failed", room.code, message_type(text))
+            conn.send(error_event(ErrorCode.INTERNAL, "the server failed to handle this message",
+                                  seq))

@@ -1,0 +1,221 @@
+"""The tables of a server: creating, finding, restoring, and the per-address bounds."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections import Counter
+from typing import Any
+
+from eights.errors import EightsError, RulesError
+from eights.record import record_of
+from eights.rules import load_rules, preset_names
+from eights.server.limits import Limits, TokenBucket
+from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
+from eights.server.room import Room, check_bot, hash_token, new_token, replay_table
+from eights.server.store import OPEN, SeatData, Store, TableData, Writer
+
+__all__ = ["OVERRIDES", "Hub"]
+
+log = logging.getLogger("eights.server")
+
+OVERRIDES: dict[str, int | None] = {
+    "target": 100_000, "rounds": 100, "jokers": 4, "decks": 3, "hand_size": 12,
+    "hand_limit": 60, "max_draws": 60, "announce_penalty": 10,
+    "announce_last_card": None, "voluntary_draw": None, "voluntary_pass": None,
+    "special_cards": None, "reshuffle": None, "starter_effects": None, "starter_wild_any": None,
+    "replace_after_play": None, "overflow": None, "draw": None, "scoring": None,
+    "blocked_scoring": None,
+}
+"""Rules fields a table may change, with the largest number allowed (``None``: not a number)."""
+
+_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+class Hub:
+    """Every table the server runs, and the bounds on what one address may open."""
+
+    def __init__(self, store: Store, limits: Limits, bot_delay: float) -> None:
+        self.store = store
+        self.writer = Writer(store)
+        self.limits = limits
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+        self.owners: dict[str, str] = {}
+        """Open table code -> the address that created it."""
+        self.connections: Counter[str] = Counter()
+        self._requests: dict[str, TokenBucket] = {}
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> None:
+        """Migrate the schema, then rebuild every open table by replaying its actions."""
+        self.store.migrate()
+        self.writer.start()
+        for data in self.store.load_open():
+            try:
+                room = self._room(data)
+            except (EightsError, ValueError) as exc:
+                log.error("table %s cannot be restored: %s", data.code, exc)
+                continue
+            if room.status == "playing" and room.game.match_over:
+                room.status = "finished"
+                self.store.run(Store.set_table(room.code, status="finished"))
+                continue
+            self.rooms[room.code] = room
+            room.schedule()
+        log.info("%d open tables restored", len(self.rooms))
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            room.stop()
+            for conn in room.conns:
+                conn.close(1012, "the server is restarting; reconnect in a moment")
+        await asyncio.to_thread(self.writer.stop)
+        self.store.close()
+
+    def _room(self, data: TableData) -> Room:
+        return Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
+                    on_done=self._done)
+
+    def _done(self, room: Room) -> None:
+        """A table finished or closed: it no longer counts for its creator."""
+        self.owners.pop(room.code, None)
+        if not room.conns:
+            self.rooms.pop(room.code, None)
+
+    # ------------------------------------------------------------------ bounds
+
+    def check_rate(self, address: str) -> None:
+        """HTTP requests that create or join tables, per address."""
+        bucket = self._requests.get(address)
+        if bucket is None:
+            if len(self._requests) > 10_000:
+                self._requests = {a: b for a, b in self._requests.items() if not b.full}
+            bucket = self._requests[address] = TokenBucket(self.limits.requests_per_second,
+                                                           self.limits.request_burst)
+        if not bucket.take():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, "too many requests from your address; "
+                                "wait a few seconds")
+
+    def admit(self, address: str) -> None:
+        """Count one more connection from ``address`` (or refuse it)."""
+        if sum(self.connections.values()) >= self.limits.connections:
+            raise ProtocolError(ErrorCode.TOO_MANY, "the server is full; try again later")
+        if self.connections[address] >= self.limits.connections_per_address:
+            raise ProtocolError(ErrorCode.TOO_MANY, f"at most {self.limits.connections_per_address} "
+                                "connections from one address; close some first")
+        self.connections[address] += 1
+
+    def release(self, address: str) -> None:
+        self.connections[address] -= 1
+        if self.connections[address] <= 0:
+            del self.connections[address]
+
+    # ------------------------------------------------------------------ tables
+
+    async def create(self, req: CreateTable, address: str) -> dict[str, Any]:
+        """A new table; the answer holds the host token (and a seat token with ``name``)."""
+        self.check_rate(address)
+        if sum(1 for r in self.rooms.values() if r.open) >= self.limits.tables:
+            raise ProtocolError(ErrorCode.TOO_MANY, "the server holds its maximum of open tables; "
+                                "try again later")
+        if sum(1 for a in self.owners.values() if a == address) >= self.limits.tables_per_address:
+            raise ProtocolError(ErrorCode.TOO_MANY, f"at most {self.limits.tables_per_address} open "
+                                "tables from one address; close one first")
+        presets = preset_names()
+        if req.rules not in presets:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown rules {req.rules!r}; presets are "
+                                f"{', '.join(presets)}")
+        overrides: dict[str, Any] = {}
+        for key, value in req.overrides.items():
+            if key not in OVERRIDES:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"the rules field {key!r} cannot be changed "
+                                    f"here; fields are {', '.join(sorted(OVERRIDES))}")
+            top = OVERRIDES[key]
+            if top is not None and isinstance(value, int) and not 0 <= value <= top:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"{key} must be 0 to {top}")
+            overrides[key] = value
+        if req.target is not None:
+            overrides["target"] = req.target
+        if req.rounds is not None:
+            overrides["rounds"] = req.rounds
+        try:
+            rules = load_rules(req.rules, overrides)
+            players = rules.default_players if req.players is None else req.players
+            rules.check_players(players)
+        except RulesError as exc:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
+        seats = [SeatData(i) for i in range(players)]
+        for seat, spec in req.bots.items():
+            if seat >= players:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {seat} does not exist; seats "
+                                    f"are 0 to {players - 1}")
+            check_bot(spec)
+            seats[seat] = SeatData(seat, f"Bot {seat + 1}", spec)
+        host_token = new_token()
+        answer: dict[str, Any] = {"host_token": host_token}
+        if req.name is not None:
+            free = [s for s in seats if s.bot is None]
+            if not free:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "every seat has a bot; leave one free "
+                                    "to sit down")
+            token = new_token()
+            free[0].name, free[0].token_hash = req.name, hash_token(token)
+            answer.update(seat=free[0].seat, token=token)
+        code = secrets.token_urlsafe(9)
+        while code in self.rooms:  # pragma: no cover - 72 random bits
+            code = secrets.token_urlsafe(9)
+        data = TableData(code=code, rules=req.rules, overrides=overrides, players=players,
+                         seed=secrets.randbelow(2**53) if req.seed is None else req.seed,
+                         dealer=players - 1,  # seat 0 plays first
+                         status="waiting", host_hash=hash_token(host_token), seats=seats,
+                         title=req.title, public=req.public, turn_timer=req.turn_timer)
+        await self.writer.run(Store.add_table(data))
+        room = self._room(data)
+        self.rooms[code] = room
+        self.owners[code] = address
+        answer.update(code=code, invite=f"/t/{code}", table=room.info())
+        return answer
+
+    async def get(self, code: str, *, keep: bool = True) -> Room:
+        """A table to join or watch: an open one, or a finished one read back from the database.
+
+        A finished table read back is kept while someone watches it (``keep``);
+        :meth:`Room.leave` lets it go with the last connection.
+        """
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        data = await asyncio.to_thread(self.store.load, code) if _CODE.fullmatch(code) else None
+        if data is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no table {code[:32]!r}; check the "
+                                "invite code")
+        if data.status == "closed":
+            raise ProtocolError(ErrorCode.WRONG_STATUS, f"table {code} is closed")
+        room = self.rooms.get(code)  # loaded meanwhile by another request
+        if room is None:
+            room = self._room(data)
+            if keep:
+                self.rooms[code] = room
+        return room
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Public tables waiting for players or being played."""
+        return [r.info() for r in self.rooms.values() if r.public and r.open][:200]
+
+    async def record(self, code: str) -> dict[str, Any]:
+        """The ``eights-record/1`` of a finished or closed table."""
+        data = await asyncio.to_thread(self.store.load, code) if _CODE.fullmatch(code) else None
+        if data is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no table {code[:32]!r}")
+        if data.status in OPEN:
+            raise ProtocolError(ErrorCode.WRONG_STATUS, "the record shows every hand and the order of "
+                                "the stock, so it is given once the match is over or the table is "
+                                "closed")
+        game = replay_table(data)
+        seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
+        return record_of(game, meta={"table": code, "title": data.title, "seats": seats}).to_json()
+

@@ -1,0 +1,67 @@
+"""Bounds that keep one client from taking the server: sizes, rates and counts.
+
+>>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)
+>>> [bucket.take() for _ in range(3)]
+[True, True, False]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Limits", "TokenBucket"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Every bound of the server, in one place (tests shrink them)."""
+
+    message_bytes: int = 4096
+    """Largest client message, in UTF-8 bytes (larger ones get a ``too_large`` error)."""
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    strikes: int = 50
+    """Messages refused for the rate before the connection is closed (code 1008)."""
+    requests_per_second: float = 2.0
+    """HTTP requests that create or join tables, per client address."""
+    request_burst: int = 20
+    tables: int = 1000
+    """Open tables (waiting or playing) on the server."""
+    tables_per_address: int = 5
+    """Open tables created from one client address."""
+    connections: int = 10_000
+    connections_per_address: int = 20
+    spectators_per_table: int = 50
+    send_queue: int = 1000
+    """Events waiting to be sent to one connection; a client that falls further behind is
+    disconnected (code 1013) and can reconnect."""
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; each message takes one."""
+
+    rate: float
+    burst: int
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = field(init=False)
+    last: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = float(self.burst)
+        self.last = self.clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    @property
+    def full(self) -> bool:
+        return self.tokens + (self.clock() - self.last) * self.rate >= self.burst

@@ -1,0 +1,379 @@
+"""Storage: tables, seats and the append-only list of actions (SQLAlchemy).
+
+A table is stored as what it needs to be replayed: its rules (a preset and
+overrides), seed, first dealer and seats, its status, the number of rounds
+dealt, and one row per accepted action with its sequence number. The game
+itself is never stored: the server rebuilds it by replaying the actions.
+
+Writes go through :class:`Writer`, one thread that commits them in batches
+(many tables' actions share one commit under load); ``await writer.run(op)``
+returns once ``op`` is committed, so the server broadcasts only what is on
+disk. SQLite (the default) runs in WAL mode with ``synchronous=NORMAL``: a
+committed action survives the process being killed. PostgreSQL works through
+the same code (``postgresql://`` uses psycopg 3 when psycopg2 is missing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import importlib.util
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+__all__ = [
+    "ActionData",
+    "Base",
+    "SeatData",
+    "Store",
+    "TableData",
+    "Writer",
+    "make_db_engine",
+]
+
+log = logging.getLogger("eights.server")
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+OPEN = ("waiting", "playing")
+"""Statuses of tables the server keeps running (restored at start-up)."""
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    code: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """The invite code (unguessable)."""
+    title: Mapped[str] = mapped_column(String(60), default="")
+    rules: Mapped[str] = mapped_column(String(40))
+    """A preset name."""
+    overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    """Rules fields changed from the preset (dotted keys, TOML-like values)."""
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    dealer: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``waiting``, ``playing``, ``finished`` or ``closed``."""
+    round: Mapped[int] = mapped_column(Integer, default=1)
+    """Rounds dealt so far (the next round is dealt by replay too)."""
+    public: Mapped[bool] = mapped_column(default=True)
+    turn_timer: Mapped[float | None] = mapped_column(Float, default=None)
+    host_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now,
+                                                    onupdate=_now)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"),
+                                            primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(24), default=None)
+    bot: Mapped[str | None] = mapped_column(String(60), default=None)
+    """The bot spec when a bot sits here."""
+    token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    """SHA-256 of the seat token of the person sitting here (the token itself is never stored)."""
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    table_code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"),
+                                            primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1, 2, 3, … over the whole match."""
+    round: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(16))
+    """Canonical notation."""
+    source: Mapped[str] = mapped_column(String(8))
+    """``person``, ``bot`` or ``timer`` (a safe move played for a person)."""
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+# --------------------------------------------------------------------------- plain snapshots
+
+
+@dataclass
+class SeatData:
+    seat: int
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class ActionData:
+    seq: int
+    round: int
+    seat: int
+    action: str
+    source: str
+
+
+@dataclass
+class TableData:
+    """A stored table, detached from the database."""
+
+    code: str
+    rules: str
+    overrides: dict[str, Any]
+    players: int
+    seed: int
+    dealer: int
+    status: str
+    host_hash: str
+    seats: list[SeatData]
+    title: str = ""
+    public: bool = True
+    turn_timer: float | None = None
+    round: int = 1
+    actions: list[ActionData] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- engine
+
+
+def _url(url: str) -> str:
+    """``postgresql://`` with psycopg 3 when that is the driver installed."""
+    if url.startswith(("postgresql://", "postgres://")):
+        rest = url.split("://", 1)[1]
+        if importlib.util.find_spec("psycopg2") is None and importlib.util.find_spec("psycopg"):
+            return "postgresql+psycopg://" + rest
+        return "postgresql://" + rest
+    return url
+
+
+def make_db_engine(url: str) -> Engine:
+    """An engine for ``url``; a SQLite file's directory is created, WAL mode is on."""
+    parsed = make_url(_url(url))
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(parsed, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(parsed, pool_pre_ping=True)
+
+
+Op = Callable[[Session], None]
+"""A write: adds or updates rows in the session it is given (committed by the Writer)."""
+
+
+class Store:
+    """The database of tables (synchronous; the server calls it from threads)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_db_engine(url)
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def run(self, op: Op) -> None:
+        """Commit one write now, in this thread."""
+        with Session(self.engine) as s, s.begin():
+            op(s)
+
+    # ------------------------------------------------------------------ reading
+
+    def load(self, code: str) -> TableData | None:
+        with Session(self.engine) as s:
+            row = s.get(TableRow, code)
+            return None if row is None else self._snapshot(s, row)
+
+    def load_open(self) -> list[TableData]:
+        """Every table still waiting or playing, with its seats and actions."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status.in_(OPEN))
+                             .order_by(TableRow.created_at)).all()
+            return [self._snapshot(s, row) for row in rows]
+
+    @staticmethod
+    def _snapshot(s: Session, row: TableRow) -> TableData:
+        seats = s.scalars(select(SeatRow).where(SeatRow.table_code == row.code)
+                          .order_by(SeatRow.seat)).all()
+        actions = s.scalars(select(ActionRow).where(ActionRow.table_code == row.code)
+                            .order_by(ActionRow.seq)).all()
+        return TableData(
+            code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
+            players=row.players, seed=row.seed, dealer=row.dealer, status=row.status,
+            host_hash=row.host_hash, title=row.title, public=row.public,
+            turn_timer=row.turn_timer, round=row.round,
+            seats=[SeatData(x.seat, x.name, x.bot, x.token_hash) for x in seats],
+            actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
+        )
+
+    # ------------------------------------------------------------------ writing (ops for the Writer)
+
+    @staticmethod
+    def add_table(data: TableData) -> Op:
+        def op(s: Session) -> None:
+            s.add(TableRow(code=data.code, title=data.title, rules=data.rules,
+                           overrides=data.overrides, players=data.players, seed=data.seed,
+                           dealer=data.dealer, status=data.status, round=data.round,
+                           public=data.public, turn_timer=data.turn_timer,
+                           host_hash=data.host_hash))
+            s.flush()
+            s.add_all(SeatRow(table_code=data.code, seat=x.seat, name=x.name, bot=x.bot,
+                              token_hash=x.token_hash) for x in data.seats)
+        return op
+
+    @staticmethod
+    def set_seat(code: str, seat: SeatData) -> Op:
+        def op(s: Session) -> None:
+            s.execute(update(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat.seat)
+                      .values(name=seat.name, bot=seat.bot, token_hash=seat.token_hash))
+        return op
+
+    @staticmethod
+    def set_table(code: str, **values: Any) -> Op:
+        """Change ``status`` and/or ``round``."""
+        def op(s: Session) -> None:
+            s.execute(update(TableRow).where(TableRow.code == code)
+                      .values(updated_at=_now(), **values))
+        return op
+
+    @staticmethod
+    def add_action(code: str, action: ActionData, status: str | None = None) -> Op:
+        """One action (and the table's new status when the action ends the match)."""
+        def op(s: Session) -> None:
+            s.add(ActionRow(table_code=code, seq=action.seq, round=action.round,
+                            seat=action.seat, action=action.action, source=action.source))
+            if status is not None:
+                s.execute(update(TableRow).where(TableRow.code == code)
+                          .values(status=status, updated_at=_now()))
+        return op
+
+
+class Writer:
+    """One thread committing writes in batches; each caller waits for its own commit."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[tuple[Op, asyncio.AbstractEventLoop,
+                                             asyncio.Future[None]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="eights-db-writer", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Commit what is queued, then stop the thread."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+
+    async def run(self, op: Op) -> None:
+        """Commit ``op``; raises what the database raised (nothing is then written)."""
+        if self._thread is None:
+            raise RuntimeError("the database writer is not running")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put((op, loop, future))
+        await future
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            batch = []
+            stop = item is None
+            if item is not None:
+                batch.append(item)
+            while len(batch) < 500:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            if batch:
+                self._commit(batch)
+            if stop:
+                return
+
+    def _commit_one(self, op: Op) -> BaseException | None:
+        try:
+            self.store.run(op)
+        except Exception as exc:
+            return exc
+        return None
+
+    def _commit(self, batch: Sequence[tuple[Op, asyncio.AbstractEventLoop, asyncio.Future[None]]]) -> None:
+        errors: list[BaseException | None] = [None] * len(batch)
+        try:
+            with Session(self.store.engine) as s, s.begin():
+                for op, _, _ in batch:
+                    op(s)
+        except Exception as exc:
+            errors[0] = exc
+            if len(batch) > 1:  # one at a time, so that one bad write fails alone
+                for i, (op, _, _) in enumerate(batch):
+                    errors[i] = self._commit_one(op)
+        for (_, loop, future), error in zip(batch, errors, strict=True):
+            loop.call_soon_threadsafe(_settle, future, error)
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        log.error("database write failed: %s", error)
+        future.set_exception(error)
