@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights import Game, load_rules, preset_names
+from eights.bots import GreedyBot
 from eights.expert import ExpertBot
-from eights.ismcts import ISMCTSBot, round_rewards
+from eights.ismcts import PRUNE_AFTER, ISMCTSBot, round_rewards
 from eights.tables import tables_for
 from eights.worlds import deal_consistent, known_voids, sample_world, unseen_cards
 
@@ -126,11 +127,31 @@ def test_ismcts_plays_each_world_after_every_action() -> None:
     # the paired root: every legal action is tried in every sampled world
     game = Game("classic", 2, seed=3)
     legal = game.legal_actions()
-    bot = ISMCTSBot(iterations=100, seed=2)
+    bot = ISMCTSBot(iterations=100, seed=2, prune=0)
     bot.choose(game.observe(game.to_move), legal, random.Random(0))
     worlds = {w for _, w, _, _ in bot.last_stats}
     assert [a for a, *_ in bot.last_stats] == legal and len(worlds) == 1
     assert worlds.pop() * len(legal) == bot.last_iterations >= 100
+
+
+def test_ismcts_stops_searching_actions_that_cannot_beat_the_prior() -> None:
+    game = Game("huit-americain", 4, seed=9)
+    seen = game.observe(game.to_move)
+    legal = game.legal_actions()
+    expert = ExpertBot().choose(seen, legal, random.Random(0))
+    bot = ISMCTSBot(iterations=3000, seed=4)
+    bot.choose(seen, legal, random.Random(0))
+    worlds = {a: w for a, w, _, _ in bot.last_stats}
+    gains = {a: g for a, _, _, g in bot.last_stats}
+    assert bot.last_iterations == sum(worlds.values())
+    assert all(w >= PRUNE_AFTER for w in worlds.values())
+    pruned = [a for a in legal if worlds[a] < worlds[expert]]
+    assert pruned, "some action was dropped before the budget was spent"
+    assert all(gains[a] < 0 for a in pruned)  # dropped: behind the prior
+    # without pruning every action is played in every world
+    full = ISMCTSBot(iterations=3000, seed=4, prune=0)
+    full.choose(seen, legal, random.Random(0))
+    assert len({w for _, w, _, _ in full.last_stats}) == 1
 
 
 def test_ismcts_keeps_the_prior_unless_another_action_is_clearly_better() -> None:
@@ -149,6 +170,27 @@ def test_ismcts_keeps_the_prior_unless_another_action_is_clearly_better() -> Non
     pick = eager.choose(seen, legal, random.Random(0))
     gains = {a: gain for a, _, _, gain in eager.last_stats}
     assert gains[pick] == max(gains.values()) and (pick is expert or gains[pick] > 0)
+
+
+def test_ismcts_finds_the_move_the_expert_misses() -> None:
+    # huit-americain, 2 players, greedy play from seed 2 until this position:
+    # I hold 3h 4h 4s on the 4c and the opponent has one card left. The expert
+    # plays 4h, leaving 3h and 4s that do not follow each other; 4s keeps the
+    # chain 4s, 4h (same rank), 3h (same suit): about 20% more rounds won.
+    game = Game("huit-americain", 2, seed=2)
+    greedy = GreedyBot()
+    while len(game.history) < 48:
+        game.apply(greedy.choose(game.observe(game.to_move), game.legal_actions(),
+                                 random.Random(0)))
+    seen = game.observe(game.to_move)
+    legal = game.legal_actions()
+    assert [str(c) for c in seen.hand] == ["3h", "4h", "4s"] and str(seen.up_card) == "4c"
+    assert seen.hand_sizes[1 - seen.seat] == 1
+    assert str(ExpertBot().choose(seen, legal, random.Random(0))) == "4h"
+    for seed in range(3):
+        bot = ISMCTSBot(iterations=600, seed=seed)
+        assert str(bot.choose(seen, legal, random.Random(0))) == "4s"
+        assert {str(a): g for a, _, _, g in bot.last_stats}["4s"] > 0.1
 
 
 def test_ismcts_time_budget_stops_the_search() -> None:

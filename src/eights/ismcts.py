@@ -19,6 +19,9 @@ What makes it play well (each measured in duplicate tournaments, see README):
   paired advantage is significant (mean minus ``z`` standard errors above
   zero). Deviating on a noisy estimate loses more than it wins: greedy and
   expert play are close to best most of the time.
+- **Racing.** Actions that clearly cannot beat the expert's choice stop
+  being searched (``prune``), which halves the time of a decision and leaves
+  the rollouts to the actions still in question.
 - **Tree below the root** (``tree=own``, the default): the bot's own later
   decisions in a world are tree nodes chosen by UCB1 among the actions legal
   in that world (counting each child's availability, Cowling, Powley and
@@ -28,16 +31,22 @@ What makes it play well (each measured in duplicate tournaments, see README):
 
 Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 
-- ``iterations``: rollouts per decision (default 1000 when no time is given);
-  one world is played after every action, so a decision with ``k`` legal
-  actions samples about ``iterations / k`` worlds;
-- ``time``: seconds per decision instead (the search stops at the deadline);
+- ``iterations``: rollouts per decision; one world is played after every
+  action still in the race, so a decision with ``k`` legal actions samples up
+  to ``iterations / k`` worlds;
+- ``time``: seconds per decision (the search stops at the deadline). Given
+  neither, the bot stops at 2000 rollouts or 1 second, whichever comes first;
+  given ``iterations`` alone the search is reproducible for a seed;
 - ``rollout``: ``greedy`` (default: the greedy bot's rules read straight off
   the sampled world) or ``random``;
 - ``epsilon``: share of random moves in greedy rollouts (default 0);
 - ``prior``: ``expert`` (default: the action to beat) or ``none`` (play the
   action with the best mean);
 - ``z``: how many standard errors an action must beat the prior by (default 2);
+- ``prune``: every 4 worlds after the first 16, an action whose paired
+  advantage is more than ``prune`` standard errors below zero leaves the race
+  (default 1; 0 searches every action to the end); when none is left the
+  prior is played;
 - ``tree``: ``own`` (default), ``all`` or ``none``, see above;
 - ``c``: the exploration constant of the tree (default 0.7);
 - ``points``: weight of the round's points in the reward (default 0.25);
@@ -97,7 +106,7 @@ class ISMCTSBot:
     def __init__(self, iterations: int | None = None, time: float | None = None,
                  rollout: str = "greedy", c: float = 0.7, seed: int | None = None,
                  tree: str = "own", prior: str = "expert", z: float = 2.0,
-                 epsilon: float = 0.0, points: float = 0.25) -> None:
+                 epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0) -> None:
         for option, value, allowed in (("tree", tree, TREES), ("prior", prior, ("expert", "none")),
                                        ("rollout", rollout, ("greedy", "random"))):
             if value not in allowed:
@@ -106,12 +115,14 @@ class ISMCTSBot:
             raise ValueError(f"ismcts iterations must be 1 or more, not {iterations}")
         if time is not None and time <= 0:
             raise ValueError(f"ismcts time must be positive, not {time}")
-        for option, number in (("c", c), ("z", z), ("points", points)):
+        for option, number in (("c", c), ("z", z), ("points", points), ("prune", prune)):
             if number < 0:
                 raise ValueError(f"ismcts {option} must be 0 or more, not {number}")
         if not 0 <= epsilon <= 1:
             raise ValueError(f"ismcts epsilon must be between 0 and 1, not {epsilon}")
-        self.iterations = iterations if iterations is not None or time is not None else 1000
+        if iterations is None and time is None:
+            iterations, time = DEFAULT_ITERATIONS, DEFAULT_TIME
+        self.iterations = iterations
         self.time = time
         self.rollout = rollout
         self.c = c
@@ -121,6 +132,7 @@ class ISMCTSBot:
         self.z = z
         self.epsilon = epsilon
         self.points = points
+        self.prune = prune
         self.last_iterations = 0
         self.last_stats: list[tuple[Action, int, float, float]] = []
         """Per action of the last decision: rollouts, mean reward, paired advantage over the prior."""
@@ -140,39 +152,48 @@ class ISMCTSBot:
         total = [0.0] * k
         gain = [0.0] * k
         gain_sq = [0.0] * k
+        count = [0] * k
+        live = [i for i in range(k) if i != base or self.prior is None]
         deadline = None if self.time is None else _time.perf_counter() + self.time
-        worlds = 0
-        while True:
-            if self.iterations is not None and worlds * k >= self.iterations and worlds >= 2:
+        worlds = rollouts = 0
+        while live:
+            if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
             if deadline is not None and worlds >= 2 and _time.perf_counter() >= deadline:
                 break
             world = sample_world(observation, search, voids)
             draws = search.getrandbits(64)
-            values = []
-            for i in range(k):
+            tried = live if self.prior is None else [base, *live]
+            values = {}
+            for i in tried:
                 play = random.Random(draws)  # the same draws after every action
                 game = world.clone(play)
                 game._apply(legal[i])
-                values.append(self._iterate(roots[i], game, play, scale, me)[me])
+                values[i] = self._iterate(roots[i], game, play, scale, me)[me]
             worlds += 1
-            anchor = values[base]
-            for i in range(k):
-                total[i] += values[i]
-                d = values[i] - anchor
+            rollouts += len(tried)
+            anchor = values[base] if self.prior is not None else 0.0
+            for i, value in values.items():
+                total[i] += value
+                count[i] += 1
+                d = value - anchor
                 gain[i] += d
                 gain_sq[i] += d * d
-        self.last_iterations = worlds * k
-        self.last_stats = [(legal[i], worlds, total[i] / worlds, gain[i] / worlds) for i in range(k)]
+            if self.prior is not None and self.prune and worlds >= PRUNE_AFTER and (
+                    worlds % PRUNE_EVERY == 0):
+                # an action that cannot beat the prior is no longer searched
+                live = [i for i in live if _bound(gain[i], gain_sq[i], count[i], -self.prune) >= 0]
+        self.last_iterations = rollouts
+        self.last_stats = [(legal[i], count[i], total[i] / max(1, count[i]),
+                            gain[i] / max(1, count[i])) for i in range(k)]
         if self.prior is None:
-            return legal[max(range(k), key=lambda i: total[i])]
+            return legal[max(range(k), key=lambda i: total[i] / max(1, count[i]))]
         best, best_bound = base, 0.0
         for i in range(k):
-            mean = gain[i] / worlds
-            spread = math.sqrt(max(0.0, gain_sq[i] / worlds - mean * mean) / max(1, worlds - 1))
-            bound = mean - self.z * spread
-            if bound > best_bound:
-                best, best_bound = i, bound
+            if i != base and count[i] >= 2:
+                bound = _bound(gain[i], gain_sq[i], count[i], self.z)
+                if bound > best_bound:
+                    best, best_bound = i, bound
         return legal[best]
 
     @staticmethod
@@ -235,6 +256,22 @@ class ISMCTSBot:
             return legal[int(rng.random() * len(legal))]
         return greedy_action(game, legal)
 
+
+def _bound(total: float, squares: float, n: int, z: float) -> float:
+    """Mean minus ``z`` standard errors, from a sum and a sum of squares over ``n``."""
+    mean = total / n
+    return mean - z * math.sqrt(max(0.0, squares / n - mean * mean) / max(1, n - 1))
+
+
+DEFAULT_ITERATIONS = 2000
+"""Rollouts per decision when neither ``iterations`` nor ``time`` is given..."""
+DEFAULT_TIME = 1.0
+"""...with this many seconds at most (the strength targets' budget)."""
+
+PRUNE_AFTER = 16
+"""Worlds sampled before any action is pruned."""
+PRUNE_EVERY = 4
+"""Worlds between two pruning checks."""
 
 TREES = ("own", "all", "none")
 """Where the tree grows below the root: the bot's own moves, everyone's, nowhere."""
