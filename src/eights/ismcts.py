@@ -34,7 +34,9 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 - ``iterations``: rollouts per decision; one world is played after every
   action still in the race, so a decision with ``k`` legal actions samples up
   to ``iterations / k`` worlds;
-- ``time``: seconds per decision (the search stops at the deadline). Given
+- ``time``: seconds per decision, counted in CPU time of the searching
+  thread, so a busy machine (a tournament's other workers, a server's other
+  tables) slows the search down but does not weaken it. Given
   neither, the bot stops at 2000 rollouts or 1 second, whichever comes first;
   given ``iterations`` alone the search is reproducible for a seed;
 - ``rollout``: ``greedy`` (default: the greedy bot's rules read straight off
@@ -154,12 +156,12 @@ class ISMCTSBot:
         gain_sq = [0.0] * k
         count = [0] * k
         live = [i for i in range(k) if i != base or self.prior is None]
-        deadline = None if self.time is None else _time.perf_counter() + self.time
+        deadline = None if self.time is None else _time.thread_time() + self.time
         worlds = rollouts = 0
         while live:
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
-            if deadline is not None and worlds >= 2 and _time.perf_counter() >= deadline:
+            if deadline is not None and worlds >= 2 and _time.thread_time() >= deadline:
                 break
             world = sample_world(observation, search, voids)
             draws = search.getrandbits(64)
