@@ -76,12 +76,12 @@ def _line(result: TournamentResult, a: str, b: str, floor: float | None) -> str:
 
 def run(presets: Sequence[str], only: set[str], deals: int, search_deals: int, four_deals: int,
         spec: str, jobs: int, seed: int) -> None:
-    if only & {"search", "four", "random"}:
-        for preset in presets:
-            for players in (2, 4):
-                mean, top, count = seconds_per_decision(preset, players, spec)
-                print(f"{preset:<15} {players}p  {spec}: {mean:.3f} s per decision on average, "
-                      f"{top:.3f} s at most ({count} decisions)", flush=True)
+    timed = {(p, 2) for p in presets if "search" in only} | {
+        (p, 4) for p in presets if "four" in only} | ({("classic", 2)} if "random" in only else set())
+    for preset, players in sorted(timed):
+        mean, top, count = seconds_per_decision(preset, players, spec)
+        print(f"{preset:<15} {players}p  {spec}: {mean:.3f} s per decision on average, "
+              f"{top:.3f} s at most ({count} decisions)", flush=True)
     for preset in presets:
         if "ladder" in only:
             for a, b in (("greedy", "random"), ("expert", "greedy")):

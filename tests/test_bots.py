@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -32,6 +32,36 @@ def test_every_bot_plays_legal_actions_in_every_preset(name: str, bot: str) -> N
             if game.match_over:
                 break
             game.next_round()
+
+
+AWKWARD: dict[str, Callable[[Game], bool]] = {
+    "pending stack (HF3, HA6)": lambda g: g.pending > 0 and any(
+        a.card is not None for a in g.legal_actions()),
+    "the 10 plays again (HA11)": lambda g: g.again,
+    "LH5 take or pass": lambda g: g.replace,
+    "last-card announcement (HA13)": lambda g: any(a.announce for a in g.legal_actions()),
+    "teams (LH, 4 players)": lambda g: g.teams,
+}
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random", "expert", "ismcts:iterations=30"])
+def test_every_bot_is_legal_at_the_awkward_moments(bot: str) -> None:
+    found: dict[str, int] = dict.fromkeys(AWKWARD, 0)
+    player = make_bot(bot)
+    rng = random.Random(3)
+    for name, n in [("huit-fou", 3), ("huit-americain", 3), ("les-huit", 4), ("les-huit", 2)]:
+        for seed in range(6):
+            game = Game(name, n, seed=seed)
+            while not game.over:
+                legal = game.legal_actions()
+                moments = [m for m, test in AWKWARD.items() if test(game)]
+                if moments and len(legal) > 1 and found[moments[0]] < 6:
+                    choice = player.choose(game.observe(game.to_move), legal, rng)
+                    assert choice in legal, (name, moments, choice, legal)
+                    for m in moments:
+                        found[m] += 1
+                game.apply(rng.choice(legal))
+    assert all(found.values()), found  # every kind of moment was met
 
 
 class SpyBot:
