@@ -17,6 +17,7 @@ from eights.cli import app as cli_app
 from eights.record import load_record, replay
 from eights.server.room import Room
 from eights.server.store import Base, Store
+from postgres import BACKENDS, database_url
 from test_server import (
     Peer,
     create,
@@ -30,9 +31,12 @@ from test_server import (
 )
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database: a SQLite file, then a schema on the PostgreSQL server of
+    ``EIGHTS_TEST_POSTGRES`` (skipped without it, except in CI where it fails)."""
+    with database_url(request.param, str(tmp_path / "server.sqlite3")) as url:
+        yield url
 
 
 @pytest.fixture

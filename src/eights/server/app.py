@@ -31,6 +31,7 @@ from eights.server.protocol import (
 )
 from eights.server.room import Connection, Room
 from eights.server.store import Store
+from eights.server.web import add_web_routes
 
 __all__ = ["create_app", "data_dir", "default_db_url"]
 
@@ -203,6 +204,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
             except (TimeoutError, asyncio.CancelledError):
                 pump.cancel()
 
+    add_web_routes(app)  # the browser table: /, /t/CODE, /static, /api/i18n/LANG
     return app
 
 

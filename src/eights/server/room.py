@@ -252,23 +252,31 @@ class Room:
             return None
         return round(max(0.0, self.deadline - asyncio.get_running_loop().time()), 1)
 
-    def state_event(self, seat: int | None, lang: str, last: _Last | None = None) -> str:
-        last_json = None
-        if last is not None:
-            text = describe_move(self.game, self.names(), last.seat, last.action, last.before,
-                                 translator(lang))
-            last_json = {"seat": last.seat, "action": str(last.action), "by": last.source,
-                         "text": text}
+    def _last_json(self, lang: str, last: _Last | None) -> dict[str, Any] | None:
+        if last is None:
+            return None
+        text = describe_move(self.game, self.names(), last.seat, last.action, last.before,
+                             translator(lang))
+        return {"seat": last.seat, "action": str(last.action), "by": last.source, "text": text}
+
+    def state_event(self, seat: int | None, lang: str, last: _Last | None = None, *,
+                    last_json: dict[str, Any] | None = None) -> str:
+        if last_json is None:
+            last_json = self._last_json(lang, last)
         return event("state", version=self.version, view=self.view(seat), last=last_json,
                      timer=self._timer_left())
 
     def _broadcast_state(self, last: _Last | None) -> None:
         cache: dict[tuple[int | None, str], str] = {}
+        lasts: dict[str, dict[str, Any] | None] = {}
         for conn in self.conns:
             key = (conn.seat, conn.lang)
             text = cache.get(key)
             if text is None:
-                text = cache[key] = self.state_event(conn.seat, conn.lang, last)
+                if conn.lang not in lasts:
+                    lasts[conn.lang] = self._last_json(conn.lang, last)
+                text = cache[key] = self.state_event(conn.seat, conn.lang, last,
+                                                     last_json=lasts[conn.lang])
             conn.send(text)
 
     def _broadcast_table(self, skip: Connection | None = None) -> None:
@@ -465,15 +473,25 @@ class Room:
     # ------------------------------------------------------------------ changing the game
 
     async def _commit(self, seat: int, action: Action, source: str) -> None:
-        """Store a legal action, then apply it and tell everyone."""
-        trial = self.game.clone()
-        before = tuple(len(h) for h in trial.hands)
-        trial.apply(action)
-        done = "finished" if trial.match_over else None
-        step = ActionData(self.actions + 1, trial.round, seat, str(action), source)
-        await self.writer.run(Store.add_action(self.code, step, done))
-        self.game, self.actions = trial, step.seq
+        """Store a legal action, then apply it and tell everyone.
+
+        The game is not touched before the commit (so a failed commit changes
+        nothing) and nothing else changes it meanwhile (the room's lock is held).
+        When the action ends the match, the status is committed after it: a
+        restart in between finds the match over and finishes the table.
+        """
+        game = self.game
+        before = tuple(len(h) for h in game.hands)
+        step = ActionData(self.actions + 1, game.round, seat, str(action), source)
+        await self.writer.run(Store.add_action(self.code, step))
+        game.apply(action)
+        self.actions = step.seq
+        done = "finished" if game.match_over else None
         if done:
+            try:
+                await self.writer.run(Store.set_table(self.code, status=done))
+            except Exception:  # the action is stored: a restart finishes the table
+                log.exception("table %s: storing the end of the match failed", self.code)
             self.status = done
         self._schedule()
         self._broadcast_state(_Last(seat, action, before, source))
@@ -482,10 +500,8 @@ class Room:
             self.on_done(self)
 
     async def _deal(self) -> None:
-        trial = self.game.clone()
-        trial.next_round()
-        await self.writer.run(Store.set_table(self.code, round=trial.round))
-        self.game = trial
+        await self.writer.run(Store.set_table(self.code, round=self.game.round + 1))
+        self.game.next_round()
         self._schedule()
         self._broadcast_state(None)
 

@@ -1,0 +1,486 @@
+"""Load on the server: N tables of WebSocket clients over loopback, and nothing lost.
+
+    python benchmarks/server_load.py [--tables 500] [--seconds 20] [--think 1.0]
+                                     [--players 4] [--bots 0] [--db URL] [--json]
+
+It starts ``eights serve`` as a child process (SQLite in a temporary directory
+unless ``--db`` is given; ``--address-limit`` lifts the per-address bounds, as
+every client comes from 127.0.0.1), creates the tables over HTTP, connects one
+WebSocket client per person seat (one asyncio process for all of them), starts
+every match, and lets each client play a legal action from the ``legal`` list
+it was sent whenever its seat is to play (after ``--think`` seconds on average,
+as a person would; 0 plays at once), the first seat dealing the next round
+when one ends. After ``--seconds`` the clients stop, the host closes each
+table, and the benchmark checks that nothing was lost: every table's exported
+record (``GET /api/tables/CODE/record``) holds exactly the actions the clients
+saw broadcast, and replays to the state each client saw last.
+
+It prints actions a second, and the latency from sending an action to
+receiving its broadcast: at every client of the table (each receipt one
+sample) and at the slowest client of the table (the whole broadcast), over
+the run after ``--warmup`` seconds (the matches start spread over ``--ramp``
+seconds). Errors are error events, connections dropped, and tables that
+stalled. It also prints the CPU the server and the clients used (cores busy,
+and the server's CPU time per action), since they share the machine.
+``--think 0`` plays as fast as the server answers, which finds its ceiling;
+with few tables a client then sends more than the 20 messages a second one
+connection may send, and the refusals count as errors.
+
+This is a measurement, not a test (the timing goals live here);
+``tests/test_server_load.py`` runs it small.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import gc
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from eights.record import load_record, replay
+
+Message = dict[str, Any]
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- the server process
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``eights serve`` in a child process, its output in ``log``."""
+
+    def __init__(self, db: str, log: Path, *, bot_delay: float, address_limit: int) -> None:
+        self.port = free_port()
+        self.log = log
+        env = {**os.environ, "EIGHTS_DATA_DIR": str(log.parent)}
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--db", db,
+                 "--bot-delay", str(bot_delay), "--address-limit", str(address_limit)],
+                stdout=out, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 60
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}: "
+                                   + log.read_text(errors="replace")[-2000:])
+            try:
+                if http(self.base, "GET", "/api/health")["ok"]:
+                    return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not answer within 60 s")
+            time.sleep(0.05)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the server process so far (Linux)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def http(base: str, method: str, path: str, body: Message | None = None) -> Message:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            answer: Message = json.load(response)
+            return answer
+    except urllib.error.HTTPError as exc:
+        raise RuntimeError(f"{method} {path}: {exc.code} {exc.read().decode(errors='replace')}"
+                           ) from None
+
+
+# --------------------------------------------------------------------------- tables and clients
+
+
+@dataclass
+class Stats:
+    warm_from: float = 0.0
+    """Latencies and actions before this time (perf_counter) are not counted."""
+    latencies: list[float] = field(default_factory=list)
+    """Send to receipt, one sample per client per action."""
+    broadcasts: list[float] = field(default_factory=list)
+    """Send to receipt by the last client of the table, one sample per action."""
+    actions: int = 0
+    """Steps broadcast after the warm-up (actions played, rounds dealt)."""
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Client:
+    seat: int
+    token: str
+    ws: ClientConnection | None = None
+    seq: int = 0
+    state: Message | None = None
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        assert self.ws is not None
+        self.seq += 1
+        await self.ws.send(orjson.dumps({"type": kind, "seq": self.seq, **fields}).decode())
+
+
+@dataclass
+class Table:
+    code: str
+    host_token: str
+    clients: list[Client]
+    rng: random.Random
+    sent: dict[int, float] = field(default_factory=dict)
+    """Version an action was made on -> when it was sent."""
+    received: dict[int, int] = field(default_factory=dict)
+    """Version -> clients that received its state."""
+    seen: list[list[str]] = field(default_factory=lambda: [[]])
+    """The actions broadcast, by round, as the first client saw them."""
+    version: int = -1
+    """The newest version the first client saw."""
+    closed: bool = False
+
+
+@dataclass
+class Run:
+    tables: list[Table]
+    stats: Stats
+    think: float
+    stopping: bool = False
+
+
+def pick(legal: list[str], rng: random.Random) -> str:
+    """Some card if one plays, else draw, pass or take (so rounds move on)."""
+    plays = [a for a in legal if a not in ("draw", "pass", "take")]
+    if plays:
+        return rng.choice(plays)
+    return "draw" if "draw" in legal else legal[0]
+
+
+async def drive(run: Run, table: Table, client: Client) -> None:
+    """Read one client's events; play when its seat is to play."""
+    assert client.ws is not None
+    stats, first = run.stats, client is table.clients[0]
+    try:
+        async for text in client.ws:
+            now = time.perf_counter()
+            msg: Message = orjson.loads(text)
+            kind = msg["type"]
+            if kind == "error":
+                stats.errors.append(f"{table.code} seat {client.seat}: {msg['code']}: {msg['message']}")
+                continue
+            if kind != "state":
+                continue
+            client.state = msg
+            version = msg["version"]
+            sent = table.sent.get(version - 1)
+            count = table.received[version] = table.received.get(version, 0) + 1
+            counted = now >= stats.warm_from
+            if sent is not None and counted:
+                stats.latencies.append(now - sent)
+            if count == len(table.clients):
+                del table.received[version]
+                if sent is not None:
+                    del table.sent[version - 1]
+                    if counted:
+                        stats.broadcasts.append(now - sent)
+                if counted and version > 0:
+                    stats.actions += 1
+            view = msg["view"]
+            if first:
+                table.version = version
+                if msg["last"] is not None:
+                    table.seen[-1].append(msg["last"]["action"])
+                elif version > 0:  # a round dealt
+                    table.seen.append([])
+            if run.stopping or view["match_over"]:
+                continue
+            if view["round_over"]:
+                if first:
+                    await act(run, table, client, "next_round", version=version)
+            elif view["to_play"] == client.seat:
+                await act(run, table, client, "action", version=version,
+                          action=pick(view["legal"], table.rng))
+    except ConnectionClosed as exc:
+        if not table.closed:
+            stats.errors.append(f"{table.code} seat {client.seat}: connection closed ({exc})")
+
+
+async def act(run: Run, table: Table, client: Client, kind: str, **fields: Any) -> None:
+    if run.think > 0:
+        await asyncio.sleep(table.rng.uniform(0.5, 1.5) * run.think)
+        if run.stopping:
+            return
+    table.sent[fields["version"]] = time.perf_counter()
+    await client.send(kind, token=client.token, **fields)
+
+
+# --------------------------------------------------------------------------- the run
+
+
+async def in_threads(pool: concurrent.futures.ThreadPoolExecutor, calls: list[Callable[[], T]]
+                     ) -> list[T]:
+    loop = asyncio.get_running_loop()
+    return list(await asyncio.gather(*(loop.run_in_executor(pool, call) for call in calls)))
+
+
+async def create_tables(base: str, args: argparse.Namespace,
+                        pool: concurrent.futures.ThreadPoolExecutor) -> list[Table]:
+    bots = {str(args.players - 1 - i): "greedy" for i in range(args.bots)}
+
+    def create(i: int) -> Table:
+        made = http(base, "POST", "/api/tables", {
+            "rules": args.rules, "players": args.players, "bots": bots, "target": 10_000,
+            "seed": args.seed * 100_003 + i, "public": False, "title": f"load {i}"})
+        clients = []
+        for seat in range(args.players - args.bots):
+            joined = http(base, "POST", f"/api/tables/{made['code']}/join",
+                          {"name": f"P{seat}", "seat": seat})
+            clients.append(Client(seat, joined["token"]))
+        return Table(made["code"], made["host_token"], clients, random.Random(f"{args.seed}/{i}"))
+
+    return await in_threads(pool, [lambda i=i: create(i) for i in range(args.tables)])  # type: ignore[misc]
+
+
+async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float]
+               ) -> dict[str, Any]:
+    pool = concurrent.futures.ThreadPoolExecutor(16)
+    t0 = time.perf_counter()
+    tables = await create_tables(base, args, pool)
+    stats = Stats()
+    run = Run(tables, stats, args.think)
+    ws_base = base.replace("http://", "ws://")
+    gate = asyncio.Semaphore(64)
+
+    async def open_client(table: Table, client: Client) -> None:
+        async with gate:
+            client.ws = await connect(f"{ws_base}/ws/tables/{table.code}", open_timeout=60,
+                                      ping_interval=None, max_size=2**20)
+            await client.send("hello", token=client.token)
+            welcome = json.loads(await client.ws.recv())
+            if welcome.get("type") != "welcome" or welcome.get("seat") != client.seat:
+                raise RuntimeError(f"table {table.code}: no welcome for seat {client.seat}: {welcome}")
+
+    await asyncio.gather(*(open_client(t, c) for t in tables for c in t.clients))
+    setup = time.perf_counter() - t0
+    gc.collect()
+    gc.freeze()  # as the server does: no pauses of the load generator in the figures
+    tasks = [asyncio.create_task(drive(run, t, c)) for t in tables for c in t.clients]
+    start = time.perf_counter()
+    stats.warm_from = start + args.warmup
+    # Matches start spread over --ramp seconds, as people arrive (not all in the same instant).
+    for i, table in enumerate(tables):
+        await table.clients[0].send("start", token=table.host_token)
+        gap = start + args.ramp * (i + 1) / len(tables) - time.perf_counter()
+        if gap > 0:
+            await asyncio.sleep(gap)
+    await asyncio.sleep(max(0.0, stats.warm_from - time.perf_counter()))
+    cpu = (server_cpu(), time.process_time())
+    await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
+    run.stopping = True
+    end = time.perf_counter()
+    cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1])
+    # Let the actions in flight arrive everywhere, then close every table.
+    deadline = time.monotonic() + 30
+    while any(t.sent for t in tables) and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    for table in tables:
+        if table.sent:
+            stats.errors.append(f"{table.code}: no complete broadcast of the action made on "
+                                f"version(s) {sorted(table.sent)} within 30 s")
+    for table in tables:
+        table.closed = True
+        await table.clients[0].send("close", token=table.host_token)
+    done, pending = await asyncio.wait(tasks, timeout=30)
+    for task in pending:
+        task.cancel()
+    if pending:
+        stats.errors.append(f"{len(pending)} connections still open 30 s after the tables closed")
+    for task in done:
+        if task.exception() is not None:
+            stats.errors.append(f"a client failed: {task.exception()!r}")
+
+    lost = await verify(base, tables, stats, pool)
+    pool.shutdown()
+    measured = end - stats.warm_from
+    result = summary(args, stats, lost=lost, measured=measured, setup=setup)
+    result["cpu"] = {"server": round(cpu[0] / measured, 2), "clients": round(cpu[1] / measured, 2),
+                     "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3)}
+    return result
+
+
+async def verify(base: str, tables: list[Table], stats: Stats,
+                 pool: concurrent.futures.ThreadPoolExecutor) -> int:
+    """Tables whose record does not match what their clients saw."""
+    def check(table: Table) -> str | None:
+        try:
+            record = http(base, "GET", f"/api/tables/{table.code}/record")
+        except (OSError, RuntimeError) as exc:
+            return f"{table.code}: no record ({exc})"
+        actions = [r["actions"] for r in record["rounds"]]
+        if actions != table.seen:
+            return (f"{table.code}: the record holds {sum(map(len, actions))} actions in "
+                    f"{len(actions)} rounds, the clients saw {sum(map(len, table.seen))} in "
+                    f"{len(table.seen)}")
+        game = replay(load_record(record))
+        if sum(map(len, actions)) + game.round - 1 != table.version:
+            return f"{table.code}: the record replays to another version than {table.version}"
+        for client in table.clients:
+            if client.state is None or game.observe(client.seat).to_json() != client.state["view"]:
+                return f"{table.code}: seat {client.seat} saw a state the record does not replay to"
+        return None
+
+    problems = [p for p in await in_threads(pool, [lambda t=t: check(t) for t in tables])  # type: ignore[misc]
+                if p is not None]
+    stats.errors.extend(problems[:20])
+    return len(problems)
+
+
+def quantile(samples: list[float], q: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(args: argparse.Namespace, stats: Stats, *, lost: int, measured: float,
+            setup: float) -> dict[str, Any]:
+    def ms(samples: list[float]) -> dict[str, float]:
+        return {"p50": round(1000 * quantile(samples, 0.50), 2),
+                "p90": round(1000 * quantile(samples, 0.90), 2),
+                "p99": round(1000 * quantile(samples, 0.99), 2),
+                "max": round(1000 * max(samples, default=float("nan")), 2),
+                "mean": round(1000 * statistics.fmean(samples), 2) if samples else float("nan")}
+
+    return {
+        "tables": args.tables, "players": args.players, "bots": args.bots,
+        "clients": args.tables * (args.players - args.bots), "think": args.think,
+        "seconds": round(measured, 2), "setup_seconds": round(setup, 2),
+        "actions": stats.actions, "actions_per_second": round(stats.actions / measured, 1)
+        if measured > 0 else 0.0,
+        "latency_ms": ms(stats.latencies), "broadcast_ms": ms(stats.broadcasts),
+        "errors": len(stats.errors), "error_examples": stats.errors[:5],
+        "lost": lost, "verified_tables": args.tables - lost,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=20.0, help="driving time (after set-up)")
+    parser.add_argument("--ramp", type=float, default=1.0,
+                        help="seconds over which the matches start")
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds at the start left out of the figures (the ramp included)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a client waits before it acts (0: at once)")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bots", type=int, default=0, help="seats played by greedy bots")
+    parser.add_argument("--bot-delay", type=float, default=1.0)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--server", help="use the server already running at this URL "
+                        "(started with a large enough --address-limit)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if not 0 <= args.bots < args.players:
+        parser.error("--bots must leave at least one person seat")
+    if args.tables < 1 or args.seconds <= 0:
+        parser.error("--tables and --seconds must be positive")
+    if not 0 <= args.ramp <= args.warmup < args.seconds:
+        parser.error("give 0 <= --ramp <= --warmup < --seconds")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it too
+    gc.set_threshold(20_000, 20, 100)
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings it
+        pass
+    with tempfile.TemporaryDirectory(prefix="eights-load-") as tmp:
+        server = None
+        if args.server:
+            base = args.server.rstrip("/")
+        else:
+            db = args.db or f"sqlite:///{Path(tmp) / 'server.sqlite3'}"
+            server = ServerProcess(db, Path(tmp) / "server.log", bot_delay=args.bot_delay,
+                                   address_limit=args.tables * args.players + 100)
+            base = server.base
+        try:
+            result = asyncio.run(load(base, args, server.cpu_seconds if server else
+                                      lambda: float("nan")))
+        finally:
+            if server is not None:
+                server.stop()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    if args.json:
+        print(json.dumps(result))
+    else:
+        report(result)
+    return 0 if result["errors"] == 0 and result["lost"] == 0 else 1
+
+
+def report(r: dict[str, Any]) -> None:
+    lat, bc = r["latency_ms"], r["broadcast_ms"]
+    print(f"{r['tables']} tables x {r['players']} seats ({r['bots']} bots), {r['clients']} "
+          f"WebSocket clients, think {r['think']} s; set-up {r['setup_seconds']} s")
+    print(f"{r['actions']} actions in {r['seconds']} s: {r['actions_per_second']} actions/s")
+    print(f"send -> state at each client:   p50 {lat['p50']} ms  p90 {lat['p90']} ms  "
+          f"p99 {lat['p99']} ms  max {lat['max']} ms")
+    print(f"send -> state at every client:  p50 {bc['p50']} ms  p90 {bc['p90']} ms  "
+          f"p99 {bc['p99']} ms  max {bc['max']} ms")
+    cpu = r["cpu"]
+    print(f"CPU (cores busy while measured): server {cpu['server']}, clients {cpu['clients']}; "
+          f"server {cpu['server_ms_per_action']} ms of CPU an action")
+    print(f"errors {r['errors']}, tables whose record differs {r['lost']} "
+          f"({r['verified_tables']} verified)")
+    for line in r["error_examples"]:
+        print("  ", line)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+// The lobby: open tables, and a new table in two clicks (New table, Create).
+
+import { t, tn } from "./i18n.js";
+import { el, getJSON, keepHostToken, keepName, keepSeat, postJSON, savedName } from "./storage.js";
+import { faceSVG } from "./cards.js";
+
+const LEVELS = [["random", "easy"], ["greedy", "normal"], ["expert", "hard"]];
+
+export async function showLobby(root) {
+  document.title = t("Crazy Eights");
+  const list = el("ul", { class: "table-list", id: "tables", "aria-live": "polite" });
+  const error = el("p", { class: "error", role: "alert", hidden: true });
+  const newButton = el("button", { type: "button", class: "primary big", id: "new-table" }, t("New table"));
+  const hero = el("section", { class: "hero" },
+    el("div", { class: "hero-cards", "aria-hidden": "true", html: ["8h", "8s", "8d", "8c"].map(
+      (c) => `<span class="hero-card">${faceSVG(c)}</span>`).join("") }),
+    el("div", { class: "hero-text" },
+      el("h1", {}, t("Crazy Eights")),
+      newButton));
+  const section = el("section", { class: "panel lobby-tables", "aria-labelledby": "open-title" },
+    el("h2", { id: "open-title" }, t("Open tables")), error, list);
+  root.replaceChildren(el("div", { class: "lobby" }, hero, section));
+
+  let presets = [];
+  try {
+    presets = (await getJSON("/api/presets")).presets;
+  } catch (exc) {
+    error.textContent = t("Could not reach the server: {message}", { message: exc.message });
+    error.hidden = false;
+  }
+  const dialog = createDialog(presets);
+  root.append(dialog);
+  newButton.addEventListener("click", () => {
+    dialog.showModal();
+    const name = dialog.querySelector("#create-name");
+    (name.value ? dialog.querySelector("#create-submit") : name).focus();
+  });
+
+  const refresh = async () => {
+    try {
+      const { tables } = await getJSON("/api/tables");
+      renderTables(list, tables);
+      error.hidden = true;
+    } catch (exc) {
+      error.textContent = t("Could not reach the server: {message}", { message: exc.message });
+      error.hidden = false;
+    }
+  };
+  await refresh();
+  const timer = setInterval(() => {
+    if (!document.hidden) refresh();
+  }, 4000);
+  window.addEventListener("pagehide", () => clearInterval(timer), { once: true });
+}
+
+function renderTables(list, tables) {
+  if (!tables.length) {
+    list.replaceChildren(el("li", { class: "empty" }, t("No open table yet: create one.")));
+    return;
+  }
+  list.replaceChildren(...tables.map((table) => {
+    const free = table.seats.filter((s) => s.kind === "free").length;
+    const people = table.seats.map((s) => (s.kind === "free" ? "·" : s.name)).join(", ");
+    const href = `/t/${encodeURIComponent(table.code)}`;
+    const canJoin = table.status === "waiting" && free > 0;
+    return el("li", { class: "table-item", "data-code": table.code },
+      el("div", { class: "table-item-text" },
+        el("strong", {}, table.title || table.rules_title),
+        el("span", { class: "muted" }, t("{title}, {n} players", { title: table.rules_title, n: table.players })),
+        el("span", { class: "muted small" }, people)),
+      el("span", { class: `status-pill ${table.status}` },
+        canJoin ? tn("{n} free seat", "{n} free seats", free) : t(table.status)),
+      el("a", { class: `button ${canJoin ? "primary" : ""}`, href }, canJoin ? t("Join") : t("Watch")));
+  }));
+}
+
+function createDialog(presets) {
+  const byName = Object.fromEntries(presets.map((p) => [p.name, p]));
+  const rules = el("select", { id: "create-rules", name: "rules" },
+    presets.map((p) => el("option", { value: p.name, selected: p.name === "classic" }, p.title)));
+  const players = el("select", { id: "create-players", name: "players" });
+  const bots = el("select", { id: "create-bots", name: "bots" });
+  const level = el("select", { id: "create-level", name: "level" },
+    LEVELS.map(([spec, words]) => el("option", { value: spec, selected: spec === "greedy" }, t(words))));
+  const name = el("input", { id: "create-name", name: "name", required: true, maxlength: 24,
+    autocomplete: "nickname", value: savedName() });
+  const error = el("p", { class: "error", role: "alert", hidden: true });
+
+  const fillPlayers = () => {
+    const preset = byName[rules.value];
+    if (!preset) return;
+    const [low, high] = preset.players;
+    const choice = Math.min(high, Math.max(low, Number(players.value) || preset.default_players));
+    players.replaceChildren(...Array.from({ length: Math.min(high, 8) - low + 1 }, (_, i) => low + i)
+      .map((n) => el("option", { value: n, selected: n === choice }, n)));
+    fillBots();
+  };
+  const fillBots = () => {
+    const n = Number(players.value);
+    // Default: you, one friend, and bots in the other seats.
+    const choice = bots.dataset.touched ? Math.min(Number(bots.value), n - 1) : Math.max(0, n - 2);
+    bots.replaceChildren(...Array.from({ length: n }, (_, i) => i)
+      .map((k) => el("option", { value: k, selected: k === choice }, k)));
+  };
+  rules.addEventListener("change", () => {
+    players.value = "";
+    fillPlayers();
+  });
+  players.addEventListener("change", fillBots);
+  bots.addEventListener("change", () => {
+    bots.dataset.touched = "1";
+  });
+  if (presets.length) fillPlayers();
+
+  const field = (label, control) => el("label", { class: "field" }, el("span", {}, label), control);
+  const submit = el("button", { type: "submit", class: "primary", id: "create-submit" }, t("Create"));
+  const form = el("form", { method: "dialog", class: "create-form" },
+    el("h2", {}, t("Create a table")),
+    field(t("Rules"), rules),
+    el("div", { class: "row" }, field(t("Players"), players), field(t("Bots"), bots), field(t("Bot level"), level)),
+    field(t("Your name"), name),
+    error,
+    el("div", { class: "dialog-buttons" },
+      el("button", { type: "button", value: "cancel", onclick: () => dialog.close() }, t("Cancel")),
+      submit));
+  const dialog = el("dialog", { class: "dialog", id: "create-dialog", "aria-labelledby": "create-title" }, form);
+  form.querySelector("h2").id = "create-title";
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const n = Number(players.value);
+    const k = Number(bots.value);
+    const seatBots = {};
+    for (let seat = n - k; seat < n; seat += 1) seatBots[seat] = level.value;
+    submit.disabled = true;
+    try {
+      const answer = await postJSON("/api/tables", {
+        rules: rules.value, players: n, bots: seatBots, name: name.value.trim(),
+      });
+      keepName(name.value.trim());
+      keepHostToken(answer.code, answer.host_token);
+      keepSeat(answer.code, answer.seat, answer.token);
+      if (!answer.table.seats.some((s) => s.kind === "free")) {
+        sessionStorage.setItem(`eights.autostart.${answer.code}`, "1");
+      }
+      location.assign(answer.invite);
+    } catch (exc) {
+      error.textContent = exc.message;
+      error.hidden = false;
+      submit.disabled = false;
+    }
+  });
+  return dialog;
+}

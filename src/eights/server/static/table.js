@@ -1,0 +1,801 @@
+// A table: the waiting room, then the game as the server sends it.
+//
+// The server is authoritative: the page shows the `view` of each `state`
+// event (this seat's observation) and sends the actions listed in
+// `view.legal`, in canonical notation, with the state's `version`.
+
+import { actionWords, cardPretty, cardWords, lang, suitWords, SUIT_SYMBOLS, t, tn } from "./i18n.js";
+import { backSVG, faceSVG, suitSVG } from "./cards.js";
+import { TableSocket } from "./net.js";
+import {
+  el, forgetSeat, getJSON, hostTokenOf, keepName, keepSeat, postJSON, savedName, seatOf,
+} from "./storage.js";
+
+const SUITS = ["c", "d", "h", "s"];
+const MOTION = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** The card of a play action: "8h=s!" -> "8h"; null for draw, pass, take. */
+const cardOf = (action) => (/^(draw|pass|take)$/.test(action) ? null : action.replace("!", "").split("=")[0]);
+
+export async function showTable(root, code) {
+  const page = new TablePage(root, code);
+  await page.open();
+}
+
+class TablePage {
+  constructor(root, code) {
+    this.root = root;
+    this.code = code;
+    this.table = null; // the `table` description
+    this.seat = null; // this connection's seat (null: watching)
+    this.state = null; // the last `state` event
+    this.socket = null;
+    this.busy = false; // an action is on its way: ignore clicks until the next state
+    this.announce = false;
+    this.log = [];
+    this.target = null;
+    this.notice = "";
+    this.timerEnd = null;
+    this.watching = false; // chose to watch instead of joining
+    this.handIndex = -1; // the card that had the focus last
+    this.usingKeys = false;
+  }
+
+  get hostToken() {
+    return hostTokenOf(this.code);
+  }
+
+  get view() {
+    return this.state ? this.state.view : null;
+  }
+
+  names() {
+    return this.table.seats.map((s, i) => s.name || t("Player {n}", { n: i + 1 }));
+  }
+
+  // ---------------------------------------------------------------- opening
+
+  async open() {
+    let table;
+    try {
+      table = await getJSON(`/api/tables/${encodeURIComponent(this.code)}`);
+    } catch (exc) {
+      const message = exc.status === 404 ? t("This table does not exist. Check the invite link.")
+        : t("Could not reach the server: {message}", { message: exc.message });
+      this.root.replaceChildren(el("section", { class: "panel narrow" },
+        el("p", { class: "error", role: "alert" }, message),
+        el("a", { class: "button", href: "/" }, t("Back to the lobby"))));
+      return;
+    }
+    this.table = table;
+    getJSON("/api/presets").then(({ presets }) => {
+      const preset = presets.find((p) => p.name === table.rules);
+      this.target = table.overrides.target ?? (preset ? preset.target : null);
+      this.renderSide();
+    }).catch(() => {});
+    this.build();
+    const mine = seatOf(this.code);
+    if (!mine && table.status !== "waiting") this.notice = t("Every seat is taken: you can watch.");
+    if (table.status === "waiting") this.renderWaiting();
+    this.connect(mine ? mine.token : null); // without a seat: watch (the waiting room stays live)
+    document.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  connect(token) {
+    if (this.socket) this.socket.stop();
+    this.socket = new TableSocket(this.code, {
+      token,
+      lang: lang(),
+      onEvent: (message) => this.onEvent(message),
+      onStatus: (status, event) => this.onStatus(status, event),
+    });
+    this.socket.connect();
+  }
+
+  async join(name) {
+    const answer = await postJSON(`/api/tables/${encodeURIComponent(this.code)}/join`, { name });
+    keepName(name);
+    keepSeat(this.code, answer.seat, answer.token);
+    this.table = answer.table;
+    this.notice = "";
+    this.connect(answer.token);
+  }
+
+  // ---------------------------------------------------------------- events
+
+  onStatus(status, event) {
+    const banner = document.getElementById("banner");
+    this.page.dataset.online = String(status === "open");
+    if (status === "open") {
+      this.opened = (this.opened || 0) + 1;
+      this.page.dataset.connections = this.opened;
+      banner.hidden = true;
+      return;
+    }
+    if (this.table && this.table.status === "closed") {
+      this.socket.stop();
+      banner.textContent = t("The host closed the table.");
+      banner.hidden = false;
+      return;
+    }
+    if (event && event.code === 1000 && /closed/.test(event.reason)) {
+      this.socket.stop();
+      banner.textContent = t("The host closed the table.");
+    } else {
+      banner.textContent = t("Reconnecting…");
+    }
+    banner.hidden = false;
+    this.busy = false;
+  }
+
+  onEvent(message) {
+    switch (message.type) {
+      case "welcome":
+        this.seat = message.seat;
+        this.table = message.table;
+        if (this.table.status === "waiting") this.renderWaiting();
+        this.autostart();
+        break;
+      case "table":
+        this.table = message.table;
+        if (this.table.status === "waiting") {
+          this.renderWaiting();
+          this.autostart();
+        } else if (this.state) {
+          this.renderPods();
+          this.renderSide();
+        }
+        break;
+      case "state":
+        this.onState(message);
+        break;
+      case "error":
+        this.onError(message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  onError(message) {
+    this.busy = false;
+    if (message.code === "bad_token" && message.seq === 1 && this.socket.token) {
+      // The seat was given to a bot, or the token is not this table's: forget it and watch.
+      forgetSeat(this.code);
+      this.socket.token = null;
+      this.notice = t("This seat is no longer yours: join again or watch.");
+      this.socket.hello();
+      return;
+    }
+    if (message.code === "stale") return; // the current state follows
+    this.toast(message.message);
+  }
+
+  autostart() {
+    const key = `eights.autostart.${this.code}`;
+    if (sessionStorage.getItem(key) && this.table.status === "waiting" && this.hostToken
+        && !this.table.seats.some((s) => s.kind === "free")) {
+      sessionStorage.removeItem(key);
+      this.socket.send("start", { token: this.hostToken });
+    }
+  }
+
+  onState(message) {
+    const previous = this.state;
+    const rects = this.measure();
+    this.state = message;
+    this.busy = false;
+    const view = message.view;
+    if (!this.playing) this.buildPlaying();
+    if (message.last) {
+      this.log.push(message.last.text);
+    } else if (!previous || previous.view.round !== view.round) {
+      if (view.history.length && !this.log.length) {
+        const names = this.names();
+        for (const [seat, action] of view.history) this.log.push(`${names[seat]} — ${actionWords(action)}`);
+      } else {
+        this.log.push(t("Dealt: round {n}.", { n: view.round }));
+      }
+    }
+    if (!view.legal.some((a) => a.endsWith("!"))) this.announce = false;
+    this.timerEnd = message.timer === null ? null : Date.now() + message.timer * 1000;
+    this.render();
+    if (previous && message.last) this.animate(previous.view, message, rects);
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  send(action) {
+    if (this.busy || !this.view || !this.view.legal.includes(action)) return;
+    const mine = seatOf(this.code);
+    if (!mine) return;
+    if (this.socket.send("action", { token: mine.token, action, version: this.state.version })) {
+      this.busy = true;
+      this.root.querySelector(".play-area").classList.add("busy");
+    }
+  }
+
+  /** The legal plays of a card, with the announcement chosen or not. */
+  playsOf(card) {
+    const plays = this.view.legal.filter((a) => cardOf(a) === card);
+    const announced = plays.filter((a) => a.endsWith("!"));
+    const plain = plays.filter((a) => !a.endsWith("!"));
+    if (this.announce && announced.length) return announced;
+    return plain.length ? plain : announced;
+  }
+
+  playCard(card) {
+    if (this.busy || !this.view) return;
+    const plays = this.playsOf(card);
+    if (!plays.length) return;
+    if (plays.length === 1 && !plays[0].includes("=")) {
+      this.send(plays[0]);
+      return;
+    }
+    this.pickSuit(card, plays);
+  }
+
+  pickSuit(card, plays) {
+    const dialog = this.suitDialog;
+    dialog.querySelector("h2").textContent = t("Name the suit to follow");
+    dialog.querySelector(".picker-card").innerHTML = faceSVG(card);
+    dialog.querySelector(".picker-hint").textContent = t("You play {card}: name the suit to follow.", { card: cardPretty(card) });
+    for (const button of dialog.querySelectorAll("[data-suit]")) {
+      const action = plays.find((a) => a.replace("!", "").endsWith(`=${button.dataset.suit}`));
+      button.hidden = !action;
+      button.dataset.action = action || "";
+    }
+    dialog.showModal();
+    dialog.querySelector("[data-suit]:not([hidden])").focus();
+  }
+
+  onKey(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    if (this.suitDialog && this.suitDialog.open) {
+      const button = this.suitDialog.querySelector(`[data-suit="${event.key.toLowerCase()}"]:not([hidden])`);
+      if (button) {
+        event.preventDefault();
+        button.click();
+      }
+      return;
+    }
+    if (!this.view || document.querySelector("dialog[open]")) return;
+    const key = event.key.toLowerCase();
+    if (key === "d" && this.view.legal.includes("draw")) this.send("draw");
+    else if (key === "p" && this.view.legal.includes("pass")) this.send("pass");
+    else if (key === "t" && this.view.legal.includes("take")) this.send("take");
+    else if (key === "a" && this.view.legal.some((a) => a.endsWith("!"))) this.toggleAnnounce();
+    else return;
+    event.preventDefault();
+  }
+
+  nextRound() {
+    const mine = seatOf(this.code);
+    const token = mine ? mine.token : this.hostToken;
+    if (this.busy || !token) return;
+    if (this.socket.send("next_round", { token, version: this.state.version })) this.busy = true;
+  }
+
+  toggleAnnounce() {
+    this.announce = !this.announce;
+    this.renderActions();
+    this.renderHand();
+  }
+
+  /** Arrow keys move between the cards of the hand (the cards are buttons: Enter or Space plays). */
+  onHandKey(event) {
+    const cards = [...this.hand.querySelectorAll(".card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    let j = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
+    else if (event.key === "Home") j = 0;
+    else if (event.key === "End") j = cards.length - 1;
+    if (j === null) return;
+    event.preventDefault();
+    cards[j].focus();
+  }
+
+  // ---------------------------------------------------------------- the page
+
+  build() {
+    this.root.replaceChildren(el("div", { class: "table-page", id: "table", "data-code": this.code }));
+    this.page = this.root.firstChild;
+    this.playing = false;
+  }
+
+  /** The waiting room: built once, then only its changing parts are updated (a name being typed stays). */
+  renderWaiting() {
+    const table = this.table;
+    document.title = `${table.title || table.rules_title} — ${t("Crazy Eights")}`;
+    document.getElementById("bar-info").textContent = table.title || table.rules_title;
+    this.page.dataset.status = "waiting";
+    if (!this.room || !this.room.box.isConnected) this.buildWaiting();
+    const room = this.room;
+    const mine = seatOf(this.code);
+    const host = this.hostToken;
+    const free = table.seats.filter((s) => s.kind === "free");
+    room.seats.replaceChildren(...table.seats.map((s, i) => el("li", {
+      class: `seat-row ${s.kind}`, "data-seat": i,
+    }, el("span", { class: "seat-number" }, i + 1),
+    el("span", { class: "seat-name" }, s.kind === "free" ? t("free seat") : s.name),
+    i === this.seat ? el("span", { class: "badge you" }, t("You")) : null,
+    s.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+    s.kind === "person" ? el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? t("connected") : t("away") }) : null)));
+    room.notice.textContent = this.notice;
+    room.notice.hidden = !this.notice;
+    const joining = !mine && free.length > 0 && !this.watching;
+    room.join.hidden = !joining;
+    room.host.hidden = joining || !host;
+    room.start.disabled = free.length > 0;
+    room.seatBots.hidden = free.length === 0;
+    room.waiting.hidden = joining;
+    room.waiting.textContent = free.length ? t("Waiting for players…") : t("Waiting for the host to start the match…");
+    if (host && !free.length) room.waiting.hidden = true;
+    if (joining && !room.focused) {
+      room.focused = true;
+      room.name.focus();
+    }
+  }
+
+  buildWaiting() {
+    const table = this.table;
+    const invite = `${location.origin}/t/${this.code}`;
+    const inviteField = el("input", { id: "invite", readonly: true, value: invite, "aria-label": t("Invite friends with this link:") });
+    inviteField.addEventListener("focus", () => inviteField.select());
+    const copy = el("button", { type: "button", class: "small-button", id: "copy-invite" }, t("Copy"));
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(invite);
+      } catch {
+        inviteField.select();
+        document.execCommand("copy");
+      }
+      copy.textContent = t("Copied");
+    });
+    const name = el("input", { id: "join-name", required: true, maxlength: 24, autocomplete: "nickname", value: savedName() });
+    const error = el("p", { class: "error", role: "alert", hidden: true });
+    const join = el("form", { class: "join-form" },
+      el("h2", {}, t("Join this table")),
+      el("label", { class: "field" }, el("span", {}, t("Your name")), name),
+      error,
+      el("div", { class: "dialog-buttons" },
+        el("button", { type: "button", id: "watch", onclick: () => { this.watching = true; this.renderWaiting(); } }, t("Watch")),
+        el("button", { type: "submit", class: "primary", id: "join" }, t("Join"))));
+    join.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await this.join(name.value.trim());
+      } catch (exc) {
+        error.textContent = exc.message;
+        error.hidden = false;
+      }
+    });
+    const start = el("button", { type: "button", class: "primary big", id: "start" }, t("Start the match"));
+    start.addEventListener("click", () => this.socket.send("start", { token: this.hostToken }));
+    const seatBots = el("button", { type: "button", id: "seat-bots" }, t("Seat bots in the free seats"));
+    seatBots.addEventListener("click", () => {
+      for (const s of this.table.seats.filter((x) => x.kind === "free")) {
+        this.socket.send("seat_bot", { token: this.hostToken, seat: s.seat, bot: "greedy" });
+      }
+    });
+    const room = {
+      seats: el("ul", { class: "seat-list", "aria-live": "polite" }),
+      notice: el("p", { class: "notice", role: "status" }),
+      waiting: el("p", { class: "muted waiting-host" }),
+      host: el("div", { class: "dialog-buttons" }, seatBots, start),
+      join, name, start, seatBots, focused: false,
+    };
+    room.box = el("section", { class: "panel narrow waiting-room" },
+      el("h1", {}, table.title || table.rules_title),
+      table.title ? el("p", { class: "muted" }, t("{title}, {n} players", { title: table.rules_title, n: table.players })) : null,
+      el("div", { class: "invite" }, el("label", { for: "invite" }, t("Invite friends with this link:")),
+        el("div", { class: "invite-row" }, inviteField, copy)),
+      room.seats, room.notice, join, room.waiting, room.host,
+      el("a", { class: "button subtle", href: "/" }, t("Back to the lobby")));
+    this.room = room;
+    this.page.replaceChildren(room.box);
+  }
+
+  buildPlaying() {
+    this.playing = true;
+    this.page.dataset.status = "playing";
+    this.opponents = el("div", { class: "opponents", id: "opponents" });
+    this.stock = el("button", { type: "button", class: "pile stock", id: "stock", onclick: () => this.send("draw") });
+    this.discard = el("div", { class: "pile discard", id: "discard", role: "img" });
+    this.tableInfo = el("div", { class: "table-info", id: "table-info" });
+    this.lastMove = el("p", { class: "last-move", id: "last-move" });
+    this.status = el("p", { class: "status", id: "status", "aria-live": "polite" });
+    this.actions = el("div", { class: "actions", id: "actions" });
+    this.hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": t("Your hand") });
+    this.hand.addEventListener("keydown", (event) => this.onHandKey(event));
+    this.hand.addEventListener("focusin", (event) => {
+      this.handIndex = [...this.hand.children].indexOf(event.target);
+    });
+    // Keys or pointer: after a move made with keys, the focus comes back to the hand.
+    document.addEventListener("keydown", () => { this.usingKeys = true; }, true);
+    document.addEventListener("pointerdown", () => { this.usingKeys = false; }, true);
+    this.me = el("div", { class: "me", id: "me" });
+    this.side = el("aside", { class: "side", id: "side" });
+    this.suitDialog = this.buildSuitDialog();
+    this.summary = el("dialog", { class: "dialog summary", id: "summary", "aria-labelledby": "summary-title" });
+    this.summary.addEventListener("cancel", (event) => event.preventDefault());
+    this.page.replaceChildren(
+      el("section", { class: "play-area" },
+        this.opponents,
+        el("div", { class: "centre" }, this.stock, this.discard, this.tableInfo),
+        this.lastMove, this.status, this.actions, this.me, this.hand),
+      this.side, this.suitDialog, this.summary,
+      el("div", { class: "fly-layer", id: "fly-layer", "aria-hidden": "true" }),
+      el("div", { class: "toast", id: "toast", role: "alert", hidden: true }));
+    clearInterval(this.ticker);
+    this.ticker = setInterval(() => this.renderStatus(), 1000);
+  }
+
+  buildSuitDialog() {
+    const dialog = el("dialog", { class: "dialog suit-picker", id: "suit-picker", "aria-labelledby": "picker-title" },
+      el("h2", { id: "picker-title" }),
+      el("div", { class: "picker-body" },
+        el("div", { class: "picker-card", "aria-hidden": "true" }),
+        el("p", { class: "picker-hint" })),
+      el("div", { class: "suits" }, SUITS.map((suit) => el("button", {
+        type: "button", class: `suit-button ${suit === "h" || suit === "d" ? "red" : "black"}`,
+        "data-suit": suit, "aria-label": suitWords(suit), html: suitSVG(suit),
+      }, el("span", {}, suitWords(suit)), el("kbd", {}, suit)))),
+      el("div", { class: "dialog-buttons" },
+        el("button", { type: "button", id: "picker-cancel", onclick: () => dialog.close() }, t("Cancel"))));
+    dialog.addEventListener("click", (event) => {
+      const button = event.target.closest("[data-suit]");
+      if (button && button.dataset.action) {
+        dialog.close();
+        this.send(button.dataset.action);
+      }
+    });
+    return dialog;
+  }
+
+  render() {
+    const view = this.view;
+    const table = this.table;
+    document.title = `${t("Round {n}", { n: view.round })} — ${table.title || table.rules_title}`;
+    document.getElementById("bar-info").textContent = `${table.title || table.rules_title} · ${t("Round {n}", { n: view.round })}`;
+    this.page.dataset.version = this.state.version;
+    this.page.dataset.round = view.round;
+    this.page.dataset.myTurn = String(this.seat !== null && view.to_play === this.seat && view.legal.length > 0);
+    this.page.dataset.roundOver = String(view.round_over);
+    this.page.dataset.matchOver = String(view.match_over);
+    this.root.querySelector(".play-area").classList.remove("busy");
+    this.renderPods();
+    this.renderCentre();
+    this.lastMove.textContent = this.log.length ? this.log[this.log.length - 1] : "";
+    this.renderStatus();
+    this.renderActions();
+    this.renderMe();
+    this.renderHand();
+    this.renderSide();
+    this.renderSummary();
+  }
+
+  /** Other seats round the table, starting after this one: fanned backs, name, count, score. */
+  renderPods() {
+    const view = this.view;
+    if (!view) return;
+    const names = this.names();
+    const n = view.players;
+    const start = this.seat === null ? 0 : this.seat + 1;
+    const seats = [];
+    for (let k = 0; k < n; k += 1) {
+      const s = (start + k) % n;
+      if (s !== this.seat) seats.push(s);
+    }
+    this.opponents.replaceChildren(...seats.map((s) => {
+      const info = this.table.seats[s];
+      const count = view.hand_sizes[s];
+      const shown = Math.min(count, 12);
+      const fan = el("div", { class: "fan", "aria-hidden": "true" });
+      fan.style.setProperty("--count", shown);
+      for (let i = 0; i < shown; i += 1) {
+        const back = el("span", { class: "mini back", html: backSVG() });
+        back.style.setProperty("--i", i - (shown - 1) / 2);
+        fan.append(back);
+      }
+      const label = `${names[s]}, ${tn("{n} card", "{n} cards", count)}, ${t("Score")} ${view.scores[s]}`;
+      return el("div", {
+        class: `pod${view.to_play === s ? " turn" : ""}${info.kind === "bot" ? " bot" : ""}`,
+        "data-seat": s, role: "group", "aria-label": label,
+      }, fan,
+      el("div", { class: "pod-name" },
+        info.kind === "person" ? el("span", { class: `dot ${info.connected ? "on" : "off"}`, title: info.connected ? t("connected") : t("away") }) : null,
+        el("span", { class: "name" }, names[s]),
+        info.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null),
+      el("div", { class: "pod-meta" },
+        el("span", { class: "count" }, tn("{n} card", "{n} cards", count)),
+        el("span", { class: "score" }, view.scores[s])));
+    }));
+  }
+
+  renderCentre() {
+    const view = this.view;
+    const canDraw = view.legal.includes("draw");
+    this.stock.replaceChildren(
+      el("span", { class: "card-box back", html: backSVG() }),
+      el("span", { class: "pile-count" }, view.stock));
+    this.stock.classList.toggle("playable", canDraw);
+    this.stock.disabled = !canDraw;
+    this.stock.setAttribute("aria-label", `${t("Stock")}: ${tn("{n} card", "{n} cards", view.stock)}${canDraw ? ` — ${t("Draw")}` : ""}`);
+    if (!view.stock) this.stock.firstChild.classList.add("empty");
+
+    const pile = view.discard.slice(-3);
+    const up = view.up_card;
+    this.discard.replaceChildren(...pile.map((card, i) => {
+      const node = el("span", { class: `card-box face${i === pile.length - 1 ? " top" : ""}`, "data-card": card, html: faceSVG(card) });
+      node.style.setProperty("--tilt", `${((view.discard.length - pile.length + i) * 37) % 13 - 6}deg`);
+      return node;
+    }));
+    this.discard.setAttribute("aria-label", t("Up-card: {card} ({words})", { card: cardPretty(up), words: cardWords(up) }));
+
+    const info = [];
+    if (view.free) info.push(el("span", { class: "chip" }, t("Any card may be played")));
+    else if (view.suit && (up[0] === "X" || up[1] !== view.suit || namedLast(view.history))) {
+      info.push(el("span", { class: `chip suit-chip ${view.suit === "h" || view.suit === "d" ? "red" : "black"}`, id: "named-suit", "data-suit": view.suit },
+        el("span", { html: suitSVG(view.suit) }), t("Suit to follow: {suit}", { suit: SUIT_SYMBOLS[view.suit] })));
+    }
+    if (view.pending_draw) info.push(el("span", { class: "chip warn" }, t("Forced draw waiting: {n}", { n: view.pending_draw })));
+    if (view.players > 2) {
+      info.push(el("span", { class: "chip subtle" }, t("Direction: {arrow}", {
+        arrow: view.direction === 1 ? `↻ ${t("clockwise")}` : `↺ ${t("counter-clockwise")}` })));
+    }
+    this.tableInfo.replaceChildren(...info);
+  }
+
+  statusText() {
+    const view = this.view;
+    if (view.round_over) return t("The round is over.");
+    const names = this.names();
+    if (view.to_play === null) return "";
+    if (view.to_play !== this.seat) return t("{name} is playing…", { name: names[view.to_play] });
+    const legal = view.legal;
+    if (!legal.length) return "";
+    const plays = legal.filter((a) => cardOf(a));
+    if (legal.includes("take")) return t("Take the top card of the stock?");
+    if (view.drawn && plays.some((a) => cardOf(a) === view.drawn)) return t("You drew {card}: play it or keep it (Pass).", { card: cardPretty(view.drawn) });
+    if (view.pending_draw) {
+      return plays.length ? t("{n} cards to draw: answer with a card or draw them.", { n: view.pending_draw })
+        : t("{n} cards to draw.", { n: view.pending_draw });
+    }
+    if (view.must_play_again && plays.length) return t("You must play again.");
+    if (legal.some((a) => a.endsWith("!"))) return t("Announce your last card with this play, or pay the penalty.");
+    if (plays.length) return t("Your turn: play a highlighted card.");
+    if (legal.includes("draw")) return t("Nothing to play: draw a card.");
+    return t("Nothing to play and nothing to draw: pass.");
+  }
+
+  renderStatus() {
+    if (!this.view) return;
+    let text = this.statusText();
+    if (this.timerEnd !== null && !this.view.round_over) {
+      const left = Math.max(0, Math.ceil((this.timerEnd - Date.now()) / 1000));
+      text += ` (${t("turn timer: {s} s", { s: left })})`;
+    }
+    if (this.status.textContent !== text) this.status.textContent = text;
+    this.status.classList.toggle("mine", this.page.dataset.myTurn === "true");
+  }
+
+  renderActions() {
+    const legal = this.view.legal;
+    const button = (id, label, action, key) => el("button", {
+      type: "button", id, class: "action", disabled: !legal.includes(action), onclick: () => this.send(action),
+      "aria-keyshortcuts": key,
+    }, label, el("kbd", { "aria-hidden": "true" }, key));
+    const buttons = [button("draw", t("Draw"), "draw", "d"), button("pass", t("Pass"), "pass", "p")];
+    if (legal.includes("take")) buttons.push(button("take", t("Take"), "take", "t"));
+    if (legal.some((a) => a.endsWith("!"))) {
+      buttons.push(el("button", {
+        type: "button", id: "announce", class: `action announce${this.announce ? " on" : ""}`,
+        "aria-pressed": String(this.announce), "aria-keyshortcuts": "a", onclick: () => this.toggleAnnounce(),
+      }, t("Announce last card"), el("kbd", { "aria-hidden": "true" }, "a")));
+    }
+    if (this.view.round_over && !this.view.match_over) {
+      const next = el("button", { type: "button", id: "next-round-bar", class: "action primary", onclick: () => this.nextRound() }, t("Next round"));
+      buttons.splice(0, buttons.length, next);
+    }
+    if (this.seat === null && !this.hostToken) buttons.length = 0;
+    this.actions.replaceChildren(...buttons);
+  }
+
+  renderMe() {
+    const view = this.view;
+    if (this.seat === null) {
+      this.me.replaceChildren(el("span", { class: "badge" }, t("watching")));
+      return;
+    }
+    const name = this.names()[this.seat];
+    this.me.className = `me${view.to_play === this.seat ? " turn" : ""}`;
+    this.me.replaceChildren(
+      el("span", { class: "name" }, name), el("span", { class: "badge you" }, t("You")),
+      el("span", { class: "count" }, tn("{n} card", "{n} cards", view.hand.length)),
+      el("span", { class: "score", title: t("Score") }, view.scores[this.seat]));
+  }
+
+  renderHand() {
+    const view = this.view;
+    const active = document.activeElement;
+    let focused = this.hand.contains(active) ? [...this.hand.children].indexOf(active) : -1;
+    if (focused < 0 && this.usingKeys && (!active || active === document.body) && this.handIndex >= 0
+        && !document.querySelector("dialog[open]")) focused = this.handIndex;
+    const myTurn = this.seat !== null && view.to_play === this.seat;
+    const previous = this.handCards || [];
+    const left = [...previous];
+    const cards = view.hand.map((card) => {
+      const playable = myTurn && this.playsOf(card).length > 0;
+      const words = cardWords(card);
+      const k = left.indexOf(card);
+      const arrived = previous.length > 0 && k < 0;
+      if (k >= 0) left.splice(k, 1);
+      const node = el("button", {
+        type: "button",
+        class: `card${playable ? " playable" : ""}${view.drawn === card ? " drawn" : ""}${arrived ? " arrived" : ""}`,
+        "data-card": card,
+        "aria-label": playable ? t("{card}, playable", { card: words }) : words,
+        "aria-disabled": String(!playable),
+        html: faceSVG(card),
+        onclick: () => this.playCard(card),
+      });
+      if (view.drawn === card) node.title = t("just drawn");
+      return node;
+    });
+    this.handCards = [...view.hand];
+    this.hand.style.setProperty("--n", Math.max(cards.length, 1));
+    this.hand.replaceChildren(...cards);
+    this.hand.classList.toggle("announcing", this.announce);
+    if (focused >= 0 && cards.length) cards[Math.min(focused, cards.length - 1)].focus();
+  }
+
+  renderSide() {
+    if (!this.view || !this.side) return;
+    const view = this.view;
+    const names = this.names();
+    const rows = names.map((name, s) => el("tr", { class: `${view.to_play === s ? "turn" : ""}${s === this.seat ? " mine" : ""}` },
+      el("th", { scope: "row" }, name),
+      el("td", {}, view.hand_sizes[s]),
+      el("td", { class: "num" }, view.scores[s])));
+    const logList = el("ol", { class: "log", id: "log", "aria-live": "polite", "aria-relevant": "additions" },
+      this.log.slice(-60).map((line) => el("li", {}, line)));
+    this.side.replaceChildren(
+      el("section", { class: "panel scores" },
+        el("h2", {}, t("Scores")),
+        this.target ? el("p", { class: "muted small" }, t("Match to {target} points", { target: this.target })) : null,
+        el("table", {}, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")),
+          el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col", class: "num" }, t("Score")))),
+        el("tbody", {}, rows))),
+      el("section", { class: "panel log-panel" }, el("h2", {}, t("Log")), logList),
+      el("p", { class: "muted small keys" }, t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")));
+    logList.scrollTop = logList.scrollHeight;
+  }
+
+  renderSummary() {
+    const view = this.view;
+    const dialog = this.summary;
+    if (!view.round_over) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    const names = this.names();
+    const hands = view.revealed || [];
+    const out = hands.findIndex((h) => h.length === 0);
+    const title = out >= 0 ? t("Round {n} is over: {name} went out.", { n: view.round, name: names[out] })
+      : t("Round {n} is over: blocked, nobody could play.", { n: view.round });
+    const points = view.round_points || [];
+    const rows = names.map((name, s) => el("tr", { class: s === this.seat ? "mine" : "" },
+      el("th", { scope: "row" }, name),
+      el("td", {}, el("div", { class: "mini-hand", role: "img", "aria-label": (hands[s] || []).map(cardWords).join(", ") || "—" },
+        (hands[s] || []).map((card) => el("span", { class: "mini face", html: faceSVG(card) })))),
+      el("td", { class: "num" }, points[s] === undefined ? "" : (points[s] > 0 ? `+${points[s]}` : String(points[s]))),
+      el("td", { class: "num total" }, view.scores[s])));
+    const parts = [el("h2", { id: "summary-title" }, title),
+      el("div", { class: "summary-scroll" }, el("table", { class: "summary-table" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Hand")),
+          el("th", { scope: "col", class: "num" }, t("Round")), el("th", { scope: "col", class: "num" }, t("Total")))),
+        el("tbody", {}, rows)))];
+    if (view.match_over) {
+      const winners = (view.winners || []).map((s) => names[s]);
+      parts.push(el("p", { class: "match-over" }, tn("The match is over after {n} round.", "The match is over after {n} rounds.", view.round)),
+        el("p", { class: "winners" }, tn("Winner: {names}.", "Winners: {names}.", winners.length, { names: winners.join(", ") })),
+        el("div", { class: "dialog-buttons" }, el("a", { class: "button primary", href: "/" }, t("Back to the lobby"))));
+    } else {
+      const seated = seatOf(this.code) || this.hostToken;
+      const next = seated ? el("button", { type: "button", class: "primary", id: "next-round" }, t("Next round")) : null;
+      if (next) next.addEventListener("click", () => this.nextRound());
+      parts.push(el("div", { class: "dialog-buttons" },
+        el("button", { type: "button", onclick: () => dialog.close() }, t("Close")), next));
+    }
+    dialog.replaceChildren(...parts);
+    if (!dialog.open) dialog.showModal();
+    const focus = dialog.querySelector("#next-round, a.button");
+    if (focus) focus.focus();
+  }
+
+  // ---------------------------------------------------------------- motion
+
+  /** Where things are before a change (so they can glide from there). */
+  measure() {
+    if (!this.playing) return null;
+    const rects = { cards: {}, pods: {}, stock: this.stock.getBoundingClientRect(), hand: this.hand.getBoundingClientRect() };
+    for (const node of this.hand.children) rects.cards[node.dataset.card] = node.getBoundingClientRect();
+    for (const node of this.opponents.children) rects.pods[node.dataset.seat] = node.querySelector(".fan").getBoundingClientRect();
+    return rects;
+  }
+
+  animate(before, message, rects) {
+    if (!MOTION || !rects) return;
+    const { seat, action } = message.last;
+    const card = cardOf(action);
+    const from = (s) => (s === this.seat ? rects.hand : rects.pods[s]);
+    if (card) {
+      const top = this.discard.querySelector(".top");
+      const origin = (seat === this.seat && rects.cards[card]) || from(seat);
+      if (top && origin) glide(top, origin, 320);
+    }
+    const after = message.view.hand_sizes;
+    for (let s = 0; s < after.length; s += 1) {
+      const gained = after[s] - before.hand_sizes[s] + (s === seat && card ? 1 : 0);
+      if (gained <= 0) continue;
+      const target = s === this.seat ? this.hand.getBoundingClientRect()
+        : this.opponents.querySelector(`[data-seat="${s}"] .fan`)?.getBoundingClientRect();
+      if (target) this.flyBacks(rects.stock, target, Math.min(gained, 4));
+    }
+  }
+
+  flyBacks(from, to, count) {
+    const layer = document.getElementById("fly-layer");
+    for (let i = 0; i < count; i += 1) {
+      const node = el("span", { class: "flying back", html: backSVG() });
+      node.style.left = `${from.left}px`;
+      node.style.top = `${from.top}px`;
+      node.style.width = `${from.width}px`;
+      node.style.height = `${from.height}px`;
+      layer.append(node);
+      const dx = to.left + to.width / 2 - (from.left + from.width / 2);
+      const dy = to.top + to.height / 2 - (from.top + from.height / 2);
+      const animation = node.animate([
+        { transform: "translate(0, 0) scale(1)", opacity: 1 },
+        { transform: `translate(${dx}px, ${dy}px) scale(0.6)`, opacity: 0.2 },
+      ], { duration: 360, delay: i * 90, easing: "cubic-bezier(.3,.7,.4,1)", fill: "backwards" });
+      animation.onfinish = () => node.remove();
+    }
+  }
+
+  toast(text) {
+    const toast = document.getElementById("toast");
+    if (!toast) return;
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { toast.hidden = true; }, 5000);
+  }
+}
+
+/** Whether the last card played named a suit (a wild 8: "8h=s"). */
+function namedLast(history) {
+  for (let i = history.length - 1; i >= 0; i -= 1) {
+    const action = history[i][1];
+    if (cardOf(action)) return action.includes("=");
+  }
+  return false;
+}
+
+/** Move a node from where `origin` was to where it is now. */
+function glide(node, origin, duration) {
+  const now = node.getBoundingClientRect();
+  if (!now.width) return;
+  const dx = origin.left + origin.width / 2 - (now.left + now.width / 2);
+  const dy = origin.top + origin.height / 2 - (now.top + now.height / 2);
+  const scale = Math.max(0.4, Math.min(1.6, origin.width / now.width));
+  node.animate([
+    { transform: `translate(${dx}px, ${dy}px) scale(${scale}) rotate(-12deg)` },
+    { transform: "translate(0, 0) scale(1) rotate(0deg)" },
+  ], { duration, easing: "cubic-bezier(.2,.8,.3,1)" });
+}

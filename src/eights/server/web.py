@@ -1,0 +1,136 @@
+"""The browser table: static pages, and the words of the page from the terminal's catalogs.
+
+The page is plain files in ``static/`` (modules, no build step). ``/`` is the
+lobby and ``/t/CODE`` a table (the invite link); both load ``index.html``,
+whose script reads the path. The page's words come from
+``GET /api/i18n/{lang}``: every message id listed here with its translation
+from the same catalog as the terminal (``locale/fr/LC_MESSAGES/eights.po``),
+placeholders left in (``{name}``) for the page to fill:
+
+>>> words = ui_catalog("fr")
+>>> words["messages"]["Draw"], words["plurals"]["{n} card"]
+('Piocher', ['{n} carte', '{n} cartes'])
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from eights.i18n import LANGUAGES, translator
+from eights.server.protocol import ErrorCode, ProtocolError
+
+__all__ = ["MESSAGES", "PLURALS", "STATIC", "add_web_routes", "ui_catalog"]
+
+STATIC = Path(str(resources.files("eights") / "server" / "static"))
+"""The page's files."""
+
+PAGE_HEADERS = {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' "
+    "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Headers of the page: scripts only from this server, the page never framed."""
+
+
+def _(message: str) -> str:
+    """Marks a message id for the catalog extractor (translated in :func:`ui_catalog`)."""
+    return message
+
+
+def plural(singular: str, many: str) -> tuple[str, str]:
+    """Marks a plural message id for the catalog extractor."""
+    return singular, many
+
+
+MESSAGES: tuple[str, ...] = (
+    # the lobby
+    _("Crazy Eights"), _("Open tables"), _("No open table yet: create one."), _("New table"),
+    _("Create a table"), _("Rules"), _("Players"), _("Bots"), _("Bot level"), _("easy"),
+    _("normal"), _("hard"), _("Your name"), _("Create"), _("Cancel"), _("Join"), _("Watch"),
+    _("Join this table"), _("Lobby"), _("Language"), _("Table {code}"),
+    _("{title}, {n} players"), _("Match to {target} points"), _("waiting"), _("playing"),
+    _("finished"), _("closed"), _("Could not reach the server: {message}"),
+    _("This table does not exist. Check the invite link."), _("Back to the lobby"),
+    _("Every seat is taken: you can watch."), _("This seat is no longer yours: join again or watch."),
+    # waiting for the match
+    _("Invite friends with this link:"), _("Copy"), _("Copied"), _("Start the match"),
+    _("Seat bots in the free seats"), _("Waiting for players…"),
+    _("Waiting for the host to start the match…"), _("free seat"), _("bot"), _("connected"),
+    _("away"), _("host"), _("You"), _("watching"), _("Reconnecting…"),
+    _("The host closed the table."),
+    # the table
+    _("Your hand"), _("Hand of {name}"), _("Stock"), _("Discard pile"), _("card back"),
+    _("Up-card: {card} ({words})"), _("Suit to follow: {suit}"), _("Any card may be played"),
+    _("Forced draw waiting: {n}"), _("Direction: {arrow}"), _("clockwise"), _("counter-clockwise"),
+    _("Round {n}"), _("Log"), _("Score"), _("Scores"), _("Draw"), _("Pass"), _("Take"),
+    _("Announce last card"), _("playable"), _("{card}, playable"), _("just drawn"),
+    _("Your turn"), _("Your turn: play a highlighted card."), _("Nothing to play: draw a card."),
+    _("Nothing to play and nothing to draw: pass."), _("{name} is playing…"),
+    _("You drew {card}: play it or keep it (Pass)."),
+    _("{n} cards to draw: answer with a card or draw them."), _("{n} cards to draw."),
+    _("Take the top card of the stock?"), _("You must play again."),
+    _("Announce your last card with this play, or pay the penalty."),
+    _("Name the suit to follow"), _("You play {card}: name the suit to follow."),
+    _("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces."),
+    _("Dealt: round {n}."), _("turn timer: {s} s"),
+    # the end of a round
+    _("The round is over."), _("Round {n} is over: {name} went out."),
+    _("Round {n} is over: blocked, nobody could play."), _("Player"), _("Hand"), _("Round"),
+    _("Player {n}"), _("Total"), _("Next round"), _("Close"), _("The match is over."),
+    # words the log and the labels reuse
+    _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"), _("seven"), _("eight"),
+    _("nine"), _("ten"), _("jack"), _("queen"), _("king"), _("joker"), _("clubs"),
+    _("diamonds"), _("hearts"), _("spades"), _("{rank} of {suit}"), _("draw"), _("pass"),
+    _("take a card"), _("{card}, naming {suit}"), _("{play} and announce the last card"),
+)
+"""Every message id the page shows (the page falls back to the id itself)."""
+
+PLURALS: tuple[tuple[str, str], ...] = (
+    plural("{n} card", "{n} cards"),
+    plural("{n} free seat", "{n} free seats"),
+    plural("The match is over after {n} round.", "The match is over after {n} rounds."),
+    plural("Winner: {names}.", "Winners: {names}."),
+)
+"""Plural message ids: the page picks a form with the language's rule."""
+
+
+def ui_catalog(lang: str) -> dict[str, Any]:
+    """The page's words in ``lang``: ``{"lang", "messages": {id: text}, "plurals": {id: [one, many]}}``."""
+    tr = translator(lang)
+    plurals: dict[str, list[str]] = {}
+    for one, many in PLURALS:
+        # The translator formats plurals as it picks one; the page wants both forms unformatted.
+        forms = tr._plural.get(one) if tr.lang != "en" else None
+        plurals[one] = list(forms) if forms else [one, many]
+    return {"lang": tr.lang, "messages": {m: tr(m) for m in MESSAGES}, "plurals": plurals}
+
+
+def add_web_routes(app: FastAPI) -> None:
+    """Serve the lobby at ``/``, a table at ``/t/{code}``, the files and the words of the page."""
+    index = STATIC / "index.html"
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(index, headers=PAGE_HEADERS)
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(index, headers=PAGE_HEADERS)
+
+    @app.get("/api/i18n/{lang}")
+    async def words(lang: str) -> dict[str, Any]:
+        """The page's words in ``lang`` (``en`` or ``fr``), from the message catalogs."""
+        if lang not in LANGUAGES:
+            raise ProtocolError(ErrorCode.NOT_FOUND, f"no language {lang[:8]!r}; languages are "
+                                f"{', '.join(LANGUAGES)}")
+        return ui_catalog(lang)

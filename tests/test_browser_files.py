@@ -1,0 +1,89 @@
+"""The browser table's files and words, without a browser: routes, headers, the catalog.
+
+Every message id the page's scripts look up (``t("…")``, ``tn("…", "…")``)
+must be one the server translates, or the French page would show English.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from eights.i18n import translator
+from eights.server import create_app
+from eights.server.web import MESSAGES, PLURALS, STATIC
+
+ROOT = Path(__file__).parent.parent
+SCRIPTS = sorted(STATIC.glob("*.js"))
+STRING = r'"((?:[^"\\]|\\.)*)"'
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0.0)) as client:
+        yield client
+
+
+def looked_up() -> tuple[set[str], set[str]]:
+    singular: set[str] = set()
+    plural: set[tuple[str, str]] = set()
+    for script in SCRIPTS:
+        text = script.read_text(encoding="utf-8")
+        singular.update(re.findall(r"\bt\(\s*" + STRING, text))
+        plural.update(re.findall(r"\btn\(\s*" + STRING + r",\s*" + STRING, text))
+    return singular, {one for one, _many in plural}
+
+
+def test_every_message_the_page_looks_up_is_in_the_catalog() -> None:
+    singular, plural = looked_up()
+    assert len(singular) > 60 and plural
+    assert singular - set(MESSAGES) == set()
+    assert plural - {one for one, _many in PLURALS} == set()
+    # words chosen by key rather than written out: levels, statuses, ranks and suits
+    for word in ("easy", "normal", "hard", "waiting", "playing", "finished", "closed", "queen",
+                 "hearts"):
+        assert word in MESSAGES
+
+
+def test_the_words_of_the_page_come_from_the_catalogs(client: TestClient) -> None:
+    fr = client.get("/api/i18n/fr").json()
+    assert fr["lang"] == "fr"
+    assert fr["messages"]["Draw"] == "Piocher"
+    assert fr["messages"]["{rank} of {suit}"] == translator("fr")("{rank} of {suit}")
+    assert fr["plurals"]["{n} card"] == ["{n} carte", "{n} cartes"]
+    assert set(fr["messages"]) == set(MESSAGES)
+    en = client.get("/api/i18n/en").json()
+    assert all(text == key for key, text in en["messages"].items())
+    assert en["plurals"]["{n} card"] == ["{n} card", "{n} cards"]
+    missing = client.get("/api/i18n/de")
+    assert missing.status_code == 404 and "languages are en, fr" in missing.json()["message"]
+
+
+@pytest.mark.parametrize("path", ["/", "/t/AbC-12_x"])
+def test_the_lobby_and_the_table_pages_are_the_same_file(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/app.js">' in answer.text
+    policy = answer.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+
+
+@pytest.mark.parametrize("name", ["app.js", "table.js", "lobby.js", "cards.js", "net.js", "i18n.js",
+                                  "storage.js", "app.css", "favicon.svg"])
+def test_the_static_files_are_served(client: TestClient, name: str) -> None:
+    answer = client.get(f"/static/{name}")
+    assert answer.status_code == 200 and answer.content == (STATIC / name).read_bytes()
+
+
+def test_the_static_files_ship_with_the_package() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    data = config["tool"]["setuptools"]["package-data"]["eights"]
+    assert "server/static/*" in data
+    assert {p.name for p in STATIC.iterdir()} >= {"index.html", "app.js", "app.css"}
+    assert all(p.is_file() for p in STATIC.iterdir())  # the glob takes files only
