@@ -48,6 +48,10 @@ class Translator:
             text = singular if n == 1 else plural
         return text.format(n=n, **values)
 
+    def plural_forms(self, singular: str, plural: str) -> tuple[str, str]:
+        """Both forms of a plural message, unformatted (for a page that picks one itself)."""
+        return self._plural.get(singular, (singular, plural))
+
     def __repr__(self) -> str:
         return f"translator({self.lang!r})"
 

@@ -9,6 +9,8 @@ The engine knows nothing of the network; this package adapts it:
 - ``hub``       every table, creation, restoring after a restart, per-address bounds
 - ``limits``    sizes, rates and counts
 - ``app``       the FastAPI app: :func:`create_app`
+- ``web``       the browser lobby and table (``static/``: plain JS modules, SVG
+  cards, no build step) and the page's words from the message catalog
 """
 
 from eights.server.app import create_app, data_dir, default_db_url

@@ -108,9 +108,7 @@ def ui_catalog(lang: str) -> dict[str, Any]:
     tr = translator(lang)
     plurals: dict[str, list[str]] = {}
     for one, many in PLURALS:
-        # The translator formats plurals as it picks one; the page wants both forms unformatted.
-        forms = tr._plural.get(one) if tr.lang != "en" else None
-        plurals[one] = list(forms) if forms else [one, many]
+        plurals[one] = list(tr.plural_forms(one, many))
     return {"lang": tr.lang, "messages": {m: tr(m) for m in MESSAGES}, "plurals": plurals}
 
 
