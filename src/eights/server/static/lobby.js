@@ -20,6 +20,7 @@ export async function showLobby(root) {
   const section = el("section", { class: "panel lobby-tables", "aria-labelledby": "open-title" },
     el("h2", { id: "open-title" }, t("Open tables")), error, list);
   root.replaceChildren(el("div", { class: "lobby" }, hero, section));
+  newButton.disabled = true; // until the presets are known and the dialog exists
 
   let presets = [];
   try {
@@ -35,6 +36,7 @@ export async function showLobby(root) {
     const name = dialog.querySelector("#create-name");
     (name.value ? dialog.querySelector("#create-submit") : name).focus();
   });
+  newButton.disabled = false;
 
   const refresh = async () => {
     try {
