@@ -60,13 +60,10 @@ def seconds_per_decision(preset: str, players: int, spec: str, games: int = 3,
 def _line(result: TournamentResult, a: str, b: str, floor: float | None) -> str:
     first: Standing = next(s for s in result.standings if s.bot == a)
     second: Standing = next(s for s in result.standings if s.bot == b)
-    if floor is None:
-        met = first.ci95[0] > second.ci95[1]
-        goal = "above the other's interval"
-    else:
-        met = first.ci95[0] > floor and first.ci95[0] > second.ci95[1] * (
-            first.seat_share / second.seat_share)
-        goal = f"above {floor:.0%}"
+    # per seat held: one searcher's share against each of three experts' share
+    per_seat = first.seat_share / second.seat_share
+    met = first.ci95[0] > second.ci95[1] * per_seat and (floor is None or first.ci95[0] > floor)
+    goal = "above the other's interval" if floor is None else f"above {floor:.0%}"
     rounds = len(result.outcomes)
     return (f"{result.rules:<15} {result.players}p  {a:<28} {first.win_share:.3f} "
             f"[{first.ci95[0]:.3f}, {first.ci95[1]:.3f}]  vs {b:<8} {second.win_share:.3f} "

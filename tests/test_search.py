@@ -20,21 +20,24 @@ CASES = [(name, n) for name in preset_names()
          for n in range(load_rules(name).players[0], min(load_rules(name).players[1], 5) + 1)]
 
 
-def advance(game: Game, steps: int, rng: random.Random) -> None:
+def position(case: tuple[str, int], seed: int, steps: int) -> Game | None:
+    """A game of ``case`` (preset, players) after ``steps`` random moves; None if it ended."""
+    name, n = case
+    game = Game(name, n, seed=seed)
+    rng = random.Random(seed)
     for _ in range(steps):
         if game.over:
-            return
+            return None
         game.apply(rng.choice(game.legal_actions()))
+    return None if game.over else game
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 300))
 def test_a_world_with_the_true_cards_is_the_game(case: tuple[str, int], seed: int,
                                                  steps: int) -> None:
-    name, n = case
-    game = Game(name, n, seed=seed)
-    advance(game, steps, random.Random(seed))
-    if game.over:
+    game = position(case, seed, steps)
+    if game is None:
         return
     seen = game.observe(game.to_move)
     world = Game.from_observation(seen, game.hands, game.stock, random.Random(0))
@@ -47,10 +50,8 @@ def test_a_world_with_the_true_cards_is_the_game(case: tuple[str, int], seed: in
 @given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 300))
 def test_every_sampled_world_is_consistent_with_the_observation(
         case: tuple[str, int], seed: int, steps: int) -> None:
-    name, n = case
-    game = Game(name, n, seed=seed)
-    advance(game, steps, random.Random(seed))
-    if game.over:
+    game = position(case, seed, steps)
+    if game is None:
         return
     seen = game.observe(game.to_move)
     voids = known_voids(seen)
