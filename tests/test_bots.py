@@ -170,6 +170,10 @@ def test_bot_specs() -> None:
         make_bot("ismcts:epsilon=2")
     with pytest.raises(ValueError, match="z must be 0 or more, not -1"):
         make_bot("ismcts:z=-1")
+    with pytest.raises(ValueError, match="expert block must be 0 or more, not -1"):
+        make_bot("expert:block=-1")
+    with pytest.raises(ValueError, match="does not take the options depth"):
+        make_bot("expert:depth=2")
     with pytest.raises(ValueError, match="does not take the options depth"):
         make_bot("greedy:depth=3")
     with pytest.raises(ValueError, match="is not key=value"):
