@@ -3,14 +3,16 @@
 Whole rounds are played through the keys for every preset (choose a card with
 the digits or the arrows, Enter, the suit picker's c d h s, d p t), with the
 HA13 announcement, undo, saving and resuming, the hot-seat handover, the rules
-dialog, bot pacing, NO_COLOR, the replay viewer, and snapshots of the table in
-English and French.
+dialog, bot pacing, bots thinking in a worker thread, NO_COLOR, the replay
+viewer, and snapshots of the table in English and French.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -18,8 +20,10 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 from typer.testing import CliRunner
 
-from eights.actions import Action, Kind
+from eights.actions import DRAW, Action, Kind
+from eights.bots import Bot, GreedyBot, RandomBot
 from eights.cards import Rank, Suit
+from eights.errors import IllegalActionError
 from eights.game import Game
 from eights.i18n import translator
 from eights.observation import Observation
@@ -57,6 +61,16 @@ def start(tmp_path: Path, rules: str = "classic", *, seed: int = 1, lang: str = 
     session = Session.start(rules, players, bots=list(bots), humans=humans, names=names,
                             seed=seed, save_dir=tmp_path, lang=lang)
     return EightsApp(session, translator(lang), speed="instant")
+
+
+async def settle(pilot: AppPilot, app: EightsApp) -> None:
+    """Wait until no bot is thinking (a bot chooses in a worker thread; instant speed)."""
+    for _step in range(200):
+        if not app.is_running or not app.table.thinking:
+            return
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # the screen takes the choice and plays it
+    raise AssertionError("the bots did not finish their moves")
 
 
 def log_text(app: EightsApp) -> str:
@@ -100,6 +114,7 @@ async def press_action(pilot: AppPilot, app: EightsApp, action: Action,
             keys.append(action.suit.letter)  # the suit picker is open by now
     await pilot.press(*keys)
     assert app.session.game.history[history] == (seat, action), keys
+    await settle(pilot, app)
 
 
 async def play_until(pilot: AppPilot, app: EightsApp, done: Callable[[Observation], bool],
@@ -112,6 +127,7 @@ async def play_until(pilot: AppPilot, app: EightsApp, done: Callable[[Observatio
     """
     rng, keys = random.Random(seed), random.Random(-seed)
     for _turn in range(limit):
+        await settle(pilot, app)
         screen = app.screen
         if isinstance(screen, RoundOverScreen):
             if not next_rounds:
@@ -372,6 +388,199 @@ async def test_bots_move_one_at_a_time(tmp_path: Path) -> None:
             if session.human_to_play or session.observe(0).round_over:
                 break
         assert seen[-1] >= 4  # three bots, one after the other
+
+
+# ---------------------------------------------------------------------- bots think in a worker
+
+
+class SlowBot:
+    """A random bot that thinks until it is told to go on (``go``), in any thread."""
+
+    name = "slow"
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.thinking = threading.Event()
+        """Set when a decision has begun."""
+        self.done = threading.Event()
+        """Set when a decision is made."""
+        self.threads: list[int] = []
+
+    def choose(self, observation: Observation, legal: Sequence[Action],
+               rng: random.Random) -> Action:
+        self.threads.append(threading.get_ident())
+        self.thinking.set()
+        self.go.wait(10)  # a failing test lets it go; this is only a safety net
+        try:
+            return RandomBot().choose(observation, legal, rng)
+        finally:
+            self.done.set()
+
+
+def slow_table(tmp_path: Path, speed: str = "instant") -> tuple[EightsApp, SlowBot]:
+    """Four players (seed 9: the person draws, then the bots play); every bot is slow."""
+    session = Session.start("classic", 4, bots=["random"], seed=9, save_dir=tmp_path)
+    slow = SlowBot()
+    for seat in session.seats[1:]:
+        seat.bot = slow
+    return EightsApp(session, translator("en"), speed=speed), slow
+
+
+async def thread_event(event: threading.Event) -> None:
+    assert await asyncio.to_thread(event.wait, 10)
+
+
+def prompt_text(app: EightsApp) -> str:
+    return str(app.table.query_one("#prompt", Static).render())
+
+
+async def until(pilot: AppPilot, done: Callable[[], bool], seconds: float = 10) -> None:
+    """Let the screen run until ``done`` holds (timers and workers need real time)."""
+    for _wait in range(int(seconds / 0.05)):
+        if done():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("it did not happen")
+
+
+@pytest.mark.asyncio
+async def test_the_screen_answers_while_a_bot_thinks(tmp_path: Path) -> None:
+    app, slow = slow_table(tmp_path)
+    session = app.session
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await pilot.press("d")  # the person draws; Bot 1 thinks (and waits for go)
+            await thread_event(slow.thinking)
+            assert slow.threads[0] != threading.get_ident()  # not on the screen's thread
+            await until(pilot, lambda: "Bot 1 is thinking…" in prompt_text(app))
+            assert len(session.game.history) == 1 and app.table.thinking
+            assert shown_hand(app) == session.observe(0).hand  # with the card drawn
+            selected = app.table.selected
+            await pilot.press("right")  # keys are handled and the hand redrawn meanwhile
+            assert app.table.selected == (selected + 1) % len(shown_hand(app))
+            assert app.table.query_one(f"#card-{app.table.selected}").has_class("-selected")
+            await pilot.press("minus")
+            assert app.table.speed == "fast" and "Bots: fast" in str(app.table.sub_title)
+            await pilot.press("question_mark")
+            dialog = app.screen
+            assert isinstance(dialog, RulesScreen)
+            slow.go.set()  # Bot 1 has chosen, but waits for the dialog to close
+            await thread_event(slow.done)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert len(session.game.history) == 1
+            assert app.table.thinking and dialog.is_active
+            await pilot.press("escape")
+            assert app.screen is app.table
+            await until(pilot, lambda: not app.table.thinking)  # the others 0.3 s apart
+            assert len(session.game.history) >= 4
+            assert session.human_to_play or session.observe(0).round_over
+            assert "is thinking" not in prompt_text(app)
+        finally:
+            slow.go.set()
+
+
+@pytest.mark.asyncio
+async def test_undo_while_a_bot_thinks_drops_its_move(tmp_path: Path) -> None:
+    app, slow = slow_table(tmp_path)
+    session = app.session
+    before, bots = session.game.to_json(), session.bot_rng.getstate()
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await pilot.press("d")
+            await thread_event(slow.thinking)
+            assert len(session.game.history) == 1 and app.table.thinking
+            await pilot.press("u")  # taken back while Bot 1 is still thinking
+            assert session.game.to_json() == before and not app.table.thinking
+            slow.go.set()  # the stale choice is made now, and must be dropped
+            await thread_event(slow.done)
+            for _wait in range(3):
+                await pilot.pause()
+            assert session.game.to_json() == before and session.human_to_play
+            assert session.bot_rng.getstate() == bots
+            assert shown_hand(app) == session.observe(0).hand
+            assert len(slow.threads) == 1
+            await pilot.press("d")  # the same move again: the bots answer it as before
+            await settle(pilot, app)
+            assert len(session.game.history) >= 4
+            assert len(slow.threads) == len(session.game.history)  # the dropped one, then one each
+        finally:
+            slow.go.set()
+    again = Session.start("classic", 4, bots=["random"], seed=9, save_dir=None)
+    again.play(DRAW)
+    while again.bot_to_play:
+        again.bot_move()
+    assert again.game.to_json() == session.game.to_json()
+
+
+@pytest.mark.asyncio
+async def test_a_bot_that_has_chosen_waits_for_the_quit_dialog(tmp_path: Path) -> None:
+    app, slow = slow_table(tmp_path)
+    session = app.session
+    async with app.run_test(size=SIZE) as pilot:
+        try:
+            await pilot.press("d")
+            await thread_event(slow.thinking)
+            await pilot.press("q")
+            dialog = app.screen
+            assert isinstance(dialog, QuitScreen)
+            slow.go.set()
+            await thread_event(slow.done)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert len(session.game.history) == 1  # nothing is played behind the dialog
+            assert dialog.is_active
+            await pilot.press("escape")  # stay: the bots play on
+            await settle(pilot, app)
+            assert app.screen is app.table and len(session.game.history) >= 4
+        finally:
+            slow.go.set()
+
+
+def test_a_stale_bot_choice_is_refused() -> None:
+    """What the screen relies on: a choice is played once, in the game it was made for."""
+    session = Session.start("classic", 4, bots=["random"], seed=9, save_dir=None)
+    session.play(DRAW)
+    turn = session.bot_turn()
+    choice = turn.choose()
+    assert session.undo()
+    with pytest.raises(IllegalActionError, match="moved on"):
+        session.bot_play(turn, choice)
+    assert len(session.game.history) == 0
+    session.play(DRAW)
+    turn = session.bot_turn()
+    session.bot_play(turn, turn.choose())
+    with pytest.raises(IllegalActionError, match="moved on"):
+        session.bot_play(turn, choice)  # not twice
+    assert len(session.game.history) == 2
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("rules", "seed"), [("classic", 11), ("huit-americain", 1)])
+async def test_bots_in_workers_play_the_game_they_always_played(rules: str, seed: int,
+                                                               tmp_path: Path) -> None:
+    app = start(tmp_path, rules, seed=seed, players=4, bots=("greedy", "random"))
+    async with app.run_test(size=SIZE) as pilot:
+        assert await play_until(pilot, app, lambda obs: False, seed=seed,
+                                next_rounds=False) is None
+        assert isinstance(app.screen, RoundOverScreen)
+        history, final = list(app.session.game.history), app.session.game.to_json()
+        await pilot.press("enter")  # the next round: the bots keep playing
+        await settle(pilot, app)
+        assert app.session.observe(0).round == 2
+        assert app.session.human_to_play or app.session.observe(0).round_over
+    # The same round without a screen, bots choosing the way they always did: one
+    # generator for every bot move, seeded from the game's seed.
+    same = Game(rules, 4, seed=seed, dealer=3)
+    rng = random.Random(f"{seed}/bots/0")
+    bots: list[Bot] = [GreedyBot(), GreedyBot(), RandomBot(), GreedyBot()]
+    for seat, action in history:
+        if seat == 0:
+            same.apply(action)
+        else:
+            assert bots[seat].choose(same.observe(seat), same.legal_actions(), rng) == action
+            same.apply(action)
+    assert same.to_json() == final
 
 
 @pytest.mark.asyncio

@@ -30,7 +30,7 @@ from eights.record import Record, load_record, record_of, replay
 from eights.rules import Rules, load_rules
 from eights.text import describe_move
 
-__all__ = ["Move", "Seat", "Session", "default_save_dir"]
+__all__ = ["BotTurn", "Move", "Seat", "Session", "default_save_dir"]
 
 
 def default_save_dir() -> Path:
@@ -66,6 +66,34 @@ class Move:
     """Hand sizes before the action."""
 
 
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot's decision, detached from the session so another thread may make it.
+
+    It holds what the bot may see (its observation and the legal actions) and
+    its own copy of the session's bot generator; :meth:`choose` touches nothing
+    else, and :meth:`Session.bot_play` applies the choice, refusing it once the
+    game has moved on (:attr:`version`).
+    """
+
+    seat: int
+    bot: Bot
+    observation: Observation
+    legal: tuple[Action, ...]
+    rng: random.Random
+    """A copy of :attr:`Session.bot_rng`; the session takes its state back with the move."""
+    version: int
+    """:attr:`Session.version` when the turn was taken."""
+
+    @property
+    def name(self) -> str:
+        return self.bot.name
+
+    def choose(self) -> Action:
+        """The bot's choice (may take a while: a search bot thinks)."""
+        return self.bot.choose(self.observation, list(self.legal), self.rng)
+
+
 class Session:
     """A match at a table of people and bots."""
 
@@ -78,6 +106,7 @@ class Session:
         self.path = path
         self.bot_rng = random.Random(bot_seed)
         self._undo: list[tuple[Game, tuple[Any, ...]]] = []
+        self._version = 0
 
     # ------------------------------------------------------------------ set-up
 
@@ -156,6 +185,11 @@ class Session:
         return [s for s, seat in enumerate(self.seats) if seat.human]
 
     @property
+    def version(self) -> int:
+        """Counts the changes to the game (moves, undo, new rounds) made through the session."""
+        return self._version
+
+    @property
     def to_play(self) -> int | None:
         return self.game.to_play
 
@@ -194,19 +228,33 @@ class Session:
 
     def bot_move(self) -> Move:
         """Let the bot to play choose and play (it sees only its observation)."""
+        turn = self.bot_turn()
+        return self.bot_play(turn, turn.choose())
+
+    def bot_turn(self) -> BotTurn:
+        """The decision of the bot to play, for :meth:`BotTurn.choose` (on any thread)."""
         seat = self.game.to_play
         if seat is None or self.seats[seat].human:
             raise IllegalActionError("it is not a bot's turn")
         bot = self.seats[seat].bot
         assert bot is not None
-        legal = self.game.legal_actions()
-        action = bot.choose(self.game.observe(seat), legal, self.bot_rng)
+        rng = random.Random()
+        rng.setstate(self.bot_rng.getstate())
+        return BotTurn(seat, bot, self.game.observe(seat), tuple(self.game.legal_actions()), rng,
+                       self._version)
+
+    def bot_play(self, turn: BotTurn, action: Action) -> Move:
+        """Play the choice made for ``turn`` (refused if the game changed since)."""
+        if turn.version != self._version:
+            raise IllegalActionError("the game has moved on since the bot began to think")
+        self.bot_rng.setstate(turn.rng.getstate())
         return self._apply(action)
 
     def _apply(self, action: Action) -> Move:
         seat = self.game.to_move
         before = tuple(len(h) for h in self.game.hands)
         self.game.apply(action)
+        self._version += 1
         self.save()
         return Move(seat, action, before)
 
@@ -222,12 +270,14 @@ class Session:
         game, state = self._undo.pop()
         self.game = game
         self.bot_rng.setstate(state)
+        self._version += 1
         self.save()
         return True
 
     def next_round(self) -> None:
         self.game.next_round()
         self._undo.clear()
+        self._version += 1
         self.save()
 
     # ------------------------------------------------------------------ saving

@@ -2,7 +2,15 @@
 
 The table screen reads the game only through ``session.observe(seat)`` for
 the seat whose hand is shown, and acts only through the session (``play``,
-``bot_move``, ``undo``, ``next_round``), which saves after every action.
+``bot_turn`` and ``bot_play``, ``undo``, ``next_round``), which saves after
+every action.
+
+A bot chooses its move in a thread worker, from a :class:`~eights.session.BotTurn`
+that owns everything the bot sees (so the screen keeps answering keys and
+repainting while a search bot thinks); the move is applied on the screen's own
+thread, when both the pause between bot moves is over and the choice is made,
+and only if the game has not changed since the bot began to think (undo, a new
+round): a stale choice is dropped.
 
 Keys (the bar at the bottom shows them too):
 
@@ -20,6 +28,7 @@ q              leave (keep or delete the save)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
@@ -29,13 +38,14 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Button, Header, RichLog, Static
+from textual.worker import Worker, WorkerState
 
 from eights.actions import DRAW, PASS, TAKE, Action
 from eights.cards import Card, Suit
 from eights.explain import describe
 from eights.i18n import Translator
 from eights.observation import Observation
-from eights.session import Move, Session
+from eights.session import BotTurn, Move, Session
 from eights.text import round_summary
 from eights.tui import DELAYS, SPEEDS
 from eights.tui.cards import CardFace, HandView, set_text
@@ -44,6 +54,9 @@ from eights.tui.panels import PlayersPanel, TablePanel
 
 __all__ = ["DELAYS", "SPEEDS", "EightsApp", "TableScreen"]
 
+SHOW_THINKING_AFTER = 0.1
+"""At the instant speed, seconds before the table shows a bot thinking (a quick bot
+has played by then: the screen goes straight to the next person's turn)."""
 
 
 class ActionButton(Button, can_focus=False):
@@ -53,6 +66,18 @@ class ActionButton(Button, can_focus=False):
 def speed_words(speed: str, _: Translator) -> str:
     return {"slow": _("slow"), "normal": _("normal"), "fast": _("fast"),
             "instant": _("instant")}[speed]
+
+
+@dataclass
+class Thinking:
+    """A bot's move in the making: the worker choosing it, then the choice."""
+
+    turn: BotTurn
+    worker: Worker[Action]
+    action: Action | None = None
+    """The choice, once the worker has made it."""
+    due: bool = False
+    """The pause before the move is over: it is played as soon as it is chosen."""
 
 
 class TableScreen(Screen[None]):
@@ -91,6 +116,7 @@ class TableScreen(Screen[None]):
         """The seat whose hand is shown (``None`` while the hand is hidden)."""
         self.obs: Observation = session.observe(self.seat)
         self._timer: Timer | None = None
+        self._thinking: Thinking | None = None
         self._decision: tuple[int, int] | None = None
         self.log_lines: list[str] = []
         """Every line written to the log, unwrapped."""
@@ -158,22 +184,31 @@ class TableScreen(Screen[None]):
         self.say(self.session.describe(move, self.tr))
 
     def advance(self) -> None:
-        """Move the game on: bots play (paced), the round ends, or a person is to play."""
+        """Move the game on: bots play (paced), the round ends, or a person is to play.
+
+        A bot starts to think at once, in a worker; its move is played when the
+        pause of the current speed is over and the choice is made.
+        """
         self._cancel_timer()
         s = self.session
         if s.observe(self.seat).round_over:
+            self._forget_thinking()
             self.refresh_view()
             self._show_round_over()
             return
         if s.bot_to_play:
+            thinking = self._think()
             if self.speed == "instant":
-                while s.bot_to_play:
-                    self._log_move(s.bot_move())
-                self.advance()
-                return
-            self.refresh_view()
-            self._timer = self.set_timer(DELAYS[self.speed], self._bot_step)
+                thinking.due = True
+                if thinking.action is None:
+                    self._timer = self.set_timer(SHOW_THINKING_AFTER, self._show_thinking)
+            else:
+                thinking.due = False  # the pause starts again (after a dialog, a new speed)
+                self._timer = self.set_timer(DELAYS[self.speed], self._bot_step)
+                self.refresh_view()
+            self._play_when_ready()
             return
+        self._forget_thinking()
         seat = s.to_play
         assert seat is not None
         if seat != self.viewer:
@@ -190,13 +225,71 @@ class TableScreen(Screen[None]):
         self.viewer = seat
         self.advance()
 
-    def _bot_step(self) -> None:
+    def _think(self) -> Thinking:
+        """The bot to play thinks about its move in a worker (unless it already does)."""
+        s = self.session
+        thinking = self._thinking
+        if thinking is not None and thinking.turn.version == s.version:
+            return thinking
+        self._forget_thinking()
+        turn = s.bot_turn()
+        worker = self.run_worker(turn.choose, name=f"bot {turn.seat}", group="bot",
+                                 description=f"{s.names[turn.seat]} ({turn.name}) chooses a move",
+                                 thread=True, exclusive=True)
+        thinking = self._thinking = Thinking(turn, worker)
+        return thinking
+
+    def _forget_thinking(self) -> None:
+        """Drop the move in the making (its worker may still finish; its choice is ignored)."""
+        if self._thinking is not None:
+            self._thinking.worker.cancel()
+            self._thinking = None
+
+    @property
+    def thinking(self) -> bool:
+        """True while a bot's move is in the making (chosen in a worker, or waiting its turn)."""
+        return self._thinking is not None
+
+    def _show_thinking(self) -> None:
+        """The table as it is, and the bot that has not chosen yet (instant speed)."""
         self._timer = None
-        if not self.is_current:  # a dialog is open: wait for it
-            self._timer = self.set_timer(max(DELAYS[self.speed], 0.1), self._bot_step)
+        self.refresh_view()
+
+    def _bot_step(self) -> None:
+        """The pause is over: the bot plays as soon as it has chosen."""
+        self._timer = None
+        if self._thinking is None:
+            self.advance()
             return
-        if self.session.bot_to_play:
-            self._log_move(self.session.bot_move())
+        self._thinking.due = True
+        self._show_prompt()  # "… is thinking" until it has chosen
+        self._play_when_ready()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bot has chosen (on the screen's thread; a stale worker is ignored)."""
+        thinking = self._thinking
+        if thinking is None or event.worker is not thinking.worker:
+            return
+        if event.state is WorkerState.SUCCESS:
+            thinking.action = event.worker.result
+            self._play_when_ready()
+            if self._thinking is thinking:  # chosen, waiting for the pause or a dialog
+                self._show_prompt()
+
+    def on_screen_resume(self) -> None:
+        """A dialog has closed: a bot that has chosen, and waited for it, plays."""
+        self._play_when_ready()
+
+    def _play_when_ready(self) -> None:
+        thinking = self._thinking
+        if (thinking is None or not thinking.due or thinking.action is None
+                or not self.is_active):  # a dialog is open: wait for it
+            return
+        self._thinking = None
+        if thinking.turn.version != self.session.version:  # the game moved on
+            self.advance()
+            return
+        self._log_move(self.session.bot_play(thinking.turn, thinking.action))
         self.advance()
 
     def _cancel_timer(self) -> None:
@@ -294,6 +387,9 @@ class TableScreen(Screen[None]):
         if self.viewer is None:
             return ""
         if obs.to_play is not None and not self.my_turn():
+            thinking = self._thinking
+            if thinking is not None and thinking.due and thinking.action is None:
+                return _("{name} is thinking…", name=names[obs.to_play])
             return _("{name} is playing…", name=names[obs.to_play])
         legal = obs.legal
         plays = any(a.card is not None for a in legal)
@@ -429,6 +525,7 @@ class TableScreen(Screen[None]):
             self.say(_("Nothing to undo."))
             return
         self._cancel_timer()
+        self._forget_thinking()
         self.session.undo()
         self.announce = False
         self._decision = None
@@ -449,6 +546,8 @@ class TableScreen(Screen[None]):
 
     def action_quit_game(self) -> None:
         self._cancel_timer()
+        if self._thinking is not None:  # a bot may go on thinking; it plays after the dialog
+            self._thinking.due = False
         self.app.push_screen(QuitScreen(self.session.path, self.tr), self._quit_answer)
 
     def _quit_answer(self, answer: str | None) -> None:
