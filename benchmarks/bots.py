@@ -19,7 +19,7 @@ import time
 from eights import Game, Observation, load_rules, preset_names
 from eights.actions import Action
 from eights.bots import make_bot
-from eights.worlds import known_voids, sample_world
+from eights.worlds import hand_bands, sample_world
 
 
 def decision_points(name: str, count: int, seed: int = 1) -> list[tuple[Observation, list[Action]]]:
@@ -69,9 +69,9 @@ def main() -> None:
         sampler = random.Random(0)
         start = time.process_time()
         for seen, _ in points:
-            voids = known_voids(seen)
+            bands = hand_bands(seen)
             for _ in range(20):
-                sample_world(seen, sampler, voids)
+                sample_world(seen, sampler, bands)
         sample_us = (time.process_time() - start) / (20 * len(points)) * 1e6
         print(row + f"{its:>14.0f}{sample_us:>11.1f}")
 

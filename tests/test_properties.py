@@ -161,7 +161,7 @@ def test_an_observation_never_shows_another_hand_or_the_stock(
             "must_play_again", "may_take", "round", "scores", "round_points", "round_over",
             "match_over", "winners", "teams", "history", "legal", "revealed", "pending_rank",
             "attacker", "draws_this_turn", "plays", "passes", "skip_next", "announce_due",
-            "penalties", "draw_log"}
+            "penalties", "draw_log", "tells", "received"}
         assert isinstance(data["stock"], int)
         assert data["revealed"] is None
 

@@ -11,10 +11,18 @@ from hypothesis import strategies as st
 
 from eights import Game, load_rules, preset_names
 from eights.bots import GreedyBot
+from eights.cards import Card, Rank, Suit
 from eights.expert import ExpertBot
 from eights.ismcts import PRUNE_AFTER, ISMCTSBot, round_rewards
 from eights.tables import tables_for
-from eights.worlds import deal_consistent, known_voids, sample_world, unseen_cards
+from eights.worlds import (
+    INFERENCES,
+    deal_consistent,
+    hand_bands,
+    known_voids,
+    sample_world,
+    unseen_cards,
+)
 
 CASES = [(name, n) for name in preset_names()
          for n in range(load_rules(name).players[0], min(load_rules(name).players[1], 5) + 1)]
@@ -47,26 +55,117 @@ def test_a_world_with_the_true_cards_is_the_game(case: tuple[str, int], seed: in
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 300))
+@given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 300),
+       st.sampled_from(INFERENCES))
 def test_every_sampled_world_is_consistent_with_the_observation(
-        case: tuple[str, int], seed: int, steps: int) -> None:
+        case: tuple[str, int], seed: int, steps: int, infer: str) -> None:
     game = position(case, seed, steps)
     if game is None:
         return
     seen = game.observe(game.to_move)
-    voids = known_voids(seen)
-    table = tables_for(game.rules)
+    bands = hand_bands(seen, infer)
+    pool = unseen_cards(seen)
+    hidden = sum(seen.hand_sizes[s] for s in range(seen.players) if s != seen.seat)
+    rows = [row for seat_bands in bands.values() for _, row in seat_bands]
+    # when even the union of every band leaves enough cards, every band is met
+    roomy = not rows or sum(1 for c in pool if not any(r[c] for r in rows)) >= hidden
     for k in range(3):
-        world = sample_world(seen, random.Random(k), voids)
+        world = sample_world(seen, random.Random(k), bands)
         assert deal_consistent(seen, world.hands, world.stock)
         assert world.observe(seen.seat) == seen  # the observer cannot tell the worlds apart
-        pool = unseen_cards(seen)
-        for seat, (suit, rank) in voids.items():
-            row = table.row(suit, rank, False)
-            allowed = sum(1 for c in pool if not row[c])
-            if allowed >= seen.hand_sizes[seat] + sum(
-                    seen.hand_sizes[s] for s in voids if s != seat):
-                assert not any(row[c] for c in world.hands[seat]), (seat, voids)
+        if roomy:
+            for seat, seat_bands in bands.items():
+                for j, (_, row) in enumerate(seat_bands):
+                    lacking = sum(1 for c in world.hands[seat] if not row[c])
+                    assert lacking >= sum(count for count, _ in seat_bands[:j + 1]), (seat, j)
+
+
+def _bands_hold(game: Game, infer: str) -> None:
+    """Every band read by every seat holds for the true hands."""
+    for watcher in range(game.n):
+        for seat, bands in hand_bands(game.observe(watcher), infer).items():
+            hand = game.hands[seat]
+            for j, (_, row) in enumerate(bands):
+                lacking = sum(1 for c in hand if not row[c])
+                assert lacking >= sum(count for count, _ in bands[:j + 1]), (seat, j, infer)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 200))
+def test_what_the_rules_make_certain_holds_whoever_plays(case: tuple[str, int], seed: int,
+                                                        steps: int) -> None:
+    game = position(case, seed, steps)  # random players
+    if game is not None:
+        _bands_hold(game, "rules")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(CASES), st.integers(0, 2**31), st.integers(0, 200))
+def test_what_the_model_assumes_holds_for_players_who_play_when_they_can(
+        case: tuple[str, int], seed: int, steps: int) -> None:
+    name, n = case
+    game = Game(name, n, seed=seed)
+    bot, rng = GreedyBot(), random.Random(seed)  # draws only when unable, wild cards last
+    for _ in range(steps):
+        if game.over:
+            return
+        game.apply(bot.choose(game.observe(game.to_move), game.legal_actions(), rng))
+    if not game.over:
+        _bands_hold(game, "model")
+
+
+def test_the_cards_drawn_before_the_playable_one_did_not_match_either() -> None:
+    # huit-fou (HF5): a draw goes on until a playable card, which is then played
+    for seed in range(40):
+        game = Game("huit-fou", 3, seed=seed)
+        seat = game.to_move
+        if any(a.card is not None for a in game.legal_actions()):
+            continue
+        before = len(game.hands[seat])
+        game.apply("draw")
+        drawn = len(game.hands[seat]) - before
+        if drawn < 3 or game.drawn is None:
+            continue
+        game.apply(next(a for a in game.legal_actions() if a.card == game.drawn))
+        seen = game.observe((seat + 1) % 3)
+        (count, _), = hand_bands(seen, "rules")[seat]
+        # all but the playable card (played) lacked a match; one stays unknown
+        assert count == before + drawn - 2 == seen.hand_sizes[seat] - 1
+        return
+    pytest.fail("no long draw in 40 deals")
+
+
+def test_a_draw_and_a_wild_card_are_read_as_a_sensible_player_would() -> None:
+    # classic (CL5 lets a player draw at will): seat 1 draws on the starter
+    game = Game("classic", 4, seed=4)
+    first = game.to_move
+    game.apply(ExpertBot().choose(game.observe(first), game.legal_actions(), random.Random(0)))
+    target = (game.suit, game.rank)
+    drawer = game.to_move
+    game.apply("draw")
+    seen = game.observe((drawer + 2) % 4)
+    assert seen.tells[-1].seat == drawer and seen.tells[-1].kind == "chose-draw"
+    assert seen.tells[-1].received == 0 and seen.received[drawer] == 1
+    assert hand_bands(seen, "rules") == {} and hand_bands(seen, "none") == {}
+    (count, row), = hand_bands(seen, "model")[drawer]
+    assert count == 7  # the 7 cards it held when it drew; the card drawn may be anything
+    table = tables_for(game.rules)
+    assert row == table.row(target[0], target[1], False)
+    for k in range(20):
+        world = sample_world(seen, random.Random(k), hand_bands(seen, "model"))
+        assert sum(1 for c in world.hands[drawer] if row[c]) <= 1
+    # a wild card played while no draw was pending: no plain card matched, but other
+    # wild cards may still be held
+    game = Game("classic", 3, seed=1)
+    rng = random.Random(1)
+    while not any(t.kind == "wild" for t in game.observe(0).tells):
+        game.apply(rng.choice(game.legal_actions()))
+    tell = next(t for t in game.observe(0).tells if t.kind == "wild")
+    seen = game.observe((tell.seat + 1) % 3)
+    wild_row = next(row for _, row in hand_bands(seen, "model")[tell.seat])
+    assert not any(wild_row[c] for c in range(53) if table.wild[c >> 2])
+    assert wild_row[int(Card.parse(f"{tell.rank.letter}{'s' if tell.suit != Suit.SPADES else 'h'}"))] \
+        or tell.rank == Rank.EIGHT
 
 
 def test_voids_come_from_plain_draws_where_drawing_means_no_play() -> None:

@@ -27,7 +27,7 @@ from typing import Any
 from eights.actions import DRAW, PASS, TAKE, Action
 from eights.cards import Card, Rank, Suit
 from eights.errors import IllegalActionError, RecordError, RulesError
-from eights.observation import Observation
+from eights.observation import TELL_KINDS, Observation, Tell
 from eights.rules import BlockedScoring, Rules, Scoring, load_rules
 from eights.tables import SUIT_OF, tables_for
 
@@ -80,6 +80,7 @@ class Game:
         "pending_rank",
         "plays",
         "rank",
+        "received",
         "repeats",
         "replace",
         "round",
@@ -94,6 +95,7 @@ class Game:
         "stock",
         "suit",
         "teams",
+        "tells",
         "to_move",
         "winners",
     )
@@ -145,6 +147,8 @@ class Game:
         self._script_pos = 0
         self.history: list[tuple[int, Action]] = []
         self.draw_log: list[tuple[int, int, int, bool]] = []
+        self.tells: list[tuple[int, int, int, int, int]] = []
+        self.received = [0] * n
         self.repeats: dict[tuple[object, ...], int] = {}
         self.round += 1
         self.direction = 1
@@ -386,6 +390,8 @@ class Game:
         t = self._t
         r = c >> 2
         hand = self.hands[p]
+        if t.wild[r] and self.drawn is None and not (self.pending or self.again or self.free):
+            self.tells.append((p, self.suit, self.rank, 2, self.received[p]))
         hand.remove(c)
         self.discard.append(c)
         self.plays += 1
@@ -472,9 +478,13 @@ class Game:
         t = self._t
         if t.telling_draws:  # public: p could not match this target
             self.draw_log.append((p, self.suit, self.rank, self.free))
+        if not self.free:
+            self.tells.append((p, self.suit, self.rank, 0 if t.telling_draws else 1,
+                               self.received[p]))
         if t.repeat:
             if self.stock:
                 insort(self.hands[p], self._take_from_stock())
+                self.received[p] += 1
             self.draws += 1
             return
         if t.until_playable:  # HF5, LH6
@@ -482,14 +492,25 @@ class Game:
                 c = self._give_one(p)
                 if c is not None and self._playable(c):
                     self.drawn = c
+                    self._told(p, 1)  # the cards drawn before it did not match either
                     return
+            self._told(p, 0)
             self._end_turn(p, 1)  # HF6: stopped at the limit; LH7: nothing left
             return
         c = self._give_one(p)
-        if t.may_keep and c is not None and self._playable(c):
-            self.drawn = c  # HA4: may be played at once
-            return
+        if t.may_keep and c is not None:
+            if self._playable(c):
+                self.drawn = c  # HA4: may be played at once
+                return
+            self._told(p, 0)  # the turn ends at once: the card drawn did not match
         self._end_turn(p, 1)
+
+    def _told(self, p: int, unknown: int) -> None:
+        """The cards ``p`` has just drawn but the last ``unknown`` did not match the
+        target of its draw either (the public turn shows it): the tell covers them."""
+        if self.tells and not self.free:
+            seat, suit, rank, kind, _ = self.tells[-1]
+            self.tells[-1] = (seat, suit, rank, kind, self.received[p] - unknown)
 
     def _forced_draw(self, victim: int) -> bool:
         """Serve the pending draw; True if the victim took all of it."""
@@ -572,6 +593,7 @@ class Game:
             return None
         c = self._take_from_stock()
         insort(self.hands[seat], c)
+        self.received[seat] += 1
         return c
 
     def _give(self, seat: int, count: int) -> int:
@@ -581,6 +603,7 @@ class Game:
         while given < count and self.stock:
             insort(hand, self._take_from_stock())
             given += 1
+        self.received[seat] += given
         return given
 
     # ------------------------------------------------------------------ scoring
@@ -675,6 +698,9 @@ class Game:
             penalties=tuple(self.penalties),
             draw_log=tuple((p, None if su < 0 else Suit(su), Rank(r), fr)
                            for p, su, r, fr in self.draw_log),
+            tells=tuple(Tell(p, None if su < 0 else Suit(su), Rank(r), TELL_KINDS[k], got)
+                        for p, su, r, k, got in self.tells),
+            received=tuple(self.received),
         )
 
     @classmethod
@@ -704,6 +730,9 @@ class Game:
         g.history = list(seen.history)
         g.draw_log = [(p, -1 if su is None else int(su), int(r), fr)
                       for p, su, r, fr in seen.draw_log]
+        g.tells = [(p, -1 if su is None else int(su), int(r), TELL_KINDS.index(k), got)
+                   for p, su, r, k, got in seen.tells]
+        g.received = list(seen.received) if seen.received else [0] * seen.players
         g.repeats = {}
         g.scores = list(seen.scores)
         g.penalties = list(seen.penalties)
@@ -786,6 +815,8 @@ class Game:
         g.discard = self.discard[:]
         g.history = self.history[:]
         g.draw_log = self.draw_log[:]
+        g.tells = self.tells[:]
+        g.received = self.received[:]
         g.repeats = dict(self.repeats)
         g.scores = self.scores[:]
         g.penalties = self.penalties[:]

@@ -1,7 +1,8 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS), for any preset.
 
 Every iteration samples a world consistent with the bot's observation
-(:func:`eights.worlds.sample_world`: hand sizes, known voids, cards seen) and
+(:func:`eights.worlds.sample_world`: hand sizes, cards seen, and what the
+opponents' draws and wild cards show they lack) and
 plays it forward to the end of the round; the reward of each seat is its win
 (shared by partners in les-huit) plus a little of the round's points.
 
@@ -52,6 +53,10 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 - ``tree``: ``own`` (default), ``all`` or ``none``, see above;
 - ``c``: the exploration constant of the tree (default 0.7);
 - ``points``: weight of the round's points in the reward (default 0.25);
+- ``infer``: how worlds read the opponents' hands from their public moves:
+  ``model`` (default: a player draws only when it cannot play and spends a
+  wild card only when no plain card plays), ``rules`` (only what the rules
+  make certain) or ``none`` (see :func:`eights.worlds.hand_bands`);
 - ``seed``: fixes the search's generator; by default it comes from the rng the
   game hands the bot, so a seeded game is reproducible with an iteration budget.
 """
@@ -68,7 +73,7 @@ from eights.expert import ExpertBot
 from eights.game import Game
 from eights.observation import Observation
 from eights.rules import Scoring
-from eights.worlds import known_voids, sample_world
+from eights.worlds import INFERENCES, hand_bands, sample_world
 
 __all__ = ["ISMCTSBot", "round_rewards"]
 
@@ -108,8 +113,10 @@ class ISMCTSBot:
     def __init__(self, iterations: int | None = None, time: float | None = None,
                  rollout: str = "greedy", c: float = 0.7, seed: int | None = None,
                  tree: str = "own", prior: str = "expert", z: float = 2.0,
-                 epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0) -> None:
+                 epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0,
+                 infer: str = "model") -> None:
         for option, value, allowed in (("tree", tree, TREES), ("prior", prior, ("expert", "none")),
+                                       ("infer", infer, INFERENCES),
                                        ("rollout", rollout, ("greedy", "random"))):
             if value not in allowed:
                 raise ValueError(f"ismcts {option} must be {' or '.join(allowed)}, not {value!r}")
@@ -135,6 +142,7 @@ class ISMCTSBot:
         self.epsilon = epsilon
         self.points = points
         self.prune = prune
+        self.infer = infer
         self.last_iterations = 0
         self.last_stats: list[tuple[Action, int, float, float]] = []
         """Per action of the last decision: rollouts, mean reward, paired advantage over the prior."""
@@ -148,7 +156,7 @@ class ISMCTSBot:
         k = len(legal)
         base = 0 if self.prior is None else legal.index(self.prior.choose(observation, legal, search))
         me = observation.seat
-        voids = known_voids(observation)
+        bands = hand_bands(observation, self.infer)
         scale = self._scale(observation)
         roots = [_Node() for _ in legal]
         total = [0.0] * k
@@ -163,7 +171,7 @@ class ISMCTSBot:
                 break
             if deadline is not None and worlds >= 2 and _time.thread_time() >= deadline:
                 break
-            world = sample_world(observation, search, voids)
+            world = sample_world(observation, search, bands)
             draws = search.getrandbits(64)
             tried = live if self.prior is None else [base, *live]
             values = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from eights.actions import Action
 from eights.cards import Card, Rank, Suit
@@ -11,7 +11,34 @@ from eights.cards import Card, Rank, Suit
 if TYPE_CHECKING:
     from eights.rules import Rules
 
-__all__ = ["Observation"]
+__all__ = ["TELL_KINDS", "Observation", "Tell"]
+
+TELL_KINDS = ("draw", "chose-draw", "wild")
+"""What a :class:`Tell` saw: a plain draw where only a player unable to play may
+draw (the hand surely lacked a card for the target); a plain draw where the
+rules let a player draw at will (it lacked one, unless it chose to draw); a wild
+card played while no forced draw was pending (it lacked a plain card for the
+target, unless it chose to spend the wild card)."""
+
+
+class Tell(NamedTuple):
+    """A public moment that says what a hand lacked, for reading opponents' hands.
+
+    Every player sees it: who did it, on what target (suit and rank), which
+    kind of moment (:data:`TELL_KINDS`), and how many cards that seat had
+    received this round whose absence of a match it shows (draws of every kind),
+    so what it holds now can be told apart from what it held then
+    (:attr:`Observation.received`). A draw's own cards count among them when
+    the turn shows they did not match either: the cards drawn before the
+    playable one (``until-playable``), the card drawn when the turn ends at once
+    (``one-may-play``).
+    """
+
+    seat: int
+    suit: Suit | None
+    rank: Rank
+    kind: str
+    received: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +111,11 @@ class Observation:
     this round (not a forced one), with the seat and the suit and rank it could
     not play on (and whether any card was allowed), so what that hand lacked.
     Empty under rules with voluntary draws, where a draw tells nothing."""
+    tells: tuple[Tell, ...] = ()
+    """Every public moment of this round that says what a hand lacked (plain draws
+    and wild cards played), oldest first; see :class:`Tell`."""
+    received: tuple[int, ...] = ()
+    """Cards each seat has received this round after the deal (draws of every kind)."""
 
     @property
     def up_card(self) -> Card:
@@ -132,4 +164,7 @@ class Observation:
             "penalties": list(self.penalties),
             "draw_log": [[p, None if s is None else s.letter, r.letter, free]
                          for p, s, r, free in self.draw_log],
+            "tells": [[t.seat, None if t.suit is None else t.suit.letter, t.rank.letter, t.kind,
+                       t.received] for t in self.tells],
+            "received": list(self.received),
         }

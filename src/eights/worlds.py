@@ -7,12 +7,18 @@ deals the unseen cards at random into hands of the right sizes and a stock of
 the right size, and builds a :class:`~eights.game.Game` in the observed public
 state, ready to be played forward.
 
-Known voids make the deal better than uniform: where the rules let a player
-draw only when unable to play, a plain draw shows that the hand held no card
-matching the up-card then (and, with ``until-playable``, neither did the cards
-drawn before the playable one). Until that player receives other cards, the
-sampler deals them no such card; when the constraints cannot all be met, the
-cards that do not fit are dealt at random.
+Reading the hands makes the deal better than uniform. Some public moments
+(:class:`~eights.observation.Tell`) say what a hand lacked: where the rules let
+a player draw only when unable to play, a plain draw shows that the hand held
+no card for the target then; where drawing is free, and when a wild card is
+spent while no forced draw is pending, a sensible player shows the same (no
+card, or no plain card, for the target). :func:`hand_bands` turns these
+moments into bands of a hand's present cards (those it has held since the
+moment) that avoid those cards; ``infer`` chooses how much to believe
+(:data:`INFERENCES`). The sampler deals the most constrained bands first; when
+the constraints cannot all be met, the cards that do not fit are dealt at
+random. :func:`known_voids` is the simpler view the expert uses: each seat's
+last certain void.
 """
 
 from __future__ import annotations
@@ -24,11 +30,11 @@ from collections.abc import Sequence
 from eights.actions import Kind
 from eights.cards import Card, make_deck
 from eights.game import Game
-from eights.observation import Observation
+from eights.observation import TELL_KINDS, Observation
 from eights.rules import DrawPolicy
 from eights.tables import tables_for
 
-__all__ = ["Void", "known_voids", "sample_world", "unseen_cards"]
+__all__ = ["INFERENCES", "Band", "Void", "hand_bands", "known_voids", "sample_world", "unseen_cards"]
 
 Void = tuple[int, int]
 """The suit and rank a seat could not match: it holds no card of that suit, of
@@ -71,35 +77,90 @@ def known_voids(seen: Observation) -> dict[int, Void]:
             if seat not in received and not free}
 
 
+INFERENCES = ("model", "rules", "none")
+"""How much :func:`hand_bands` reads into the public moments (:class:`~eights.observation.Tell`):
+``rules``: only what the rules make certain (a plain draw where only a player
+unable to play may draw); ``model``: also what a sensible player's choices
+show (it draws only when it cannot play, spends a wild card only when no plain
+card plays); ``none``: nothing, hands are uniform."""
+
+Band = tuple[int, tuple[bool, ...]]
+"""At least ``count`` cards of a hand avoid the cards marked in the row."""
+
+
+def hand_bands(seen: Observation, infer: str = "model") -> dict[int, list[Band]]:
+    """For each other seat, what its present cards are known (or assumed) to lack.
+
+    A tell at some moment says what the hand held then lacked; the cards that
+    seat still holds from then number at least its hand size less the cards it
+    received since. So every tell gives a band of old cards that avoid its
+    target, and an older band also avoids every later tell's target. Bands come
+    oldest first (the most constrained) and hold disjoint counts.
+    """
+    if infer not in INFERENCES:
+        raise ValueError(f"infer must be {' or '.join(INFERENCES)}, not {infer!r}")
+    if infer == "none" or not seen.tells:
+        return {}
+    kinds = {"draw"} if infer == "rules" else set(TELL_KINDS)
+    t = tables_for(seen.rules)
+    wild = [t.wild[c >> 2] for c in range(53)]
+    per_seat: dict[int, list[tuple[int, tuple[bool, ...]]]] = {}
+    for tell in seen.tells:
+        if tell.seat == seen.seat or tell.kind not in kinds:
+            continue
+        row = t.row(-1 if tell.suit is None else int(tell.suit), int(tell.rank), False)
+        if tell.kind == "wild":  # other wild cards may still be held
+            row = tuple(r and not w for r, w in zip(row, wild, strict=True))
+        per_seat.setdefault(tell.seat, []).append((tell.received, row))
+    bands: dict[int, list[Band]] = {}
+    for seat, tells in per_seat.items():
+        size = seen.hand_sizes[seat]
+        received = seen.received[seat] if seen.received else 0
+        held = 0  # cards already placed in older bands
+        out: list[Band] = []
+        for j, (before, _) in enumerate(tells):
+            old = max(0, size - (received - before))
+            if old <= held:
+                continue
+            rows = [r for _, r in tells[j:]]
+            union = tuple(any(col) for col in zip(*rows, strict=True)) if len(rows) > 1 else rows[0]
+            out.append((old - held, union))
+            held = old
+        if out:
+            bands[seat] = out
+    return bands
+
+
 def sample_world(seen: Observation, rng: random.Random,
-                 voids: dict[int, Void] | None = None) -> Game:
+                 bands: dict[int, list[Band]] | None = None) -> Game:
     """A game in ``seen``'s public state with the unseen cards dealt at random.
 
-    Hand and stock sizes are exact; the observer's hand is its own; known
-    voids are respected where the unseen cards allow.
+    Hand and stock sizes are exact; the observer's hand is its own; the bands
+    of :func:`hand_bands` (by default, what the rules make certain) are met
+    where the unseen cards allow, the most constrained first; the cards that
+    do not fit are dealt at random.
     """
     cards = unseen_cards(seen)
     rng.shuffle(cards)
-    voids = known_voids(seen) if voids is None else voids
-    t = tables_for(seen.rules)
+    bands = hand_bands(seen, "rules") if bands is None else bands
     hands: list[list[Card]] = [[] for _ in range(seen.players)]
     hands[seen.seat] = list(seen.hand)
     need = {s: seen.hand_sizes[s] for s in range(seen.players) if s != seen.seat}
-    # Seats with voids first, from the cards they may hold.
-    for seat in sorted(voids, key=lambda s: need.get(s, 0)):
-        if seat not in need:
-            continue
-        void = t.row(voids[seat][0], voids[seat][1], False)
-        take: list[Card] = []
-        rest: list[Card] = []
-        for c in cards:
-            if len(take) < need[seat] and not void[c]:
-                take.append(c)
-            else:
-                rest.append(c)
-        hands[seat] = take
-        need[seat] -= len(take)
-        cards = rest
+    if bands:
+        order = sorted(((sum(row), seat, count, row) for seat, rows in bands.items()
+                        if seat in need for count, row in rows), reverse=True)
+        for _, seat, count, row in order:
+            count = min(count, need[seat])
+            take: list[Card] = []
+            rest: list[Card] = []
+            for c in cards:
+                if len(take) < count and not row[c]:
+                    take.append(c)
+                else:
+                    rest.append(c)
+            hands[seat].extend(take)
+            need[seat] -= len(take)
+            cards = rest
     at = 0
     for seat, count in need.items():
         hands[seat].extend(cards[at:at + count])
