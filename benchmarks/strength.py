@@ -1,6 +1,6 @@
 """Strength targets of issue 4, measured in duplicate tournaments.
 
-    python benchmarks/strength.py [--presets classic,huit-fou] [--only ladder|search|four|random]
+    python benchmarks/strength.py [--presets classic,huit-fou] [--only ladder|search|four|random|oracle]
                                   [--deals 1500] [--search-deals 150] [--four-deals 100]
                                   [--ismcts ismcts:iterations=2000] [--jobs 2] [--seed 1]
 
@@ -13,7 +13,10 @@ Checks, on each seed preset:
   target 35% of the rounds). In les-huit one of the three is its partner and
   a seat's share is half its team's wins (50% at most), so there the target
   is the searcher's team beating the experts' team: above 25%;
-- ``random``: 2-player classic, ISMCTS against ``random`` (at least 90%).
+- ``random``: 2-player classic, ISMCTS against ``random`` (at least 90%);
+- ``oracle`` (an experiment, not a target): the ``four`` line again with the
+  search handed the true hidden cards instead of sampled worlds, in one
+  process: how much of the gap to a perfect reader of hands is information.
 
 A line says ``met`` when the first bot's 95% interval lies wholly above the
 second's, per seat held (and above the floor for ``four`` and ``random``). The ISMCTS time per
@@ -26,10 +29,13 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
+import eights.ismcts
 from eights import Game, load_rules
 from eights.bots import make_bot
+from eights.observation import Observation
 from eights.tournament import Standing, TournamentResult, tournament
 
 PRESETS = ("huit-fou", "huit-americain", "classic", "les-huit")
@@ -55,6 +61,32 @@ def seconds_per_decision(preset: str, players: int, spec: str, games: int = 3,
                 times.append(time.process_time() - start)
             game.apply(expert.choose(seen, legal, rng))
     return (sum(times) / len(times), max(times), len(times)) if times else (0.0, 0.0, 0)
+
+
+@contextmanager
+def oracle() -> Iterator[None]:
+    """The search's worlds are the true game (the last one observed): it sees every card.
+
+    Only for measuring the value of information, in this process (``jobs=1``).
+    """
+    true: list[Game] = []
+    names = vars(eights.ismcts)  # where the search looks its sampler up
+    observe, sample = Game.observe, names["sample_world"]
+
+    def watched(game: Game, seat: int) -> Observation:
+        true[:] = [game]
+        return observe(game, seat)
+
+    def world(seen: Observation, rng: random.Random, bands: object = None) -> Game:
+        return true[0].clone(rng)
+
+    Game.observe = watched  # type: ignore[method-assign,assignment]
+    names["sample_world"] = world
+    try:
+        yield
+    finally:
+        Game.observe = observe  # type: ignore[method-assign]
+        names["sample_world"] = sample
 
 
 def _line(result: TournamentResult, a: str, b: str, floor: float | None) -> str:
@@ -87,13 +119,18 @@ def run(presets: Sequence[str], only: set[str], deals: int, search_deals: int, f
         if "search" in only:
             result = tournament(preset, 2, [spec, "expert"], search_deals, jobs=jobs, seed=seed)
             print(_line(result, spec, "expert", None), flush=True)
+        # les-huit: partners share their team's win, so 0.5 is a seat's best; the
+        # target is read as the searcher's team beating the experts' (above 25%)
+        floor = 0.25 if load_rules(preset).has_teams(4) else 0.35
         if "four" in only:
             result = tournament(preset, 4, [spec, "expert"], four_deals, jobs=jobs, seed=seed,
                                 seats=(1, 3))
-            # les-huit: partners share their team's win, so 0.5 is a seat's best; the
-            # target is read as the searcher's team beating the experts' (above 25%)
-            floor = 0.25 if load_rules(preset).has_teams(4) else 0.35
             print(_line(result, spec, "expert", floor), flush=True)
+        if "oracle" in only:
+            with oracle():
+                result = tournament(preset, 4, [spec, "expert"], four_deals, jobs=1, seed=seed,
+                                    seats=(1, 3))
+            print("oracle (sees every card): " + _line(result, spec, "expert", floor), flush=True)
     if "random" in only:
         result = tournament("classic", 2, [spec, "random"], search_deals, jobs=jobs, seed=seed)
         print(_line(result, spec, "random", 0.90), flush=True)
