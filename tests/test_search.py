@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 
 import pytest
@@ -356,10 +357,14 @@ def test_ismcts_finds_the_move_the_expert_misses() -> None:
 
 
 def test_ismcts_time_budget_stops_the_search() -> None:
-    game = Game("classic", 4, seed=2)
-    bot = ISMCTSBot(time=0.05)
+    # counted in the searching thread's CPU time, so other load does not matter
+    game = Game("huit-fou", 4, seed=2)
+    bot = ISMCTSBot(time=0.1, iterations=10**6, prune=0)
+    started = time.thread_time()
     bot.choose(game.observe(game.to_move), game.legal_actions(), random.Random(0))
-    assert bot.last_iterations >= 1
+    spent = time.thread_time() - started
+    assert 1 <= bot.last_iterations < 10**6
+    assert spent < 0.15  # no world begun that would end well past the budget
 
 
 def test_round_rewards_favour_the_winner_and_share_team_wins() -> None:
