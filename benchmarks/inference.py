@@ -4,7 +4,7 @@
                                    [--worlds 60] [--seed 0]
 
 Experts play seeded games. At every fourth decision with a choice, the player
-to move samples ``--worlds`` worlds four ways, and for every other seat and
+to move samples ``--worlds`` worlds three ways, and for every other seat and
 suit the share of worlds in which that seat holds a plain card of the suit is
 scored against the truth (log loss, lower is better; a perfect reader scores
 0, a coin 0.693):
@@ -12,9 +12,7 @@ scored against the truth (log loss, lower is better; a perfect reader scores
 - ``none``: hand sizes and the cards seen only (uniform deals);
 - ``rules``: what the rules make certain (plain draws where drawing means no play);
 - ``model``: also what a sensible player's draws and wild cards show (the
-  search's default, ``infer=model``);
-- ``model+expert``: the ``model`` worlds weighted by how well the expert
-  explains every seat's two last plays (``ismcts:model=expert``).
+  search's default, ``infer=model``).
 
 It measures the information the public moves carry: the gap between these
 rows and 0 is what the ``oracle`` line of ``strength.py`` (the search handed
@@ -30,36 +28,28 @@ from collections.abc import Sequence
 
 from eights import Game
 from eights.expert import ExpertBot
-from eights.ismcts import ISMCTSBot, recent_choices
 from eights.observation import Observation
 from eights.worlds import hand_bands, sample_world
 
-WAYS = ("none", "rules", "model", "model+expert")
+WAYS = ("none", "rules", "model")
 
 
 def holds(hand: Sequence[int], suit: int, wild: Sequence[bool]) -> bool:
     return any(c < 52 and c & 3 == suit and not wild[c >> 2] for c in hand)
 
 
-def score(seen: Observation, truth: Game, way: str, worlds: int, rng: random.Random,
-          reader: ISMCTSBot) -> tuple[float, int]:
+def score(seen: Observation, truth: Game, way: str, worlds: int,
+          rng: random.Random) -> tuple[float, int]:
     """Summed log loss over (seat, suit) and how many were scored."""
-    bands = hand_bands(seen, way.split("+")[0])
+    bands = hand_bands(seen, way)
     sample = [sample_world(seen, rng, bands) for _ in range(worlds)]
-    weights = [1.0] * worlds
-    if way.endswith("+expert"):
-        choices = recent_choices(seen)
-        if choices:
-            weights = [reader._likelihood(w, choices, rng) for w in sample]
-    total = sum(weights)
     wild = list(truth._t.wild)
     loss, count = 0.0, 0
     for seat in range(seen.players):
         if seat == seen.seat:
             continue
         for suit in range(4):
-            p = sum((w for w, world in zip(weights, sample, strict=True)
-                     if holds(world.hands[seat], suit, wild)), 0.0) / total
+            p = sum(1 for world in sample if holds(world.hands[seat], suit, wild)) / worlds
             p = min(max(p, 0.01), 0.99)
             loss -= math.log(p if holds(truth.hands[seat], suit, wild) else 1 - p)
             count += 1
@@ -69,7 +59,6 @@ def score(seen: Observation, truth: Game, way: str, worlds: int, rng: random.Ran
 def run(preset: str, players: int, games: int, worlds: int, seed: int) -> None:
     sums = dict.fromkeys(WAYS, 0.0)
     counts = dict.fromkeys(WAYS, 0)
-    reader = ISMCTSBot(model="expert")
     expert = ExpertBot()
     for k in range(games):
         game = Game(preset, players, seed=seed + k)
@@ -80,7 +69,7 @@ def run(preset: str, players: int, games: int, worlds: int, seed: int) -> None:
             legal = game.legal_actions()
             if moves % 4 == 0 and len(legal) > 1:
                 for way in WAYS:
-                    loss, count = score(seen, game, way, worlds, rng, reader)
+                    loss, count = score(seen, game, way, worlds, rng)
                     sums[way] += loss
                     counts[way] += count
             moves += 1

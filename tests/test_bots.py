@@ -172,12 +172,6 @@ def test_bot_specs() -> None:
         make_bot("ismcts:z=-1")
     with pytest.raises(ValueError, match="infer must be model or rules or none, not 'all'"):
         make_bot("ismcts:infer=all")
-    with pytest.raises(ValueError, match="model must be expert or none, not 'greedy'"):
-        make_bot("ismcts:model=greedy")
-    with pytest.raises(ValueError, match="particles must be 1 or more, not 0"):
-        make_bot("ismcts:particles=0")
-    with pytest.raises(ValueError, match="slack must be above 0 and at most 1, not 0"):
-        make_bot("ismcts:slack=0")
     with pytest.raises(ValueError, match="expert block must be 0 or more, not -1"):
         make_bot("expert:block=-1")
     with pytest.raises(ValueError, match="does not take the options depth"):

@@ -14,7 +14,7 @@ from eights import Game, load_rules, preset_names
 from eights.bots import GreedyBot
 from eights.cards import Card, Rank, Suit
 from eights.expert import ExpertBot
-from eights.ismcts import PRUNE_AFTER, ISMCTSBot, recent_choices, round_rewards
+from eights.ismcts import PRUNE_AFTER, ISMCTSBot, round_rewards
 from eights.tables import tables_for
 from eights.worlds import (
     INFERENCES,
@@ -195,68 +195,6 @@ def test_voids_come_from_plain_draws_where_drawing_means_no_play() -> None:
     classic = Game("classic", 3, seed=4)
     classic.apply("draw")
     assert known_voids(classic.observe(2)) == {}
-
-
-@pytest.mark.parametrize("name", ["classic", "huit-americain", "huit-fou", "les-huit"])
-def test_the_true_hands_explain_every_recent_choice_of_expert_players(name: str) -> None:
-    # the model rebuilds each recent decision (the view then, the hand then) exactly:
-    # replayed on the true cards, the expert makes every choice it made
-    bot = ISMCTSBot(model="expert")
-    checked = 0
-    for seed in range(3):
-        game = Game(name, 4, seed=seed)
-        expert, rng = ExpertBot(), random.Random(seed)
-        while not game.over:
-            seen = game.observe(game.to_move)
-            choices = recent_choices(seen, 3)
-            assert all(seat != seen.seat and action.card is not None
-                       for seat, _, _, action in choices)
-            for choice in choices:
-                assert bot._likelihood(game, [choice], rng) == 1.0, choice[3]
-            checked += len(choices)
-            game.apply(expert.choose(seen, game.legal_actions(), rng))
-    assert checked > 100
-
-
-def test_a_choice_is_forgotten_once_its_player_receives_a_card() -> None:
-    game = Game("classic", 3, seed=2)
-    rng = random.Random(2)
-    while True:  # a play, then the next seats play too
-        seat = game.to_move
-        plays = [a for a in game.legal_actions() if a.card is not None]
-        if plays and not game.pending:
-            break
-        game.apply(rng.choice(game.legal_actions()))
-    game.apply(plays[0])
-    first = seat
-    watcher = (first + 1) % 3
-    while game.to_move != first:
-        legal = game.legal_actions()
-        game.apply(next((a for a in legal if a.card is not None), legal[0]))
-    assert [c[0] for c in recent_choices(game.observe(watcher))].count(first) == 1
-    game.apply("draw")
-    assert first not in [c[0] for c in recent_choices(game.observe(watcher))]
-
-
-def test_ismcts_with_the_expert_model_is_deterministic_and_legal() -> None:
-    game = Game("classic", 4, seed=5)
-    rng = random.Random(5)
-    expert = ExpertBot()
-    for _ in range(12):  # a few moves in, so there are choices to read
-        game.apply(expert.choose(game.observe(game.to_move), game.legal_actions(), rng))
-    seen = game.observe(game.to_move)
-    choices = recent_choices(seen)
-    assert choices
-    # worlds that explain the choices weigh more: a world in which the expert would
-    # have chosen otherwise weighs the slack per such choice
-    bot = ISMCTSBot(model="expert", slack=0.25)
-    weights = {bot._likelihood(sample_world(seen, random.Random(k)), choices, random.Random(0))
-               for k in range(40)}
-    assert 1.0 in weights and min(weights) < 1.0
-    assert weights <= {0.25 ** k for k in range(len(choices) + 1)}
-    picks = {ISMCTSBot(iterations=80, seed=4, model="expert", particles=8).choose(
-        seen, game.legal_actions(), random.Random(0)) for _ in range(2)}
-    assert len(picks) == 1 and picks <= set(game.legal_actions())
 
 
 def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:

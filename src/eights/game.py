@@ -27,7 +27,7 @@ from typing import Any
 from eights.actions import DRAW, PASS, TAKE, Action
 from eights.cards import Card, Rank, Suit
 from eights.errors import IllegalActionError, RecordError, RulesError
-from eights.observation import TELL_KINDS, Moment, Observation, Tell
+from eights.observation import TELL_KINDS, Observation, Tell
 from eights.rules import BlockedScoring, Rules, Scoring, load_rules
 from eights.tables import SUIT_OF, tables_for
 
@@ -71,7 +71,6 @@ class Game:
         "hands",
         "history",
         "match_over",
-        "moments",
         "n",
         "out",
         "over",
@@ -150,7 +149,6 @@ class Game:
         self.draw_log: list[tuple[int, int, int, bool]] = []
         self.tells: list[tuple[int, int, int, int, int]] = []
         self.received = [0] * n
-        self.moments: list[Moment] = []
         self.repeats: dict[tuple[object, ...], int] = {}
         self.round += 1
         self.direction = 1
@@ -369,11 +367,6 @@ class Game:
                 f"{action} is not legal for seat {self.to_move} now; legal: {', '.join(names)}",
                 names,
             )
-        if not (self.pending or self.again or self.free or self.replace) and self.drawn is None:
-            self.moments.append(Moment(  # public: what the player saw at a plain decision
-                len(self.history), self.to_move, None if self.suit < 0 else Suit(self.suit),
-                Rank(self.rank), self.direction, tuple(len(h) for h in self.hands), len(self.discard),
-                len(self.stock), len(self.draw_log), self.plays, tuple(self.received)))
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
@@ -708,7 +701,6 @@ class Game:
             tells=tuple(Tell(p, None if su < 0 else Suit(su), Rank(r), TELL_KINDS[k], got)
                         for p, su, r, k, got in self.tells),
             received=tuple(self.received),
-            moments=tuple(self.moments),
         )
 
     @classmethod
@@ -741,7 +733,6 @@ class Game:
         g.tells = [(p, -1 if su is None else int(su), int(r), TELL_KINDS.index(k), got)
                    for p, su, r, k, got in seen.tells]
         g.received = list(seen.received) if seen.received else [0] * seen.players
-        g.moments = list(seen.moments)
         g.repeats = {}
         g.scores = list(seen.scores)
         g.penalties = list(seen.penalties)
@@ -826,7 +817,6 @@ class Game:
         g.draw_log = self.draw_log[:]
         g.tells = self.tells[:]
         g.received = self.received[:]
-        g.moments = self.moments[:]
         g.repeats = dict(self.repeats)
         g.scores = self.scores[:]
         g.penalties = self.penalties[:]

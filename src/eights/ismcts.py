@@ -59,29 +59,18 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   ``model`` (default: a player draws only when it cannot play and spends a
   wild card only when no plain card plays), ``rules`` (only what the rules
   make certain) or ``none`` (see :func:`eights.worlds.hand_bands`);
-- ``model``: ``expert`` weighs the worlds by how well the expert explains
-  each other seat's last ``recall`` plays (default 2) whose hand then a world
-  can rebuild (:func:`recent_choices`): ``particles`` worlds (default 64) are
-  sampled first, each weighted 1 per choice the expert makes the same way and
-  ``slack`` (default 0.1) per other one, and the search draws its worlds from
-  them by weight. Default ``none``: measured against three experts it did not
-  win more rounds (see README, *Reading hands*);
 - ``seed``: fixes the search's generator; by default it comes from the rng the
   game hands the bot, so a seeded game is reproducible with an iteration budget.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 import time as _time
-from bisect import bisect
 from collections.abc import Sequence
-from itertools import accumulate
 
 from eights.actions import DRAW, PASS, TAKE, Action
-from eights.cards import Card
 from eights.expert import ExpertBot
 from eights.game import Game
 from eights.observation import Observation
@@ -127,11 +116,9 @@ class ISMCTSBot:
                  rollout: str = "greedy", c: float = 0.7, seed: int | None = None,
                  tree: str = "own", prior: str = "expert", z: float = 2.0,
                  epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0,
-                 infer: str = "model", model: str = "none", particles: int = 64,
-                 recall: int = 2, slack: float = 0.1) -> None:
+                 infer: str = "model") -> None:
         for option, value, allowed in (("tree", tree, TREES), ("prior", prior, ("expert", "none")),
                                        ("infer", infer, INFERENCES),
-                                       ("model", model, ("expert", "none")),
                                        ("rollout", rollout, ("greedy", "random"))):
             if value not in allowed:
                 raise ValueError(f"ismcts {option} must be {' or '.join(allowed)}, not {value!r}")
@@ -142,11 +129,6 @@ class ISMCTSBot:
         for option, number in (("c", c), ("z", z), ("points", points), ("prune", prune)):
             if number < 0:
                 raise ValueError(f"ismcts {option} must be 0 or more, not {number}")
-        for option, count in (("particles", particles), ("recall", recall)):
-            if count < 1:
-                raise ValueError(f"ismcts {option} must be 1 or more, not {count}")
-        if not 0 < slack <= 1:
-            raise ValueError(f"ismcts slack must be above 0 and at most 1, not {slack}")
         if not 0 <= epsilon <= 1:
             raise ValueError(f"ismcts epsilon must be between 0 and 1, not {epsilon}")
         if iterations is None and time is None:
@@ -163,10 +145,6 @@ class ISMCTSBot:
         self.points = points
         self.prune = prune
         self.infer = infer
-        self.model = ExpertBot() if model == "expert" else None
-        self.particles = particles
-        self.recall = recall
-        self.slack = slack
         self.last_iterations = 0
         self.last_stats: list[tuple[Action, int, float, float]] = []
         """Per action of the last decision: rollouts, mean reward, paired advantage over the prior."""
@@ -191,14 +169,6 @@ class ISMCTSBot:
         live = [i for i in range(k) if i != base or self.prior is None]
         deadline = None if self.time is None else start + self.time
         worlds = rollouts = 0
-        pool: list[Game] = []
-        weights: list[float] = []
-        checks = [] if self.model is None else recent_choices(observation, self.recall)
-        if checks:  # worlds weighted by how well they explain the others' recent choices
-            for _ in range(self.particles):
-                pool.append(sample_world(observation, search, bands))
-                weights.append(self._likelihood(pool[-1], checks, search))
-            weights = list(accumulate(weights))
         began = _time.thread_time()
         while live:
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
@@ -207,10 +177,7 @@ class ISMCTSBot:
                 now = _time.thread_time()
                 if now + (now - began) / worlds >= deadline:  # the next world would overrun
                     break
-            if pool:
-                world = pool[min(len(pool) - 1, bisect(weights, search.random() * weights[-1]))]
-            else:
-                world = sample_world(observation, search, bands)
+            world = sample_world(observation, search, bands)
             draws = search.getrandbits(64)
             tried = live if self.prior is None else [base, *live]
             values = {}
@@ -244,29 +211,6 @@ class ISMCTSBot:
                 if bound > best_bound:
                     best, best_bound = i, bound
         return legal[best]
-
-    def _likelihood(self, world: Game, checks: list[Choice], rng: random.Random) -> float:
-        """How well ``world`` explains the recent choices: 1 for each the model makes
-        the same way, ``slack`` for each it would have made otherwise."""
-        assert self.model is not None
-        t = world._t
-        weight = 1.0
-        for seat, view, since, action in checks:
-            held = sorted([*world.hands[seat], *since])
-            row = t.row(-1 if view.suit is None else int(view.suit), int(view.rank), False)
-            playable: list[Card] = []
-            for c in held:
-                if row[c] and (not playable or playable[-1] != c):
-                    playable.append(c)
-            legal = world._plays_of(playable, len(held))
-            if not legal:
-                weight *= self.slack
-                continue
-            then = dataclasses.replace(view, hand=tuple(sorted(held, key=_hand_order)))
-            chosen = self.model.choose(then, legal, rng)
-            if chosen.card != action.card or chosen.suit != action.suit:
-                weight *= self.slack
-        return weight
 
     @staticmethod
     def _scale(seen: Observation) -> float:
@@ -327,48 +271,6 @@ class ISMCTSBot:
         if self.rollout == "random" or (self.epsilon and rng.random() < self.epsilon):
             return legal[int(rng.random() * len(legal))]
         return greedy_action(game, legal)
-
-
-Choice = tuple[int, Observation, tuple[Card, ...], Action]
-"""Another seat's recent plain decision: the seat, its view then (its hand left
-empty, for a world to fill), the cards it has played since (that one included),
-and its action."""
-
-
-def recent_choices(seen: Observation, recall: int = 2) -> list[Choice]:
-    """The last ``recall`` plays of every other seat whose hand then a world can
-    rebuild: plain decisions (:class:`~eights.observation.Moment`) after which the
-    seat received no card (its hand then is its hand now and the cards it has
-    played since), with no reshuffle of the discard pile since."""
-    history = seen.history
-    played: dict[int, list[Card]] = {}
-    out: list[Choice] = []
-    counted: dict[int, int] = {}
-    moments = {m.at: m for m in seen.moments}
-    for i in range(len(history) - 1, -1, -1):
-        seat, action = history[i]
-        if seat == seen.seat or action.card is None:
-            continue
-        played.setdefault(seat, []).append(action.card)
-        m = moments.get(i)
-        if (m is None or m.received[seat] != seen.received[seat] or counted.get(seat, 0) >= recall
-                or seen.plays - m.plays != len(seen.discard) - m.discard):
-            continue
-        counted[seat] = counted.get(seat, 0) + 1
-        view = dataclasses.replace(
-            seen, seat=seat, hand=(), hand_sizes=m.hand_sizes, stock=m.stock,
-            discard=seen.discard[:m.discard], suit=m.suit, rank=m.rank, free=False,
-            direction=m.direction, to_play=seat, pending_draw=0, drawn=None,
-            must_play_again=False, may_take=False, history=history[:i], legal=(),
-            pending_rank=None, attacker=None, draws_this_turn=0, plays=m.plays,
-            skip_next=0, announce_due=False, draw_log=seen.draw_log[:m.draws],
-            tells=(), moments=())
-        out.append((seat, view, tuple(played[seat]), action))
-    return out
-
-
-def _hand_order(c: Card) -> tuple[int, int]:
-    return (4 if c == 52 else c & 3, c >> 2)
 
 
 def _bound(total: float, squares: float, n: int, z: float) -> float:

@@ -11,7 +11,7 @@ from eights.cards import Card, Rank, Suit
 if TYPE_CHECKING:
     from eights.rules import Rules
 
-__all__ = ["TELL_KINDS", "Moment", "Observation", "Tell"]
+__all__ = ["TELL_KINDS", "Observation", "Tell"]
 
 TELL_KINDS = ("draw", "chose-draw", "wild")
 """What a :class:`Tell` saw: a plain draw where only a player unable to play may
@@ -39,32 +39,6 @@ class Tell(NamedTuple):
     rank: Rank
     kind: str
     received: int
-
-
-class Moment(NamedTuple):
-    """The public state at a plain decision (no forced draw, replay, drawn card or
-    free start pending), for reading a player's choice after the fact.
-
-    Recorded by :meth:`eights.game.Game.apply` (the checked path every table
-    uses), not by the search's fast path.
-    """
-
-    at: int
-    """Where the decision's action is in :attr:`Observation.history`."""
-    seat: int
-    suit: Suit | None
-    rank: Rank
-    direction: int
-    hand_sizes: tuple[int, ...]
-    discard: int
-    """Cards in the discard pile then."""
-    stock: int
-    draws: int
-    """Entries of :attr:`Observation.draw_log` then."""
-    plays: int
-    """Cards played this round then."""
-    received: tuple[int, ...]
-    """:attr:`Observation.received` then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +116,6 @@ class Observation:
     and wild cards played), oldest first; see :class:`Tell`."""
     received: tuple[int, ...] = ()
     """Cards each seat has received this round after the deal (draws of every kind)."""
-    moments: tuple[Moment, ...] = ()
-    """The public state at every plain decision of this round (see :class:`Moment`);
-    left out of :meth:`to_json`, which a client can rebuild from the history."""
 
     @property
     def up_card(self) -> Card:
