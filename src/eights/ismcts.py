@@ -38,8 +38,9 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 - ``time``: seconds per decision, counted in CPU time of the searching
   thread, so a busy machine (a tournament's other workers, a server's other
   tables) slows the search down but does not weaken it. The whole decision
-  counts (the prior, the sampling), and no world is begun that would, at the
-  mean pace so far, end past the budget. Given
+  counts (the prior, the sampling), and no rollout is begun that would, at
+  the mean pace so far, end past the budget (the world it belongs to is then
+  left out). Given
   neither, the bot stops at 2000 rollouts or 1 second, whichever comes first;
   given ``iterations`` alone the search is reproducible for a seed;
 - ``rollout``: ``greedy`` (default: the greedy bot's rules read straight off
@@ -167,25 +168,28 @@ class ISMCTSBot:
         gain_sq = [0.0] * k
         count = [0] * k
         live = [i for i in range(k) if i != base or self.prior is None]
-        deadline = None if self.time is None else start + self.time
+        # 1% held back for the rollout in flight (one runs long now and then)
+        deadline = None if self.time is None else start + 0.99 * self.time
         worlds = rollouts = 0
         began = _time.thread_time()
         while live:
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
-            if deadline is not None and worlds >= 2:
-                now = _time.thread_time()
-                if now + (now - began) / worlds >= deadline:  # the next world would overrun
-                    break
+            pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
             world = sample_world(observation, search, bands)
             draws = search.getrandbits(64)
             tried = live if self.prior is None else [base, *live]
             values = {}
             for i in tried:
+                if deadline is not None and worlds >= 2 and (
+                        _time.thread_time() + 2 * pace >= deadline):
+                    break  # the budget is spent: this world is left unfinished, uncounted
                 play = random.Random(draws)  # the same draws after every action
                 game = world.clone(play)
                 game._apply(legal[i])
                 values[i] = self._iterate(roots[i], game, play, scale, me)[me]
+            if len(values) < len(tried):
+                break
             worlds += 1
             rollouts += len(tried)
             anchor = values[base] if self.prior is not None else 0.0
