@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,7 @@ from eights.ismcts import PRUNE_AFTER, ISMCTSBot, round_rewards
 from eights.tables import tables_for
 from eights.worlds import (
     INFERENCES,
+    Band,
     deal_consistent,
     hand_bands,
     known_voids,
@@ -75,20 +77,22 @@ def test_every_sampled_world_is_consistent_with_the_observation(
         assert deal_consistent(seen, world.hands, world.stock)
         assert world.observe(seen.seat) == seen  # the observer cannot tell the worlds apart
         if roomy:
-            for seat, seat_bands in bands.items():
-                for j, (_, row) in enumerate(seat_bands):
-                    lacking = sum(1 for c in world.hands[seat] if not row[c])
-                    assert lacking >= sum(count for count, _ in seat_bands[:j + 1]), (seat, j)
+            _assert_bands_met(world.hands, bands)
+
+
+def _assert_bands_met(hands: Sequence[Sequence[Card]], bands: dict[int, list[Band]]) -> None:
+    """Each hand holds, for every band, at least that band's and the older bands'
+    counts of cards the band's row does not mark."""
+    for seat, seat_bands in bands.items():
+        for j, (_, row) in enumerate(seat_bands):
+            lacking = sum(1 for c in hands[seat] if not row[c])
+            assert lacking >= sum(count for count, _ in seat_bands[:j + 1]), (seat, j)
 
 
 def _bands_hold(game: Game, infer: str) -> None:
     """Every band read by every seat holds for the true hands."""
     for watcher in range(game.n):
-        for seat, bands in hand_bands(game.observe(watcher), infer).items():
-            hand = game.hands[seat]
-            for j, (_, row) in enumerate(bands):
-                lacking = sum(1 for c in hand if not row[c])
-                assert lacking >= sum(count for count, _ in bands[:j + 1]), (seat, j, infer)
+        _assert_bands_met(game.hands, hand_bands(game.observe(watcher), infer))
 
 
 @settings(max_examples=40, deadline=None)

@@ -116,16 +116,16 @@ def hand_bands(seen: Observation, infer: str = "model") -> dict[int, list[Band]]
     for seat, tells in per_seat.items():
         size = seen.hand_sizes[seat]
         received = seen.received[seat] if seen.received else 0
+        unions = [row for _, row in tells]  # each tell's row and every later one's
+        for j in range(len(unions) - 2, -1, -1):
+            unions[j] = tuple(a or b for a, b in zip(unions[j], unions[j + 1], strict=True))
         held = 0  # cards already placed in older bands
         out: list[Band] = []
-        for j, (before, _) in enumerate(tells):
+        for (before, _), union in zip(tells, unions, strict=True):
             old = max(0, size - (received - before))
-            if old <= held:
-                continue
-            rows = [r for _, r in tells[j:]]
-            union = tuple(any(col) for col in zip(*rows, strict=True)) if len(rows) > 1 else rows[0]
-            out.append((old - held, union))
-            held = old
+            if old > held:
+                out.append((old - held, union))
+                held = old
         if out:
             bands[seat] = out
     return bands
