@@ -33,12 +33,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import eights.ismcts
-from eights import Game, load_rules
+from eights import Game, load_rules, preset_names
 from eights.bots import make_bot
 from eights.observation import Observation
 from eights.tournament import Standing, TournamentResult, tournament
 
 PRESETS = ("huit-fou", "huit-americain", "classic", "les-huit")
+CHECKS = {"ladder", "search", "four", "random", "oracle"}
 
 
 def seconds_per_decision(preset: str, players: int, spec: str, games: int = 3,
@@ -147,7 +148,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    run(args.presets.split(","), set(args.only.split(",")), args.deals, args.search_deals,
+    only = set(args.only.split(","))
+    if only - CHECKS or not only:
+        parser.error(f"--only takes {','.join(sorted(CHECKS))} (comma-separated), "
+                     f"not {args.only!r}")
+    unknown = set(args.presets.split(",")) - set(preset_names())
+    if unknown:
+        parser.error(f"--presets takes {','.join(preset_names())}, "
+                     f"not {','.join(sorted(unknown))}")
+    run(args.presets.split(","), only, args.deals, args.search_deals,
         args.four_deals, args.ismcts, args.jobs, args.seed)
 
 
