@@ -17,9 +17,9 @@ import random
 import time
 
 from eights import Game, Observation, load_rules, preset_names
-from eights.actions import Action
 from eights.bots import make_bot
-from eights.worlds import hand_bands, sample_world
+from eights.bots.worlds import hand_bands, sample_world
+from eights.engine.actions import Action
 
 
 def decision_points(name: str, count: int, seed: int = 1) -> list[tuple[Observation, list[Action]]]:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eights import Game, load_rules, preset_names
-from eights.rules import Rules
+from eights.engine.rules import Rules
 
 OPENSPIEL_PARAMS: dict[str, Any] = {
     "players": 4, "max_draw_cards": 5, "use_special_cards": True, "reshuffle": True,

@@ -27,9 +27,9 @@ import random
 from collections.abc import Sequence
 
 from eights import Game
-from eights.expert import ExpertBot
-from eights.observation import Observation
-from eights.worlds import hand_bands, sample_world
+from eights.bots.expert import ExpertBot
+from eights.bots.worlds import hand_bands, sample_world
+from eights.engine.observation import Observation
 
 WAYS = ("none", "rules", "model")
 

@@ -58,7 +58,7 @@ import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from eights.record import load_record, replay
+from eights.engine.record import load_record, replay
 
 Message = dict[str, Any]
 T = TypeVar("T")

@@ -32,11 +32,11 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-import eights.ismcts
+import eights.bots.ismcts
 from eights import Game, load_rules, preset_names
 from eights.bots import make_bot
-from eights.observation import Observation
-from eights.tournament import Standing, TournamentResult, tournament
+from eights.engine.observation import Observation
+from eights.lab.tournament import Standing, TournamentResult, tournament
 
 PRESETS = ("huit-fou", "huit-americain", "classic", "les-huit")
 CHECKS = {"ladder", "search", "four", "random", "oracle"}
@@ -71,7 +71,7 @@ def oracle() -> Iterator[None]:
     Only for measuring the value of information, in this process (``jobs=1``).
     """
     true: list[Game] = []
-    names = vars(eights.ismcts)  # where the search looks its sampler up
+    names = vars(eights.bots.ismcts)  # where the search looks its sampler up
     observe, sample = Game.observe, names["sample_world"]
 
     def watched(game: Game, seat: int) -> Observation:

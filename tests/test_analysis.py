@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from eights import DRAW, load_rules
-from eights.analysis import mean_ci, special_ranks, t95, wilson, write_plots
 from eights.bots import make_bot
 from eights.cli import app
-from eights.simulate import SimulationResult, _forced_draw, simulate
+from eights.lab.analysis import mean_ci, special_ranks, t95, wilson, write_plots
+from eights.lab.simulate import SimulationResult, _forced_draw, simulate
 from stacked import play, stacked
 
 runner = CliRunner()

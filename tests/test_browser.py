@@ -33,11 +33,11 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
-from eights.actions import DRAW, PASS, Action
 from eights.bots import GreedyBot
-from eights.cards import Card, Suit
-from eights.game import Game
-from eights.rules import load_rules
+from eights.engine.actions import DRAW, PASS, Action
+from eights.engine.cards import Card, Suit
+from eights.engine.game import Game
+from eights.engine.rules import load_rules
 from eights.server import Limits, create_app
 from eights.server.hub import Hub
 

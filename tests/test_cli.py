@@ -17,7 +17,7 @@ from typer.testing import CliRunner, Result
 
 from eights import Game, load_rules, preset_names
 from eights.cli import app
-from eights.record import record_of
+from eights.engine.record import record_of
 from stacked import random_play
 
 PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]

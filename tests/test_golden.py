@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from eights import Game
 from eights.cli import app
-from eights.record import record_of
+from eights.engine.record import record_of
 
 GOLDEN = Path(__file__).parent / "golden"
 MATCHES = [("classic", 3, 21), ("huit-fou", 4, 5), ("huit-americain", 3, 8), ("les-huit", 4, 13),

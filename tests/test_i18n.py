@@ -11,9 +11,9 @@ from babel.messages.extract import extract_from_dir
 
 import eights
 from eights import Card, load_rules, preset_names
-from eights.explain import describe
 from eights.i18n import detect_language, translator
-from eights.text import card_words
+from eights.i18n.explain import describe
+from eights.i18n.text import card_words
 
 SRC = Path(eights.__file__).parent
 KEYWORDS = {"_": None, "plural": (1, 2)}

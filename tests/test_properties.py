@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eights import Game, load_rules, make_deck, preset_names
-from eights.record import load_record, record_of, replay
+from eights.engine.record import load_record, record_of, replay
 
 CASES = [
     (name, n)

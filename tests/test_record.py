@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from eights import Action, Card, Game, IllegalActionError, RecordError, load_rules, preset_names
-from eights.record import FORMAT, Record, ReplayError, RoundRecord, load_record, record_of, replay
+from eights.engine.record import FORMAT, Record, ReplayError, RoundRecord, load_record, record_of, replay
 from stacked import random_play
 
 PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]

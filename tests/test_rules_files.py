@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from eights import CardRule, DrawPolicy, Rank, Rules, RulesError, Scoring, load_rules, preset_names
-from eights.explain import describe
-from eights.rules import BlockedScoring
+from eights.engine.rules import BlockedScoring
+from eights.i18n.explain import describe
 
 PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]
 

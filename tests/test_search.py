@@ -13,11 +13,9 @@ from hypothesis import strategies as st
 
 from eights import Game, load_rules, preset_names
 from eights.bots import GreedyBot
-from eights.cards import Card, Rank, Suit
-from eights.expert import ExpertBot
-from eights.ismcts import PRUNE_AFTER, ISMCTSBot, round_rewards
-from eights.tables import tables_for
-from eights.worlds import (
+from eights.bots.expert import ExpertBot
+from eights.bots.ismcts import PRUNE_AFTER, ISMCTSBot, round_rewards
+from eights.bots.worlds import (
     INFERENCES,
     Band,
     deal_consistent,
@@ -26,6 +24,8 @@ from eights.worlds import (
     sample_world,
     unseen_cards,
 )
+from eights.engine.cards import Card, Rank, Suit
+from eights.engine.tables import tables_for
 
 CASES = [(name, n) for name in preset_names()
          for n in range(load_rules(name).players[0], min(load_rules(name).players[1], 5) + 1)]

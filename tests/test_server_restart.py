@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from eights.record import load_record, replay
+from eights.engine.record import load_record, replay
 from postgres import BACKENDS, database_url
 from test_server import pick
 

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from eights import Game, load_rules
-from eights.record import load_record
+from eights.engine.record import load_record
 from eights.server import Limits
 from eights.server.room import Connection, Room
 from test_server import (

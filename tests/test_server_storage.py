@@ -14,7 +14,7 @@ from alembic.migration import MigrationContext
 from typer.testing import CliRunner
 
 from eights.cli import app as cli_app
-from eights.record import load_record, replay
+from eights.engine.record import load_record, replay
 from eights.server.room import Room
 from eights.server.store import Base, Store
 from postgres import BACKENDS, database_url

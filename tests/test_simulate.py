@@ -6,7 +6,7 @@ import pytest
 
 from eights import load_rules, preset_names
 from eights.bots import RandomBot
-from eights.simulate import percentiles, simulate
+from eights.lab.simulate import percentiles, simulate
 
 
 @pytest.mark.parametrize("name", preset_names())

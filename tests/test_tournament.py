@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from eights import Card, Game, load_rules, make_deck
 from eights.bots import make_bot
 from eights.cli import app
-from eights.tournament import (
+from eights.lab.tournament import (
     FORMAT,
     RoundOutcome,
     TournamentResult,

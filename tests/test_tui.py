@@ -20,15 +20,15 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 from typer.testing import CliRunner
 
-from eights.actions import DRAW, Action, Kind
 from eights.bots import Bot, GreedyBot, RandomBot
-from eights.cards import Rank, Suit
-from eights.errors import IllegalActionError
-from eights.game import Game
+from eights.engine.actions import DRAW, Action, Kind
+from eights.engine.cards import Rank, Suit
+from eights.engine.errors import IllegalActionError
+from eights.engine.game import Game
+from eights.engine.observation import Observation
+from eights.engine.record import record_of
+from eights.engine.rules import preset_names
 from eights.i18n import translator
-from eights.observation import Observation
-from eights.record import record_of
-from eights.rules import preset_names
 from eights.session import Session
 from eights.tui.app import EightsApp, TableScreen
 from eights.tui.cards import CardChips, HandView
@@ -614,7 +614,7 @@ def finished_record(tmp_path: Path) -> tuple[Path, Game]:
 
 @pytest.mark.asyncio
 async def test_replay_viewer_steps_through_the_record(tmp_path: Path) -> None:
-    from eights.record import load_record
+    from eights.engine.record import load_record
 
     path, final = finished_record(tmp_path)
     app = ReplayApp(load_record(path), translator("en"))

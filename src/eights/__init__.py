@@ -6,18 +6,18 @@
 1
 """
 
-from eights.actions import DRAW, PASS, TAKE, Action, Kind
-from eights.cards import CARDS, JOKER, Card, Rank, Suit, make_deck, parse_cards
-from eights.errors import (
+from eights.engine.actions import DRAW, PASS, TAKE, Action, Kind
+from eights.engine.cards import CARDS, JOKER, Card, Rank, Suit, make_deck, parse_cards
+from eights.engine.errors import (
     EightsError,
     IllegalActionError,
     NotationError,
     RecordError,
     RulesError,
 )
-from eights.game import Game, RoundLog
-from eights.observation import Observation
-from eights.rules import CardRule, DrawPolicy, Rules, Scoring, load_rules, preset_names
+from eights.engine.game import Game, RoundLog
+from eights.engine.observation import Observation
+from eights.engine.rules import CardRule, DrawPolicy, Rules, Scoring, load_rules, preset_names
 
 __version__ = "0.1.0"
 

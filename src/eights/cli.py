@@ -10,19 +10,19 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from eights.actions import Action
-from eights.analysis import variant_lines
 from eights.bots import Bot, make_bot
-from eights.errors import EightsError, RecordError, RulesError
-from eights.explain import describe
-from eights.game import Game
+from eights.engine.actions import Action
+from eights.engine.errors import EightsError, RecordError, RulesError
+from eights.engine.game import Game
+from eights.engine.record import Record, ReplayError, load_record, replay
+from eights.engine.rules import Rules, load_rules, preset_names
 from eights.i18n import Translator, translator
+from eights.i18n.explain import describe
+from eights.i18n.text import describe_move, round_summary
+from eights.lab.analysis import variant_lines
+from eights.lab.simulate import simulate as run_simulation
 from eights.plain import run_plain
-from eights.record import Record, ReplayError, load_record, replay
-from eights.rules import Rules, load_rules, preset_names
 from eights.session import Session, default_save_dir
-from eights.simulate import simulate as run_simulation
-from eights.text import describe_move, round_summary
 from eights.tui import SPEEDS
 
 app = typer.Typer(
@@ -304,7 +304,7 @@ def simulate(
     result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed, bots=seats)
     data = result.to_json()
     if plot is not None:
-        from eights.analysis import write_plots
+        from eights.lab.analysis import write_plots
 
         try:
             paths = write_plots(data, plot)
@@ -372,8 +372,8 @@ def tournament_cmd(
     from rich.console import Console
     from rich.progress import Progress
 
-    from eights.tournament import standings_table
-    from eights.tournament import tournament as run_tournament
+    from eights.lab.tournament import standings_table
+    from eights.lab.tournament import tournament as run_tournament
 
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)

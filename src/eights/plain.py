@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from eights.actions import Action
-from eights.errors import NotationError
-from eights.explain import describe
+from eights.engine.actions import Action
+from eights.engine.errors import NotationError
 from eights.i18n import Translator
+from eights.i18n.explain import describe
+from eights.i18n.text import card_words, hand_count_words, round_summary, table_words
 from eights.session import Session
-from eights.text import card_words, hand_count_words, round_summary, table_words
 
 __all__ = ["run_plain"]
 

@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from eights.actions import Action
 from eights.bots import Bot, make_bot
-from eights.errors import IllegalActionError, RecordError
-from eights.game import Game
+from eights.engine.actions import Action
+from eights.engine.errors import IllegalActionError, RecordError
+from eights.engine.game import Game
+from eights.engine.observation import Observation
+from eights.engine.record import Record, load_record, record_of, replay
+from eights.engine.rules import Rules, load_rules
 from eights.i18n import Translator, translator
-from eights.observation import Observation
-from eights.record import Record, load_record, record_of, replay
-from eights.rules import Rules, load_rules
-from eights.text import describe_move
+from eights.i18n.text import describe_move
 
 __all__ = ["BotTurn", "Move", "Seat", "Session", "default_save_dir"]
 

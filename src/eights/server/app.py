@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from eights import __version__
-from eights.rules import load_rules, preset_names
+from eights.engine.rules import load_rules, preset_names
 from eights.server.hub import Hub
 from eights.server.limits import Limits
 from eights.server.protocol import (

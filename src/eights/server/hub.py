@@ -9,9 +9,9 @@ import secrets
 from collections import Counter
 from typing import Any
 
-from eights.errors import EightsError, RulesError
-from eights.record import record_of
-from eights.rules import load_rules, preset_names
+from eights.engine.errors import EightsError, RulesError
+from eights.engine.record import record_of
+from eights.engine.rules import load_rules, preset_names
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
 from eights.server.room import Room, check_bot, hash_token, new_token, replay_table

@@ -20,12 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from eights.actions import Action
 from eights.bots import Bot, GreedyBot, make_bot, parse_bot_spec
-from eights.errors import NotationError
-from eights.game import Game
+from eights.engine.actions import Action
+from eights.engine.errors import NotationError
+from eights.engine.game import Game
+from eights.engine.rules import load_rules
 from eights.i18n import translator
-from eights.rules import load_rules
+from eights.i18n.text import describe_move
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import (
     ClientMessage,
@@ -41,7 +42,6 @@ from eights.server.protocol import (
     event,
 )
 from eights.server.store import OPEN, ActionData, SeatData, Store, TableData, Writer
-from eights.text import describe_move
 
 __all__ = ["BOTS", "Connection", "Room", "check_bot", "hash_token", "new_token", "replay_table"]
 

@@ -40,13 +40,13 @@ from textual.timer import Timer
 from textual.widgets import Button, Header, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from eights.actions import DRAW, PASS, TAKE, Action
-from eights.cards import Card, Suit
-from eights.explain import describe
+from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.cards import Card, Suit
+from eights.engine.observation import Observation
 from eights.i18n import Translator
-from eights.observation import Observation
+from eights.i18n.explain import describe
+from eights.i18n.text import round_summary
 from eights.session import BotTurn, Move, Session
-from eights.text import round_summary
 from eights.tui import DELAYS, SPEEDS
 from eights.tui.cards import CardFace, HandView, set_text
 from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker

@@ -20,7 +20,7 @@ from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Static
 
-from eights.cards import Card, Rank, Suit
+from eights.engine.cards import Card, Rank, Suit
 
 __all__ = ["CardChips", "CardFace", "HandView", "face_lines", "is_red", "label", "set_text"]
 

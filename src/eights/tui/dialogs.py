@@ -12,11 +12,11 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label, Static
 
-from eights.cards import Card, Suit
+from eights.engine.cards import Card, Suit
+from eights.engine.observation import Observation
+from eights.engine.rules import BlockedScoring, Scoring
 from eights.i18n import Translator
-from eights.observation import Observation
-from eights.rules import BlockedScoring, Scoring
-from eights.text import suit_words
+from eights.i18n.text import suit_words
 from eights.tui.cards import CardChips
 
 __all__ = ["HandoverScreen", "QuitScreen", "RoundOverScreen", "RulesScreen", "SuitPicker",

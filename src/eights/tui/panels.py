@@ -1,6 +1,6 @@
 """The public table: players (names, cards, scores, teams) and the discard pile.
 
-Both panels draw from one :class:`~eights.observation.Observation`, the view
+Both panels draw from one :class:`~eights.engine.observation.Observation`, the view
 of the seat whose hand is on screen; nothing here sees another hand.
 """
 
@@ -12,9 +12,9 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Label, Static
 
+from eights.engine.observation import Observation
 from eights.i18n import Translator
-from eights.observation import Observation
-from eights.text import card_words, hand_count_words, rank_words, suit_words
+from eights.i18n.text import card_words, hand_count_words, rank_words, suit_words
 from eights.tui.cards import CardChips, CardFace, set_text
 
 __all__ = ["PlayersPanel", "TablePanel", "table_lines"]

@@ -1,7 +1,7 @@
 """``eights replay FILE --view``: step through a record in the look of the game.
 
 A replay is public, so every hand is shown. The record is replayed once with
-:func:`eights.record.replay`, keeping a cheap copy of the game before each
+:func:`eights.engine.record.replay`, keeping a cheap copy of the game before each
 action; the state after a round's last action is that copy with the action
 applied. ← → step through the actions, PgUp PgDn jump a round.
 """
@@ -18,11 +18,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Label, RichLog, Static
 
-from eights.actions import Action
-from eights.game import Game
+from eights.engine.actions import Action
+from eights.engine.game import Game
+from eights.engine.record import Record, replay
 from eights.i18n import Translator
-from eights.record import Record, replay
-from eights.text import action_words, describe_move, hand_count_words, round_summary
+from eights.i18n.text import action_words, describe_move, hand_count_words, round_summary
 from eights.tui.cards import CardChips
 from eights.tui.panels import TablePanel
 

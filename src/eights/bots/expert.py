@@ -22,7 +22,7 @@ on the four seed presets.
   naming a suit the hand lacks was the expert's costliest mistake, worth up
   to 40% of a 2-player round by the search's count), preferring suits the
   next opponent has shown it lacks (its plain draws, see
-  :func:`eights.worlds.known_voids`), avoiding suits a partner lacks.
+  :func:`eights.bots.worlds.known_voids`), avoiding suits a partner lacks.
 - **Special cards**: forced draws and skips are aimed at an opponent, more so
   when it has few cards; never at a partner (les-huit teams); a reverse is
   played when it turns play away from the opponent with fewer cards; a stack
@@ -40,10 +40,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from eights.actions import DRAW, PASS, TAKE, Action
-from eights.cards import Card
-from eights.observation import Observation
-from eights.worlds import Void, known_voids, unseen_cards
+from eights.bots.worlds import Void, known_voids, unseen_cards
+from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.cards import Card
+from eights.engine.observation import Observation
 
 __all__ = ["ExpertBot"]
 

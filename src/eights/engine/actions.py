@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from eights.cards import CARDS, Card, Suit
-from eights.errors import NotationError
+from eights.engine.cards import CARDS, Card, Suit
+from eights.engine.errors import NotationError
 
 __all__ = ["DRAW", "PASS", "TAKE", "Action", "Kind"]
 

@@ -24,12 +24,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eights.actions import DRAW, PASS, TAKE, Action
-from eights.cards import Card, Rank, Suit
-from eights.errors import IllegalActionError, RecordError, RulesError
-from eights.observation import TELL_KINDS, Observation, Tell
-from eights.rules import BlockedScoring, Rules, Scoring, load_rules
-from eights.tables import SUIT_OF, tables_for
+from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.cards import Card, Rank, Suit
+from eights.engine.errors import IllegalActionError, RecordError, RulesError
+from eights.engine.observation import TELL_KINDS, Observation, Tell
+from eights.engine.rules import BlockedScoring, Rules, Scoring, load_rules
+from eights.engine.tables import SUIT_OF, tables_for
 
 __all__ = ["Game", "RoundLog"]
 
@@ -47,7 +47,7 @@ class RoundLog:
 
 
 class Game:
-    """A match of Crazy Eights under some :class:`~eights.rules.Rules`."""
+    """A match of Crazy Eights under some :class:`~eights.engine.rules.Rules`."""
 
     __slots__ = (
         "_dealt",
@@ -349,8 +349,8 @@ class Game:
     def apply(self, action: Action | str) -> None:
         """Play ``action`` for the seat to play.
 
-        Raises :class:`~eights.errors.NotationError` for malformed text and
-        :class:`~eights.errors.IllegalActionError` (listing the legal actions)
+        Raises :class:`~eights.engine.errors.NotationError` for malformed text and
+        :class:`~eights.engine.errors.IllegalActionError` (listing the legal actions)
         for an action the rules do not allow; either way nothing changes.
         """
         legal = self._legal

@@ -1,12 +1,8 @@
-"""Bots: anything with ``choose(observation, legal, rng) -> action``.
+"""The bot interface and the two simple bots, ``random`` and ``greedy``.
 
-A bot sees the game only through :meth:`eights.game.Game.observe`: it is
+A bot sees the game only through :meth:`eights.engine.game.Game.observe`: it is
 handed its observation, the legal actions and a generator it must use for any
-random choice (so a seeded game is reproducible). Bots are made by name, with
-options after colons: ``greedy``, ``random``, ``ismcts:time=0.5:rollout=greedy``.
-
->>> make_bot("greedy").name
-'greedy'
+random choice (so a seeded game is reproducible).
 """
 
 from __future__ import annotations
@@ -14,13 +10,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
-from eights.actions import DRAW, PASS, TAKE, Action
-from eights.cards import Card, Rank, Suit
-from eights.observation import Observation
+from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.cards import Card, Rank, Suit
+from eights.engine.observation import Observation
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "make_bot", "parse_bot_spec"]
+__all__ = ["Bot", "GreedyBot", "RandomBot"]
 
 
 class Bot(Protocol):
@@ -94,54 +90,3 @@ class GreedyBot:
                 count[c.suit] += 1
                 value[c.suit] += points(c)
         return max(Suit, key=lambda s: (count[s], value[s], -int(s)))
-
-
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-"""Bot factories by name; options are passed as keyword arguments."""
-
-
-def _register_search_bots() -> None:
-    """The bots that live in their own modules (they import this one)."""
-    from eights.expert import ExpertBot
-    from eights.ismcts import ISMCTSBot
-
-    BOTS.setdefault("expert", ExpertBot)
-    BOTS.setdefault("ismcts", ISMCTSBot)
-
-
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``name:key=value:key=value`` into a name and typed options.
-
-    >>> parse_bot_spec("ismcts:time=0.5:rollout=greedy")
-    ('ismcts', {'time': 0.5, 'rollout': 'greedy'})
-    """
-    name, *parts = spec.strip().split(":")
-    options: dict[str, Any] = {}
-    for part in parts:
-        key, eq, raw = part.partition("=")
-        if not eq or not key:
-            raise ValueError(f"bot option {part!r} in {spec!r} is not key=value "
-                             "(e.g. ismcts:time=0.5)")
-        value: Any = raw
-        for kind in (int, float):
-            try:
-                value = kind(raw)
-                break
-            except ValueError:
-                continue
-        options[key] = value
-    return name.lower(), options
-
-
-def make_bot(spec: str) -> Bot:
-    """A bot from its spec (``greedy``, ``random``, with ``:key=value`` options)."""
-    name, options = parse_bot_spec(spec)
-    _register_search_bots()
-    factory = BOTS.get(name)
-    if factory is None:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(sorted(BOTS))}")
-    try:
-        return factory(**options)
-    except TypeError:
-        raise ValueError(f"bot {name!r} does not take the options "
-                         f"{', '.join(sorted(options))}") from None

@@ -6,7 +6,7 @@ The format
 **A deal** is one round's chance, fixed in advance: a full shuffle of the
 deck (every card, once; two decks and jokers included when the rules use
 them) and a game seed, both derived from the tournament seed and the deal's
-index (:func:`make_deal`). The shuffle is given to :class:`~eights.game.Game`
+index (:func:`make_deal`). The shuffle is given to :class:`~eights.engine.game.Game`
 as its scripted ``deck``: the deal, the starter, a re-turned starter and
 every draw, forced or not, take the *next card of the script*, whoever
 draws. So the i-th card to leave the stock is the same in every replay of
@@ -94,12 +94,12 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from eights.analysis import mean_ci, wilson
 from eights.bots import BOTS, Bot, RandomBot, make_bot, parse_bot_spec
-from eights.cards import Card
-from eights.game import Game
-from eights.rules import Rules, Scoring, load_rules
-from eights.tables import tables_for
+from eights.engine.cards import Card
+from eights.engine.game import Game
+from eights.engine.rules import Rules, Scoring, load_rules
+from eights.engine.tables import tables_for
+from eights.lab.analysis import mean_ci, wilson
 
 __all__ = [
     "FORMAT",
@@ -485,7 +485,7 @@ def tournament(
     :func:`seat_assignments`); ``jobs`` worker processes play the deals (1: in this process);
     ``on_progress(k)`` is called as each batch of ``k`` deals is done. Raises
     :class:`ValueError` for bad arguments and
-    :class:`~eights.errors.RulesError` for bad rules or player counts.
+    :class:`~eights.engine.errors.RulesError` for bad rules or player counts.
     """
     rules_obj = load_rules(rules)
     n = rules_obj.default_players if players is None else players

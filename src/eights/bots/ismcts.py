@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS), for any preset.
 
 Every iteration samples a world consistent with the bot's observation
-(:func:`eights.worlds.sample_world`: hand sizes, cards seen, and what the
+(:func:`eights.bots.worlds.sample_world`: hand sizes, cards seen, and what the
 opponents' draws and wild cards show they lack) and
 plays it forward to the end of the round; the reward of each seat is its win
 (shared by partners in les-huit) plus a little of the round's points.
@@ -16,7 +16,7 @@ What makes it play well (each measured in duplicate tournaments, see README):
   worlds and, in four-player games, needs many times the iterations to see
   through the noise.
 - **Safe choice.** The search starts from the expert's choice
-  (:class:`eights.expert.ExpertBot`) and only plays another action when its
+  (:class:`eights.bots.expert.ExpertBot`) and only plays another action when its
   paired advantage is significant (mean minus ``z`` standard errors above
   zero). Deviating on a noisy estimate loses more than it wins: greedy and
   expert play are close to best most of the time.
@@ -59,7 +59,7 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 - ``infer``: how worlds read the opponents' hands from their public moves:
   ``model`` (default: a player draws only when it cannot play and spends a
   wild card only when no plain card plays), ``rules`` (only what the rules
-  make certain) or ``none`` (see :func:`eights.worlds.hand_bands`);
+  make certain) or ``none`` (see :func:`eights.bots.worlds.hand_bands`);
 - ``seed``: fixes the search's generator; by default it comes from the rng the
   game hands the bot, so a seeded game is reproducible with an iteration budget.
 """
@@ -71,12 +71,12 @@ import random
 import time as _time
 from collections.abc import Sequence
 
-from eights.actions import DRAW, PASS, TAKE, Action
-from eights.expert import ExpertBot
-from eights.game import Game
-from eights.observation import Observation
-from eights.rules import Scoring
-from eights.worlds import INFERENCES, hand_bands, sample_world
+from eights.bots.expert import ExpertBot
+from eights.bots.worlds import INFERENCES, hand_bands, sample_world
+from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.game import Game
+from eights.engine.observation import Observation
+from eights.engine.rules import Scoring
 
 __all__ = ["ISMCTSBot", "round_rewards"]
 

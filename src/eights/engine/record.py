@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from eights.actions import Action
-from eights.cards import Card
-from eights.errors import EightsError, IllegalActionError, NotationError, RecordError
-from eights.game import Game
+from eights.engine.actions import Action
+from eights.engine.cards import Card
+from eights.engine.errors import EightsError, IllegalActionError, NotationError, RecordError
+from eights.engine.game import Game
 
 T = TypeVar("T")
 
@@ -112,7 +112,7 @@ def _field(data: Mapping[str, Any], key: str, kind: type, what: str) -> Any:
 def load_record(source: str | Path | Mapping[str, Any]) -> Record:
     """Parse a record from a file path, JSON text or a decoded object.
 
-    Raises :class:`~eights.errors.RecordError` naming the bad field.
+    Raises :class:`~eights.engine.errors.RecordError` naming the bad field.
     """
     if isinstance(source, Mapping):
         data: Any = source
@@ -189,7 +189,7 @@ def replay(record: Record, on_step: Step | None = None, after_step: Step | None 
 
     ``on_step`` is called before each action, ``after_step`` right after it.
     Raises :class:`ReplayError` (round, index and legal actions) for an action
-    the rules do not allow, :class:`~eights.errors.RecordError` for a record
+    the rules do not allow, :class:`~eights.engine.errors.RecordError` for a record
     that cannot be set up (bad rules, players, dealer, deck).
     """
     try:

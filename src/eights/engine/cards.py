@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import IntEnum
 
-from eights.errors import NotationError
+from eights.engine.errors import NotationError
 
 __all__ = [
     "CARDS",
@@ -149,7 +149,7 @@ class Card(int):
         >>> Card.parse("Zz")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        eights.errors.NotationError: malformed card 'Zz': unknown rank 'Z'; ranks are ...
+        eights.engine.errors.NotationError: malformed card 'Zz': unknown rank 'Z'; ranks are ...
         """
         raw = text.strip()
         if raw.upper() in ("X", "JOKER", "🃏"):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from eights.actions import Action
-from eights.cards import Card, Rank, Suit
+from eights.engine.actions import Action
+from eights.engine.cards import Card, Rank, Suit
 
 if TYPE_CHECKING:
-    from eights.rules import Rules
+    from eights.engine.rules import Rules
 
 __all__ = ["TELL_KINDS", "Observation", "Tell"]
 

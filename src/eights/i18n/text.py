@@ -4,7 +4,7 @@ Every function takes the translator as ``_`` (see :mod:`eights.i18n`), so the
 same game reads in English or French:
 
 >>> from eights.i18n import translator
->>> from eights.cards import Card
+>>> from eights.engine.cards import Card
 >>> card_words(Card.parse("Qh"), translator("fr")), card_words(Card.parse("Ts"), translator("en"))
 ('dame de cœur', 'ten of spades')
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from eights.actions import Action, Kind
-from eights.cards import Card, Rank, Suit
-from eights.game import Game
+from eights.engine.actions import Action, Kind
+from eights.engine.cards import Card, Rank, Suit
+from eights.engine.game import Game
 from eights.i18n import Translator
 
 __all__ = [

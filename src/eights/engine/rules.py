@@ -11,7 +11,7 @@ can change one card without repeating the rest::
     [cards.7]
     skip = false
 
-Anything unknown or out of range is a :class:`~eights.errors.RulesError`
+Anything unknown or out of range is a :class:`~eights.engine.errors.RulesError`
 that names the file, the key, the value and what is allowed.
 """
 
@@ -26,8 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from eights.cards import Rank
-from eights.errors import NotationError, RulesError
+from eights.engine.cards import Rank
+from eights.engine.errors import NotationError, RulesError
 
 __all__ = [
     "BlockedScoring",
@@ -193,7 +193,7 @@ class Rules:
     cards: Mapping[Rank, CardRule] = field(default_factory=dict)
     """What each rank does; ranks not listed are plain."""
     _tables: object = field(default=None, init=False, repr=False, compare=False)
-    """The engine's lookup tables, built on first use (see :mod:`eights.tables`)."""
+    """The engine's lookup tables, built on first use (see :mod:`eights.engine.tables`)."""
 
     def card(self, rank: Rank) -> CardRule:
         """The rule of a rank, with effects removed when ``special_cards`` is off."""

@@ -1,4 +1,4 @@
-"""Lookup tables derived once from a :class:`~eights.rules.Rules`.
+"""Lookup tables derived once from a :class:`~eights.engine.rules.Rules`.
 
 The engine's hot path (legal actions, applying a card) reads per-rank and
 per-card tuples instead of walking the rules objects: which cards match a
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from eights.actions import Action
-from eights.cards import CARDS, Card, Rank, Suit, make_deck
-from eights.errors import RulesError
-from eights.rules import DrawPolicy, Rules, load_rules
+from eights.engine.actions import Action
+from eights.engine.cards import CARDS, Card, Rank, Suit, make_deck
+from eights.engine.errors import RulesError
+from eights.engine.rules import DrawPolicy, Rules, load_rules
 
 __all__ = ["SUIT_OF", "Tables", "tables_for"]
 

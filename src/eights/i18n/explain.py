@@ -7,9 +7,9 @@ come from the message catalogs (English and French).
 
 from __future__ import annotations
 
-from eights.cards import Rank
+from eights.engine.cards import Rank
+from eights.engine.rules import BlockedScoring, CardRule, DrawPolicy, Rules, Scoring
 from eights.i18n import Translator, translator
-from eights.rules import BlockedScoring, CardRule, DrawPolicy, Rules, Scoring
 
 __all__ = ["describe"]
 

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from eights.actions import DRAW, Action
-from eights.analysis import effect_label, special_ranks, wilson
 from eights.bots import Bot, RandomBot
-from eights.cards import Rank
-from eights.errors import IllegalActionError
-from eights.game import Game
-from eights.rules import Rules, load_rules
+from eights.engine.actions import DRAW, Action
+from eights.engine.cards import Rank
+from eights.engine.errors import IllegalActionError
+from eights.engine.game import Game
+from eights.engine.rules import Rules, load_rules
+from eights.lab.analysis import effect_label, special_ranks, wilson
 
 __all__ = ["SimulationResult", "percentiles", "simulate"]
 

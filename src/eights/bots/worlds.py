@@ -4,11 +4,11 @@ A seat sees its own hand, the discard pile, how many cards every other hand
 and the stock hold, and the public history. Every other card is *unseen* and
 could be anywhere among the other hands and the stock. :func:`sample_world`
 deals the unseen cards at random into hands of the right sizes and a stock of
-the right size, and builds a :class:`~eights.game.Game` in the observed public
+the right size, and builds a :class:`~eights.engine.game.Game` in the observed public
 state, ready to be played forward.
 
 Reading the hands makes the deal better than uniform. Some public moments
-(:class:`~eights.observation.Tell`) say what a hand lacked: where the rules let
+(:class:`~eights.engine.observation.Tell`) say what a hand lacked: where the rules let
 a player draw only when unable to play, a plain draw shows that the hand held
 no card for the target then; where drawing is free, and when a wild card is
 spent while no forced draw is pending, a sensible player shows the same (no
@@ -27,12 +27,12 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from eights.actions import Kind
-from eights.cards import Card, make_deck
-from eights.game import Game
-from eights.observation import TELL_KINDS, Observation
-from eights.rules import DrawPolicy
-from eights.tables import tables_for
+from eights.engine.actions import Kind
+from eights.engine.cards import Card, make_deck
+from eights.engine.game import Game
+from eights.engine.observation import TELL_KINDS, Observation
+from eights.engine.rules import DrawPolicy
+from eights.engine.tables import tables_for
 
 __all__ = ["INFERENCES", "Band", "Void", "hand_bands", "known_voids", "sample_world", "unseen_cards"]
 
@@ -78,7 +78,7 @@ def known_voids(seen: Observation) -> dict[int, Void]:
 
 
 INFERENCES = ("model", "rules", "none")
-"""How much :func:`hand_bands` reads into the public moments (:class:`~eights.observation.Tell`):
+"""How much :func:`hand_bands` reads into the public moments (:class:`~eights.engine.observation.Tell`):
 ``rules``: only what the rules make certain (a plain draw where only a player
 unable to play may draw); ``model``: also what a sensible player's choices
 show (it draws only when it cannot play, spends a wild card only when no plain

@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eights.cards import Rank
-from eights.rules import CardRule, Rules
+from eights.engine.cards import Rank
+from eights.engine.rules import CardRule, Rules
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
