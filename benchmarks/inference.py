@@ -43,7 +43,7 @@ def score(seen: Observation, truth: Game, way: str, worlds: int,
     """Summed log loss over (seat, suit) and how many were scored."""
     bands = hand_bands(seen, way)
     sample = [sample_world(seen, rng, bands) for _ in range(worlds)]
-    wild = list(truth._t.wild)
+    wild = list(truth.tables.wild)
     loss, count = 0.0, 0
     for seat in range(seen.players):
         if seat == seen.seat:

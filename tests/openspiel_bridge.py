@@ -83,7 +83,7 @@ def play_lockstep(params: dict[str, Any], seed: int) -> Outcome:
 
     def feed() -> None:
         nonlocal fed
-        dealt = ours._dealt
+        dealt = ours.round_log().deck
         while state.is_chance_node():
             assert fed < len(dealt), f"pyspiel wants a card we did not draw (seed {seed})"
             card = os_card(dealt[fed])

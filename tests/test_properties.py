@@ -7,6 +7,8 @@
 - an observation never shows another hand or the stock: re-dealing the cards
   a seat cannot see leaves its observation unchanged;
 - a record replays to the identical state;
+- the :class:`~eights.engine.game.Step` an action returns says what changed:
+  the cards each seat received, penalty points, a reversal, a reshuffle, the end;
 - the global random generator has no influence.
 """
 
@@ -18,7 +20,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eights import Game, load_rules, make_deck, preset_names
+from eights import Action, Game, load_rules, make_deck, preset_names
 from eights.engine.record import load_record, record_of, replay
 
 CASES = [
@@ -50,7 +52,10 @@ def play_round(game: Game, rng: random.Random, check: bool = True) -> int:
     while not game.over:
         legal = game.legal_actions()
         assert legal, "a seat to play always has a legal action"
-        game.apply(rng.choice(legal))
+        if check:
+            check_step(game, rng.choice(legal))
+        else:
+            game.apply(rng.choice(legal))
         steps += 1
         assert steps < MAX_DECISIONS, f"round did not end in {MAX_DECISIONS} decisions"
         if check:
@@ -58,6 +63,31 @@ def play_round(game: Game, rng: random.Random, check: bool = True) -> int:
             if limit:
                 assert max(len(h) for h in game.hands) <= limit
     return steps
+
+
+def check_step(game: Game, action: Action) -> None:
+    """Apply ``action`` and check its Step against the state before and after."""
+    seat, direction = game.to_move, game.direction
+    hands = [Counter(h) for h in game.hands]
+    penalties, stock = game.penalties[:], Counter(game.stock)
+    discard = Counter(game.discard)
+    step = game.apply(action)
+    assert (step.seat, step.action, step.round_over) == (seat, action, game.over)
+    assert step.out == (game.out if game.over else None)
+    assert step.reversed == (game.direction != direction)
+    for s in range(game.n):
+        before = hands[s] - Counter([action.card] if s == seat and action.card is not None else [])
+        assert Counter(game.hands[s]) == before + Counter(step.received[s])
+        assert game.penalties[s] - penalties[s] == step.penalties[s]
+    got = Counter(c for cards in step.received for c in cards)
+    if step.reshuffled:  # the cards drawn came from the old stock and the turned-over pile
+        assert step.reshuffled == (discard.total() + (action.card is not None)
+                                   - len(game.discard))
+        assert got <= stock + discard
+    else:
+        assert got <= stock and Counter(game.stock) == stock - got
+    if step.skipped is not None:
+        assert action.card is not None and game.rules.card(action.card.rank).skip
 
 
 def play_match(game: Game, rng: random.Random, check: bool = True) -> None:
@@ -131,7 +161,6 @@ def redeal_hidden(game: Game, seat: int, rng: random.Random) -> Game:
             other.hands[s] = sorted(hidden[at:at + size])
             at += size
     other.stock = hidden[at:]
-    other._legal = None
     return other
 
 

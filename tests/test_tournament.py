@@ -113,9 +113,10 @@ def test_a_deal_is_the_same_cards_in_the_same_order_in_every_replay(rules: str,
         first_hands.append([fresh.hand(s) for s in range(players)])
         game = play_round(ruleset, players, deal, bots, rngs)
         assert game.over
-        scripted = min(len(game._dealt), len(deal.deck))
-        assert game._dealt[:scripted] == list(deal.deck[:scripted])  # draws follow the script
-        dealt.append(game._dealt)
+        deck = list(game.round_log().deck)
+        scripted = min(len(deck), len(deal.deck))
+        assert deck[:scripted] == list(deal.deck[:scripted])  # draws follow the script
+        dealt.append(deck)
     assert all(hands == first_hands[0] for hands in first_hands)  # same hand in each seat
     shortest = min(len(d) for d in dealt)
     assert all(d[:shortest] == dealt[0][:shortest] for d in dealt)  # i-th card drawn: the same

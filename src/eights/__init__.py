@@ -15,7 +15,7 @@ from eights.engine.errors import (
     RecordError,
     RulesError,
 )
-from eights.engine.game import Game, RoundLog
+from eights.engine.game import Game, RoundLog, Step
 from eights.engine.observation import Observation
 from eights.engine.rules import CardRule, DrawPolicy, Rules, Scoring, load_rules, preset_names
 
@@ -43,6 +43,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Scoring",
+    "Step",
     "Suit",
     "load_rules",
     "make_deck",

@@ -13,7 +13,7 @@ import typer
 from eights.bots import Bot, make_bot
 from eights.engine.actions import Action
 from eights.engine.errors import EightsError, RecordError, RulesError
-from eights.engine.game import Game
+from eights.engine.game import Game, Step
 from eights.engine.record import Record, ReplayError, load_record, replay
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.i18n import Translator, translator
@@ -101,12 +101,9 @@ def demo(
     typer.echo(_("Dealer: {name}. Starter: {card}.", name=names[game.dealer],
                  card=game.up_card.pretty()))
     while not game.over:
-        seat = game.to_move
         legal = game.legal_actions()
         action = legal[int(rng.random() * len(legal))]
-        before = [len(h) for h in game.hands]
-        game.apply(action)
-        typer.echo(describe_move(game, names, seat, action, before, _))
+        typer.echo(describe_move(game, names, game.apply(action), _))
     for line in round_summary(game, names, _):
         typer.echo(line)
 
@@ -258,17 +255,14 @@ def _narrated_replay(record: Record, _: Translator) -> Game:
     names = ([str(s.get("name", "?")) for s in seats] if isinstance(seats, list)
              and len(seats) == record.players and all(isinstance(s, dict) for s in seats)
              else _seat_names(record.players, _))
-    before: list[tuple[int, list[int]]] = []
 
     def step(game: Game, r: int, i: int, action: Action) -> None:
         if i == 0:
             typer.echo(_("Round {n}: {name} deals, starter {card}", n=r + 1,
                          name=names[game.dealer], card=game.up_card.pretty()))
-        before[:] = [(game.to_move, [len(h) for h in game.hands])]
 
-    def done(game: Game, r: int, i: int, action: Action) -> None:
-        seat, sizes = before[0]
-        typer.echo(describe_move(game, names, seat, action, sizes, _))
+    def done(game: Game, r: int, i: int, made: Step) -> None:
+        typer.echo(describe_move(game, names, made, _))
         if game.over:
             for line in round_summary(game, names, _):
                 typer.echo(line)

@@ -23,14 +23,14 @@ from typing import Any
 from eights.bots import Bot, make_bot
 from eights.engine.actions import Action
 from eights.engine.errors import IllegalActionError, RecordError
-from eights.engine.game import Game
+from eights.engine.game import Game, Step
 from eights.engine.observation import Observation
 from eights.engine.record import Record, load_record, record_of, replay
 from eights.engine.rules import Rules, load_rules
 from eights.i18n import Translator, translator
 from eights.i18n.text import describe_move
 
-__all__ = ["BotTurn", "Move", "Seat", "Session", "default_save_dir"]
+__all__ = ["BotTurn", "Seat", "Session", "default_save_dir"]
 
 
 def default_save_dir() -> Path:
@@ -54,16 +54,6 @@ class Seat:
     @property
     def human(self) -> bool:
         return self.bot is None
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """An action just applied, with what a narrator needs."""
-
-    seat: int
-    action: Action
-    before: tuple[int, ...]
-    """Hand sizes before the action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +199,13 @@ class Session:
     def legal(self) -> list[Action]:
         return self.game.legal_actions()
 
-    def describe(self, move: Move, _: Translator) -> str:
+    def describe(self, step: Step, _: Translator) -> str:
         """The move in words (call right after it was made)."""
-        return describe_move(self.game, self.names, move.seat, move.action, move.before, _)
+        return describe_move(self.game, self.names, step, _)
 
     # ------------------------------------------------------------------ acting
 
-    def play(self, action: Action | str) -> Move:
+    def play(self, action: Action | str) -> Step:
         """A person's action for the seat to play (checked; nothing changes if refused)."""
         if not self.human_to_play:
             raise IllegalActionError("it is not a person's turn")
@@ -226,7 +216,7 @@ class Session:
         self._undo.append(snapshot)
         return move
 
-    def bot_move(self) -> Move:
+    def bot_move(self) -> Step:
         """Let the bot to play choose and play (it sees only its observation)."""
         turn = self.bot_turn()
         return self.bot_play(turn, turn.choose())
@@ -243,20 +233,18 @@ class Session:
         return BotTurn(seat, bot, self.game.observe(seat), tuple(self.game.legal_actions()), rng,
                        self._version)
 
-    def bot_play(self, turn: BotTurn, action: Action) -> Move:
+    def bot_play(self, turn: BotTurn, action: Action) -> Step:
         """Play the choice made for ``turn`` (refused if the game changed since)."""
         if turn.version != self._version:
             raise IllegalActionError("the game has moved on since the bot began to think")
         self.bot_rng.setstate(turn.rng.getstate())
         return self._apply(action)
 
-    def _apply(self, action: Action) -> Move:
-        seat = self.game.to_move
-        before = tuple(len(h) for h in self.game.hands)
-        self.game.apply(action)
+    def _apply(self, action: Action) -> Step:
+        step = self.game.apply(action)
         self._version += 1
         self.save()
-        return Move(seat, action, before)
+        return step
 
     @property
     def can_undo(self) -> bool:

@@ -186,7 +186,7 @@ class ISMCTSBot:
                     break  # the budget is spent: this world is left unfinished, uncounted
                 play = random.Random(draws)  # the same draws after every action
                 game = world.clone(play)
-                game._apply(legal[i])
+                game.push(legal[i])
                 values[i] = self._iterate(roots[i], game, play, scale, me)[me]
             if len(values) < len(tried):
                 break
@@ -231,10 +231,10 @@ class ISMCTSBot:
         c = self.c
         mode = self.tree
         while mode != "none" and not game.over:
-            legal = game._legal if game._legal is not None else game.legal_actions()
+            legal = game.legal
             player = game.to_move
             if mode == "own" and player != me:
-                game._apply(self._policy(game, legal, rng))
+                game.push(self._policy(game, legal, rng))
                 continue
             children = node.children
             untried = [a for a in legal if a not in children]
@@ -246,7 +246,7 @@ class ISMCTSBot:
                     known = children.get(a)
                     if known is not None:
                         known.avail += 1
-                game._apply(action)
+                game.push(action)
                 path.append((child, player))
                 break
             best_score = -1e9
@@ -259,10 +259,10 @@ class ISMCTSBot:
                     best_score = score
                     action = a
             node = children[action]
-            game._apply(action)
+            game.push(action)
             path.append((node, player))
         while not game.over:
-            game._apply(self._policy(game, game._legal if game._legal is not None
+            game.push(self._policy(game, game._legal if game._legal is not None
                                      else game.legal_actions(), rng))
         rewards = round_rewards(game, scale, self.points)
         root.visits += 1
@@ -303,7 +303,7 @@ def greedy_action(game: Game, legal: Sequence[Action]) -> Action:
     Plain cards before wild ones, the costliest first; a wild card names the
     suit the hand holds most of; the last card is announced; no LH5 card is taken.
     """
-    t = game._t
+    t = game.tables
     best: Action | None = None
     best_key = -1.0
     wild_in_play = False

@@ -13,13 +13,16 @@ otherwise, plays first.
 >>> g = Game("classic", 2, seed=1)
 >>> g.to_play, len(g.hand(0)), len(g.hand(1))
 (1, 7, 7)
->>> g.apply(g.legal_actions()[0])
+>>> step = g.apply(g.legal_actions()[0])
+>>> step.seat
+1
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +32,9 @@ from eights.engine.cards import Card, Rank, Suit
 from eights.engine.errors import IllegalActionError, RecordError, RulesError
 from eights.engine.observation import TELL_KINDS, Observation, Tell
 from eights.engine.rules import BlockedScoring, Rules, Scoring, load_rules
-from eights.engine.tables import SUIT_OF, tables_for
+from eights.engine.tables import SUIT_OF, Tables, tables_for
 
-__all__ = ["Game", "RoundLog"]
+__all__ = ["Game", "RoundLog", "Step"]
 
 RulesSpec = str | Mapping[str, Any] | Rules
 
@@ -44,6 +47,49 @@ class RoundLog:
     deck: tuple[Card, ...]
     """Cards in the order they left the stock: deal, starter(s), draws."""
     actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one action did: the public event a front-end narrates and a log keeps.
+
+    Returned by :meth:`Game.apply`. ``received`` holds the cards themselves
+    (the referee's view): a front-end shows a seat only its own cards and the
+    counts of the others (:meth:`counts`).
+
+    >>> g = Game("classic", 2, seed=1, deck=None)
+    >>> step = g.apply("draw")
+    >>> step.seat, str(step.action), step.counts()
+    (1, 'draw', (0, 1))
+    """
+
+    seat: int
+    """Who acted."""
+    action: Action
+    received: tuple[tuple[Card, ...], ...]
+    """The cards each seat received during the action (draws, forced draws, the
+    HA13 penalty, the HF9 overflow sent back to the attacker), in seat order."""
+    penalties: tuple[int, ...]
+    """Penalty points each seat incurred (HF9 overflow)."""
+    skipped: int | None
+    """The seat that loses its turn to this card (HA10, HF8), if any."""
+    reversed: bool
+    """The direction of play changed (HF10, HA9)."""
+    reshuffled: int
+    """Cards of the discard pile turned over into a new stock (HA5), 0 if none."""
+    round_over: bool
+    """The round ended with this action (someone went out, or it is blocked)."""
+    out: int | None
+    """The seat that went out with this action."""
+
+    def counts(self) -> tuple[int, ...]:
+        """How many cards each seat received (public)."""
+        return tuple(len(cards) for cards in self.received)
+
+    @property
+    def blocked(self) -> bool:
+        """The round ended without anyone going out."""
+        return self.round_over and self.out is None
 
 
 class Game:
@@ -346,8 +392,8 @@ class Game:
 
     # ------------------------------------------------------------------ acting
 
-    def apply(self, action: Action | str) -> None:
-        """Play ``action`` for the seat to play.
+    def apply(self, action: Action | str) -> Step:
+        """Play ``action`` for the seat to play and say what it did.
 
         Raises :class:`~eights.engine.errors.NotationError` for malformed text and
         :class:`~eights.engine.errors.IllegalActionError` (listing the legal actions)
@@ -358,8 +404,7 @@ class Game:
             legal = self._legal = self._generate()
         if action not in legal:
             if isinstance(action, str):
-                self.apply(Action.parse(action))
-                return
+                return self.apply(Action.parse(action))
             if self.over:
                 raise IllegalActionError(f"{action} is not allowed: the round is over")
             names = tuple(str(a) for a in legal)
@@ -367,10 +412,52 @@ class Game:
                 f"{action} is not legal for seat {self.to_move} now; legal: {', '.join(names)}",
                 names,
             )
-        self._apply(action)
+        seat, direction = self.to_move, self.direction
+        before = [Counter(h) for h in self.hands]
+        if action.card is not None:  # it leaves the hand (two decks: an equal card may come in)
+            before[seat][action.card] -= 1
+        dealt, penalties = len(self._dealt), self.penalties[:]
+        discard = len(self.discard) + (action.card is not None)
+        self.push(action)
+        received: list[list[Card]] = [[] for _ in range(self.n)]
+        if len(self._dealt) > dealt:  # who got each card that left the stock, in order
+            gained = [Counter(h) - b for h, b in zip(self.hands, before, strict=True)]
+            for c in self._dealt[dealt:]:
+                s = next(s for s in range(self.n) if gained[s][c] > 0)
+                gained[s][c] -= 1
+                received[s].append(c)
+        skipped = None
+        if action.card is not None and self.rules.card(action.card.rank).skip and not self.over:
+            skipped = (seat + self.direction) % self.n
+        return Step(
+            seat=seat, action=action, received=tuple(tuple(r) for r in received),
+            penalties=tuple(a - b for a, b in zip(self.penalties, penalties, strict=True)),
+            skipped=skipped, reversed=self.direction != direction,
+            reshuffled=max(0, discard - len(self.discard)),
+            round_over=self.over, out=self.out if self.over else None)
 
-    def _apply(self, action: Action) -> None:
-        """Play a known-legal action (the search fast path: no check)."""
+    @property
+    def legal(self) -> Sequence[Action]:
+        """The legal actions, cached and shared: read, never modify (the hot loops' view;
+        :meth:`legal_actions` gives a fresh list)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    @property
+    def tables(self) -> Tables:
+        """The lookup tables the engine plays with (read only)."""
+        return self._t
+
+    @property
+    def dealt(self) -> int:
+        """How many cards have left the stock this round (deal, starters, draws)."""
+        return len(self._dealt)
+
+    def push(self, action: Action) -> None:
+        """Play an action known to be legal, without checking it or reporting what it
+        did (search and simulation loops: :meth:`apply` is the checked way)."""
         p = self.to_move
         self.history.append((p, action))
         self._legal = None

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from eights.engine.actions import Action
 from eights.engine.cards import Card
 from eights.engine.errors import EightsError, IllegalActionError, NotationError, RecordError
-from eights.engine.game import Game
+from eights.engine.game import Game, Step
 
 T = TypeVar("T")
 
@@ -180,14 +180,18 @@ def _parse_items(items: object, parse: Callable[[str], T], where: str, what: str
     return tuple(out)
 
 
-Step = Callable[[Game, int, int, Action], None]
+Before = Callable[[Game, int, int, Action], None]
+"""Called before each action with the game, the round index, the action index and the action."""
+After = Callable[[Game, int, int, Step], None]
+"""Called after each action with what it did (:class:`~eights.engine.game.Step`)."""
 """Called around each action: ``(game, round_index, action_index, action)``."""
 
 
-def replay(record: Record, on_step: Step | None = None, after_step: Step | None = None) -> Game:
+def replay(record: Record, on_step: Before | None = None, after_step: After | None = None) -> Game:
     """Replay a record to its final state.
 
-    ``on_step`` is called before each action, ``after_step`` right after it.
+    ``on_step`` is called before each action, ``after_step`` right after it
+    with the :class:`~eights.engine.game.Step` it made.
     Raises :class:`ReplayError` (round, index and legal actions) for an action
     the rules do not allow, :class:`~eights.engine.errors.RecordError` for a record
     that cannot be set up (bad rules, players, dealer, deck).
@@ -221,9 +225,12 @@ def replay(record: Record, on_step: Step | None = None, after_step: Step | None 
                     f"round {r + 1}, action {i} ({action}): not legal ({state}); "
                     f"legal: {', '.join(names) or 'none'}", names, r + 1, i)
             try:
-                game._apply(action)
+                if after_step is None:
+                    game.push(action)
+                else:
+                    step = game.apply(action)
             except RecordError as exc:
                 raise RecordError(f"rounds[{r}].deck: {exc}") from None
             if after_step is not None:
-                after_step(game, r, i, action)
+                after_step(game, r, i, step)
     return game

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from eights.engine.actions import Action, Kind
 from eights.engine.cards import Card, Rank, Suit
-from eights.engine.game import Game
+from eights.engine.game import Game, Step
 from eights.i18n import Translator
 
 __all__ = [
@@ -76,16 +76,16 @@ def hand_count_words(n: int, _: Translator) -> str:
     return _.plural("{n} card", "{n} cards", n)
 
 
-def describe_move(game: Game, names: Sequence[str], seat: int, action: Action,
-                  before: Sequence[int], _: Translator) -> str:
-    """One line in words for an action just applied (``before``: hand sizes before it).
+def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator) -> str:
+    """One line in words for an action just applied (``step``: what :meth:`Game.apply` said).
 
     Effects are named: who loses their turn, a reversal, a forced draw
-    waiting, a forgotten announcement, the player going out.
+    waiting, a forgotten announcement, cards sent back (HF9), a reshuffle, the
+    player going out. Only counts of cards are said, never the cards drawn.
     """
+    seat, action = step.seat, step.action
     who = names[seat]
-    after = [len(h) for h in game.hands]
-    gained = after[seat] - before[seat]
+    counts = step.counts()
     parts: list[str] = []
     if action.kind is Kind.PLAY:
         assert action.card is not None
@@ -97,22 +97,21 @@ def describe_move(game: Game, names: Sequence[str], seat: int, action: Action,
             parts.append(_("{name} plays {card}", name=who, card=card))
         if action.announce:
             parts.append(_("“last card!”"))
-        if game.over and game.out == seat:
+        if step.out == seat:
             parts.append(_("{name} goes out", name=who))
             return " — ".join(parts)
-        penalty = gained + 1  # the hand lost the card played, then took the penalty
-        if penalty > 0:
+        if counts[seat]:  # HA13: the penalty for a last card not announced
             parts.append(_.plural("{name} forgot to announce and draws {n} card",
-                                  "{name} forgot to announce and draws {n} cards", penalty,
+                                  "{name} forgot to announce and draws {n} cards", counts[seat],
                                   name=who))
-        parts.extend(_effects(game, names, seat, action.card, _))
+        parts.extend(_effects(game, names, step, action.card, _))
     elif action.kind is Kind.DRAW:
-        parts.append(_.plural("{name} draws {n} card", "{name} draws {n} cards", gained,
+        parts.append(_.plural("{name} draws {n} card", "{name} draws {n} cards", counts[seat],
                               name=who))
         for s in range(game.n):
-            if s != seat and after[s] > before[s]:
+            if s != seat and counts[s]:
                 parts.append(_.plural("{name} takes {n} card back", "{name} takes {n} cards back",
-                                      after[s] - before[s], name=names[s]))
+                                      counts[s], name=names[s]))
     elif action.kind is Kind.TAKE:
         parts.append(_("{name} takes the top card of the stock", name=who))
     else:
@@ -123,12 +122,19 @@ def describe_move(game: Game, names: Sequence[str], seat: int, action: Action,
             parts.append(_("{name} keeps the card and passes", name=who))
         else:
             parts.append(_("{name} passes", name=who))
-    if game.over and game.out is None:
+    for s, points in enumerate(step.penalties):
+        if points:
+            parts.append(_.plural("{name} scores {n} penalty point (overflow)",
+                                  "{name} scores {n} penalty points (overflow)", points,
+                                  name=names[s]))
+    if step.reshuffled:
+        parts.append(_("the discard pile is shuffled into a new stock"))
+    if step.blocked:
         parts.append(_("the round is blocked"))
     return " — ".join(parts)
 
 
-def _effects(game: Game, names: Sequence[str], seat: int, card: Card,
+def _effects(game: Game, names: Sequence[str], step: Step, card: Card,
              _: Translator) -> list[str]:
     rule = game.rules.card(card.rank)
     out: list[str] = []
@@ -138,13 +144,12 @@ def _effects(game: Game, names: Sequence[str], seat: int, card: Card,
             out.append(_("{name} must draw {n} or answer", name=names[nxt], n=game.pending))
         else:
             out.append(_("{name} must draw {n}", name=names[nxt], n=game.pending))
-    if rule.reverse and game.n > 2:
+    if step.reversed:
         out.append(_("play changes direction"))
-    if rule.skip:
-        skipped = (seat + game.direction) % game.n
-        out.append(_("{name} loses their turn", name=names[skipped]))
-    if rule.again and game.to_play == seat and game.again:
-        out.append(_("{name} plays again", name=names[seat]))
+    if step.skipped is not None:
+        out.append(_("{name} loses their turn", name=names[step.skipped]))
+    if rule.again and game.to_play == step.seat and game.again:
+        out.append(_("{name} plays again", name=names[step.seat]))
     return out
 
 

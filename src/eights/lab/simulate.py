@@ -172,7 +172,7 @@ def simulate(
             steps = forced = overflows = 0
             while not game.over:
                 p = game.to_move
-                legal = game._legal if game._legal is not None else game.legal_actions()
+                legal = game.legal
                 if fast[p]:
                     action = legal[int(rand() * len(legal))]
                 else:
@@ -184,7 +184,7 @@ def simulate(
                 card = action.card
                 if card is not None:
                     by_rank[card >> 2] += 1
-                    game._apply(action)
+                    game.push(action)
                 elif action is DRAW and game.pending:
                     forced += 1
                     extra = _forced_draw(game, action, result)
@@ -192,7 +192,7 @@ def simulate(
                         overflows += 1
                         result.overflow_cards += extra
                 else:
-                    game._apply(action)
+                    game.push(action)
                 steps += 1
             result.forced_draws_per_round.append(forced)
             result.overflows_per_round.append(overflows)
@@ -230,7 +230,7 @@ def _forced_draw(game: Game, action: Action, result: SimulationResult) -> int:
     other = 0 <= attacker != p
     attacker_before = len(hands[attacker]) if other else 0
     penalties = sum(game.penalties)
-    game._apply(action)
+    game.push(action)
     result.forced_cards += len(hands[p]) - victim_before
     back = len(hands[attacker]) - attacker_before if other else 0
     return back + sum(game.penalties) - penalties

@@ -234,7 +234,7 @@ def play_deal(rules: Rules, players: int, specs: Sequence[str], seed: int,
         out.append(RoundOutcome(
             deal=index, assignment=a, seats=order, winners=tuple(game.round_winners or ()),
             points=tuple(game.round_points), blocked=game.out is None,
-            decisions=len(game.history), past_script=len(game._dealt) > len(deal.deck)))
+            decisions=len(game.history), past_script=game.dealt > len(deal.deck)))
     return out
 
 

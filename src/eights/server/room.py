@@ -23,7 +23,7 @@ from typing import Any
 from eights.bots import Bot, GreedyBot, make_bot, parse_bot_spec
 from eights.engine.actions import Action
 from eights.engine.errors import NotationError
-from eights.engine.game import Game
+from eights.engine.game import Game, Step
 from eights.engine.rules import load_rules
 from eights.i18n import translator
 from eights.i18n.text import describe_move
@@ -150,9 +150,7 @@ class Connection:
 class _Last:
     """The action just applied, for the ``last`` field of the next ``state`` events."""
 
-    seat: int
-    action: Action
-    before: tuple[int, ...]
+    step: Step
     source: str
 
 
@@ -255,9 +253,9 @@ class Room:
     def _last_json(self, lang: str, last: _Last | None) -> dict[str, Any] | None:
         if last is None:
             return None
-        text = describe_move(self.game, self.names(), last.seat, last.action, last.before,
-                             translator(lang))
-        return {"seat": last.seat, "action": str(last.action), "by": last.source, "text": text}
+        text = describe_move(self.game, self.names(), last.step, translator(lang))
+        return {"seat": last.step.seat, "action": str(last.step.action), "by": last.source,
+                "text": text}
 
     def state_event(self, seat: int | None, lang: str, last: _Last | None = None, *,
                     last_json: dict[str, Any] | None = None) -> str:
@@ -481,11 +479,10 @@ class Room:
         restart in between finds the match over and finishes the table.
         """
         game = self.game
-        before = tuple(len(h) for h in game.hands)
-        step = ActionData(self.actions + 1, game.round, seat, str(action), source)
-        await self.writer.run(Store.add_action(self.code, step))
-        game.apply(action)
-        self.actions = step.seq
+        stored = ActionData(self.actions + 1, game.round, seat, str(action), source)
+        await self.writer.run(Store.add_action(self.code, stored))
+        step = game.apply(action)
+        self.actions = stored.seq
         done = "finished" if game.match_over else None
         if done:
             try:
@@ -494,7 +491,7 @@ class Room:
                 log.exception("table %s: storing the end of the match failed", self.code)
             self.status = done
         self._schedule()
-        self._broadcast_state(_Last(seat, action, before, source))
+        self._broadcast_state(_Last(step, source))
         if done:
             self._broadcast_table()
             self.on_done(self)

@@ -42,11 +42,12 @@ from textual.worker import Worker, WorkerState
 
 from eights.engine.actions import DRAW, PASS, TAKE, Action
 from eights.engine.cards import Card, Suit
+from eights.engine.game import Step
 from eights.engine.observation import Observation
 from eights.i18n import Translator
 from eights.i18n.explain import describe
 from eights.i18n.text import round_summary
-from eights.session import BotTurn, Move, Session
+from eights.session import BotTurn, Session
 from eights.tui import DELAYS, SPEEDS
 from eights.tui.cards import CardFace, HandView, set_text
 from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker
@@ -180,8 +181,8 @@ class TableScreen(Screen[None]):
         self.say(_("Round {n}: {dealer} deals.", n=obs.round,
                    dealer=self.session.names[obs.dealer]))
 
-    def _log_move(self, move: Move) -> None:
-        self.say(self.session.describe(move, self.tr))
+    def _log_move(self, step: Step) -> None:
+        self.say(self.session.describe(step, self.tr))
 
     def advance(self) -> None:
         """Move the game on: bots play (paced), the round ends, or a person is to play.

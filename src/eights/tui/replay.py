@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Label, RichLog, Static
 
 from eights.engine.actions import Action
-from eights.engine.game import Game
+from eights.engine.game import Game, Step
 from eights.engine.record import Record, replay
 from eights.i18n import Translator
 from eights.i18n.text import action_words, describe_move, hand_count_words, round_summary
@@ -58,11 +58,12 @@ def seat_names(record: Record, _: Translator) -> list[str]:
 def frames_of(record: Record, names: Sequence[str], _: Translator) -> list[Frame]:
     """Every position of the record, round by round (raises what ``replay`` raises)."""
     before: list[tuple[Game, int, int, Action]] = []
+    steps: list[Step] = []
 
     def step(game: Game, r: int, i: int, action: Action) -> None:
         before.append((game.clone(), r, i, action))
 
-    final = replay(record, step)
+    final = replay(record, step, lambda game, r, i, made: steps.append(made))
     totals = [len(rnd.actions) for rnd in record.rounds]
     frames: list[Frame] = []
     lines: list[str] = []
@@ -76,8 +77,7 @@ def frames_of(record: Record, names: Sequence[str], _: Translator) -> list[Frame
         else:  # the round's last action: play it on a copy
             after = game.clone()
             after.apply(action)
-        sizes = [len(h) for h in game.hands]
-        lines.append(describe_move(after, names, game.to_move, action, sizes, _))
+        lines.append(describe_move(after, names, steps[k], _))
         if following is None or following[1] != r:
             if after.over:
                 lines.extend(round_summary(after, names, _))
