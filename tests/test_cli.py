@@ -103,7 +103,7 @@ def test_rules_list_lists_every_preset() -> None:
 
 def test_rules_show_explains_the_preset() -> None:
     out = ok("rules", "show", "huit-americain")
-    assert "Huit américain" in out
+    assert "Le 8 américain (huit-americain)" in out and "Source: jeuxetlogique.fr." in out
     assert "10s: the player must play again; if they cannot, they draw 2 and the turn ends." in out
     assert "Scoring: every player scores the cards left in their own hand" in out
     assert "eight 50" in out or "8 50" in out

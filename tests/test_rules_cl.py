@@ -1,4 +1,4 @@
-"""Preset ``classic``: rules CL1–CL7 of shared/RULES.md, each on a stacked deck."""
+"""Preset ``classic``: rules CL1–CL7 of docs/rules.md, each on a stacked deck."""
 
 from __future__ import annotations
 

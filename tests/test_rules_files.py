@@ -467,7 +467,7 @@ def test_to_table_round_trips_a_house_file(tmp_path: Path) -> None:
 
 def test_explanation_of_a_preset() -> None:
     text = "\n".join(describe(load_rules("huit-americain")))
-    assert "Huit américain" in text
+    assert "Le 8 américain" in text
     assert "10s: the player must play again; if they cannot, they draw 2" in text
     assert "8s: may be played on any card except 2s" in text
     assert "lowest total wins" in text

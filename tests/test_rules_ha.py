@@ -1,4 +1,4 @@
-"""Preset ``huit-americain``: rules HA1–HA15 of shared/RULES.md, each on a stacked deck."""
+"""Preset ``huit-americain``: rules HA1–HA15 of docs/rules.md, each on a stacked deck."""
 
 from __future__ import annotations
 

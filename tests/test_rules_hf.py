@@ -1,4 +1,4 @@
-"""Preset ``huit-fou``: rules HF1–HF13 of shared/RULES.md, each on a stacked deck."""
+"""Preset ``huit-fou``: rules HF1–HF13 of docs/rules.md, each on a stacked deck."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Preset ``les-huit``: rules LH1–LH10 of shared/RULES.md, each on a stacked deck."""
+"""Preset ``les-huit``: rules LH1–LH10 of docs/rules.md, each on a stacked deck."""
 
 from __future__ import annotations
 

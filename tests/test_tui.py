@@ -360,7 +360,7 @@ async def test_rules_dialog_and_speed_keys(tmp_path: Path) -> None:
         rules = app.screen
         assert isinstance(rules, RulesScreen)
         text = " ".join(str(s.render()) for s in rules.query(".paragraph"))
-        assert rules.rules_title == "Huit américain (huit-americain)" and "announce" in text
+        assert rules.rules_title == "Le 8 américain (huit-americain)" and "announce" in text
         await pilot.press("pagedown", "escape")
         assert app.screen is app.table
         assert app.table.speed == "instant"

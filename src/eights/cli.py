@@ -160,9 +160,10 @@ def rules_list() -> None:
     """The presets: name, title, players and source."""
     rows = [load_rules(name) for name in preset_names()]
     width = max(len(r.name) for r in rows)
+    title_width = max(len(r.title) for r in rows)
     for r in rows:
-        typer.echo(f"{r.name:<{width}}  {r.title:<24} {r.players[0]}-{r.players[1]} players"
-                   f"  {r.source}")
+        counts = f"{r.players[0]}-{r.players[1]}"
+        typer.echo(f"{r.name:<{width}}  {r.title:<{title_width}}  {counts:>5} players  {r.source}")
 
 
 @rules_app.command("show")
