@@ -22,10 +22,9 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from eights.engine.actions import DRAW, PASS, TAKE, Action
 from eights.engine.cards import Card, Rank, Suit
@@ -49,11 +48,11 @@ class RoundLog:
     actions: tuple[Action, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """What one action did: the public event a front-end narrates and a log keeps.
 
-    Returned by :meth:`Game.apply`. ``received`` holds the cards themselves
+    Returned by :meth:`Game.apply` (an immutable named tuple: cheap enough to make for
+    every checked action). ``received`` holds the cards themselves
     (the referee's view): a front-end shows a seat only its own cards and the
     counts of the others (:meth:`counts`).
 
@@ -413,28 +412,35 @@ class Game:
                 names,
             )
         seat, direction = self.to_move, self.direction
-        before = [Counter(h) for h in self.hands]
-        if action.card is not None:  # it leaves the hand (two decks: an equal card may come in)
-            before[seat][action.card] -= 1
+        hands = self.hands
+        sizes = [len(h) for h in hands]
         dealt, penalties = len(self._dealt), self.penalties[:]
-        discard = len(self.discard) + (action.card is not None)
+        card = action.card
+        discard = len(self.discard) + (card is not None)
         self.push(action)
-        received: list[list[Card]] = [[] for _ in range(self.n)]
-        if len(self._dealt) > dealt:  # who got each card that left the stock, in order
-            gained = [Counter(h) - b for h, b in zip(self.hands, before, strict=True)]
-            for c in self._dealt[dealt:]:
-                s = next(s for s in range(self.n) if gained[s][c] > 0)
-                gained[s][c] -= 1
-                received[s].append(c)
-        skipped = None
-        if action.card is not None and self.rules.card(action.card.rank).skip and not self.over:
-            skipped = (seat + self.direction) % self.n
+        n = self.n
+        received: tuple[tuple[Card, ...], ...] = ((),) * n
+        new = self._dealt[dealt:]
+        if new:  # cards leave the stock for the actor first (its draw), then the others (HF9)
+            got = [len(h) - k for h, k in zip(hands, sizes, strict=True)]
+            if card is not None:
+                got[seat] += 1
+            at = 0
+            parts: list[tuple[Card, ...]] = [()] * n
+            for s in sorted(range(n), key=lambda s: s != seat):
+                if got[s] > 0:
+                    parts[s] = tuple(new[at:at + got[s]])
+                    at += got[s]
+            received = tuple(parts)
+        after = self.penalties
+        over = self.over
         return Step(
-            seat=seat, action=action, received=tuple(tuple(r) for r in received),
-            penalties=tuple(a - b for a, b in zip(self.penalties, penalties, strict=True)),
-            skipped=skipped, reversed=self.direction != direction,
-            reshuffled=max(0, discard - len(self.discard)),
-            round_over=self.over, out=self.out if self.over else None)
+            seat, action, received,
+            (0,) * n if after == penalties else tuple(a - b for a, b in zip(after, penalties, strict=True)),
+            (seat + self.direction) % n if card is not None and self._t.skip[card >> 2] and not over
+            else None,
+            self.direction != direction, max(0, discard - len(self.discard)), over,
+            self.out if over else None)
 
     @property
     def legal(self) -> Sequence[Action]:

@@ -224,13 +224,7 @@ def simulate(
 def _forced_draw(game: Game, action: Action, result: SimulationResult) -> int:
     """Apply a forced draw, count its cards; return the overflow (HF9): cards that went
     back to the attacker or became penalty points."""
-    p, attacker = game.to_move, game.attacker
-    hands = game.hands
-    victim_before = len(hands[p])
-    other = 0 <= attacker != p
-    attacker_before = len(hands[attacker]) if other else 0
-    penalties = sum(game.penalties)
-    game.push(action)
-    result.forced_cards += len(hands[p]) - victim_before
-    back = len(hands[attacker]) - attacker_before if other else 0
-    return back + sum(game.penalties) - penalties
+    step = game.apply(action)
+    counts = step.counts()
+    result.forced_cards += counts[step.seat]
+    return sum(counts) - counts[step.seat] + sum(step.penalties)
