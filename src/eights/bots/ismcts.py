@@ -262,8 +262,7 @@ class ISMCTSBot:
             game.push(action)
             path.append((node, player))
         while not game.over:
-            game.push(self._policy(game, game._legal if game._legal is not None
-                                     else game.legal_actions(), rng))
+            game.push(self._policy(game, game.legal, rng))
         rewards = round_rewards(game, scale, self.points)
         root.visits += 1
         for node, player in path:

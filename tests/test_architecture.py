@@ -1,0 +1,85 @@
+"""The layout shows the architecture, and the tests keep it so.
+
+- ``eights.engine`` (cards, actions, rules, game, observation, record) imports
+  nothing else of eights;
+- ``eights.bots`` builds on the engine only, ``eights.i18n`` on the engine only,
+  ``eights.lab`` on the engine and the bots;
+- the front-ends (cli, plain, session, tui, server) sit on top;
+- nothing outside the engine reads a private attribute of another object
+  (``game._t``): what a front-end needs is public (``Game.apply`` returns a
+  ``Step``, ``Game.push``, ``Game.legal``, ``Game.tables``).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "eights"
+
+ALLOWED = {
+    "engine": {"engine"},
+    "bots": {"engine", "bots"},
+    "i18n": {"engine", "i18n"},
+    "lab": {"engine", "bots", "lab"},
+}
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((SRC / package).rglob("*.py"))
+
+
+def eights_imports(path: Path) -> set[str]:
+    """The eights subpackages (first level below ``eights``) a module imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "eights":
+                found.add(parts[1] if len(parts) > 1 else "eights")
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_a_layer_imports_only_the_layers_below_it(package: str) -> None:
+    assert modules(package), f"no modules under eights/{package}"
+    for path in modules(package):
+        extra = eights_imports(path) - ALLOWED[package]
+        assert not extra, f"{path.relative_to(SRC)} imports eights.{', eights.'.join(sorted(extra))}"
+
+
+def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from eights.tui.app import EightsApp\nimport eights.server\n", "utf-8")
+    assert eights_imports(bad) == {"tui", "server"}
+
+
+def private_reads(path: Path, root: Path) -> list[str]:
+    """``x._name`` where ``x`` is not ``self`` or ``cls`` (dunders aside)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"})):
+            out.append(f"{path.relative_to(root)}:{node.lineno} .{node.attr}")
+    return out
+
+
+def test_nothing_outside_the_engine_reads_private_fields() -> None:
+    found = [hit for path in sorted(SRC.rglob("*.py"))
+             if "engine" not in path.relative_to(SRC).parts
+             for hit in private_reads(path, SRC)]
+    assert not found, "private reads outside the engine:\n" + "\n".join(found)
+
+
+def test_the_private_read_checker_sees_one(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(game, other):\n    return game._t, other._legal, self._ok\n", "utf-8")
+    assert private_reads(bad, tmp_path) == ["bad.py:2 ._t", "bad.py:2 ._legal"]
