@@ -273,7 +273,7 @@ async def create_tables(base: str, args: argparse.Namespace,
     def create(i: int) -> Table:
         made = http(base, "POST", "/api/tables", {
             "rules": args.rules, "players": args.players, "bots": bots, "target": 10_000,
-            "seed": args.seed * 100_003 + i, "public": False, "title": f"load {i}"})
+            "public": False, "title": f"load {i}"})
         clients = []
         for seat in range(args.players - args.bots):
             joined = http(base, "POST", f"/api/tables/{made['code']}/join",

@@ -27,8 +27,11 @@ from eights.server.room import Room
 Message = dict[str, Any]
 
 
-def make_client(db: str, *, limits: Limits | None = None, bot_delay: float = 0.0) -> TestClient:
-    return TestClient(create_app(db, bot_delay=bot_delay, limits=limits))
+def make_client(db: str, *, limits: Limits | None = None, bot_delay: float = 0.0,
+                fixed_seeds: bool = True) -> TestClient:
+    """The app on ``db``; tests deal known hands (``seed``) unless ``fixed_seeds`` is off."""
+    return TestClient(create_app(db, bot_delay=bot_delay, limits=limits,
+                                 testing_fixed_seeds=fixed_seeds))
 
 
 def hub_of(client: TestClient) -> Hub:
@@ -246,16 +249,37 @@ def test_create_join_and_lobby(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("body", "status", "words"), [
     ({"rules": "/etc/passwd"}, 400, "unknown rules"),
-    ({"rules": "classic", "players": 11}, 400, "players"),
-    ({"rules": "classic", "players": 3, "bots": {"3": "greedy"}}, 400, "bot seat 3 does not exist"),
+    ({"rules": "classic", "players": 11}, 400, "11 players is not allowed"),
+    ({"rules": "classic", "players": 3, "bots": {"3": "greedy"}}, 400, "bot seat '3' does not exist"),
+    ({"rules": "classic", "players": 3, "bots": {"x": "greedy"}}, 400, "seats are 0 to 2"),
+    ({"rules": "classic", "players": 3, "bots": {"01": "greedy"}}, 400, "bot seat '01'"),
     ({"rules": "classic", "bots": {"1": "cheater"}}, 400, "unknown bot 'cheater'"),
     ({"rules": "classic", "bots": {"1": "ismcts:iterations=999999"}}, 400, "1 to 5000"),
-    ({"rules": "classic", "overrides": {"decks": 50}}, 400, "decks must be 0 to 3"),
+    ({"rules": "classic", "overrides": {"decks": 50}}, 400,
+     "key 'decks' has bad value 50; allowed on this server: at most 3"),
+    ({"rules": "classic", "overrides": {"jokers": True}}, 400, "key 'jokers' has bad value True"),
     ({"rules": "classic", "overrides": {"title": "x"}}, 400, "cannot be changed"),
+    ({"rules": "classic", "overrides": {"draw": "x" * 41}}, 422, "overrides.draw"),
+    # The rules' own bounds, said in the rules' own words, whichever field carries them.
+    ({"rules": "classic", "target": 100_000}, 400,
+     "key 'target' has bad value 100000; allowed: a whole number from 0 to 10000"),
+    ({"rules": "classic", "overrides": {"target": 100_000}}, 400,
+     "key 'target' has bad value 100000; allowed: a whole number from 0 to 10000"),
+    ({"rules": "classic", "rounds": -1}, 400, "key 'rounds' has bad value -1"),
     ({"rules": "classic", "players": 2, "bots": {"0": "greedy", "1": "greedy"}, "name": "Ana"},
      400, "every seat has a bot"),
-    ({"rules": "classic", "colour": "red"}, 422, "colour"),
-    ({"rules": "classic", "turn_timer": -1}, 422, "turn_timer"),
+    ({"rules": "classic", "colour": "red"}, 422, "'colour' is not a field here; fields are rules"),
+    ({"rules": "classic", "turn_timer": -1}, 400, "turn_timer must be 5 to 600 seconds"),
+    ({"rules": "classic", "turn_timer": 0.001}, 400, "turn_timer must be 5 to 600 seconds"),
+    ({"rules": "classic", "turn_timer": 601}, 400, "or null for no timer; got 601"),
+    # Strict types: no number from a string or a boolean, no boolean from a string.
+    ({"rules": "classic", "turn_timer": "30"}, 422, "turn_timer"),
+    ({"rules": "classic", "players": "4"}, 422, "players"),
+    ({"rules": "classic", "players": True}, 422, "players"),
+    ({"rules": "classic", "public": "yes"}, 422, "public"),
+    ({"rules": "classic", "title": "Friday\u202e"}, 422, "printable"),
+    ({"rules": "classic", "name": "   "}, 422, "name"),
+    ([1, 2], 422, "body"),
 ])
 def test_create_refuses_bad_requests(client: TestClient, body: Message, status: int, words: str) -> None:
     response = client.post("/api/tables", json=body)
@@ -452,9 +476,15 @@ def test_start_needs_the_host_and_every_seat_taken(client: TestClient) -> None:
         ana.error("wrong_status")
 
 
-def test_turn_timer_plays_a_safe_move(client: TestClient) -> None:
-    table = create(client, rules="classic", players=2, bots={"1": "greedy"}, name="Ana",
-                   turn_timer=0.05, seed=9)
+def test_turn_timer_plays_a_safe_move(db: str) -> None:
+    client = make_client(db, limits=Limits(turn_timer=(0.01, 600.0)))  # shorter than 5 s, for tests
+    with client:
+        table = create(client, rules="classic", players=2, bots={"1": "greedy"}, name="Ana",
+                       turn_timer=0.05, seed=9)
+        _timer_plays(client, table)
+
+
+def _timer_plays(client: TestClient, table: Message) -> None:
     with client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
         ana = Peer(ws, table["token"])
         ana.hello()
@@ -464,3 +494,56 @@ def test_turn_timer_plays_a_safe_move(client: TestClient) -> None:
         timed = ana.until(lambda m: m["type"] == "state" and m["last"] is not None
                           and m["last"]["seat"] == 0)
         assert timed["last"]["by"] == "timer" and timed["last"]["action"] in first["view"]["legal"]
+
+
+# --------------------------------------------------------------------------- fair deals
+
+
+def test_a_server_deals_from_its_own_randomness(db: str) -> None:
+    with make_client(db, fixed_seeds=False) as client:
+        refused = client.post("/api/tables", json={"rules": "classic", "players": 2, "seed": 7})
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_request"
+        assert "'seed' is refused" in refused.json()["message"]
+        assert hub_of(client).rooms == {}
+        codes = [create(client, rules="classic", players=2, bots={"1": "greedy"}, name="Ana")["code"]
+                 for _ in range(3)]
+        seeds = {room_of(client, code).seed for code in codes}
+        assert len(seeds) == 3 and all(0 <= s < 2**63 for s in seeds)
+        hands = {tuple(room_of(client, code).game.hands[0]) for code in codes}
+        assert len(hands) == 3
+        for code in codes:  # nothing of the deal before the match ends
+            record = client.get(f"/api/tables/{code}/record")
+            assert record.status_code == 409 and "seed" not in record.text
+            assert "seed" not in client.get(f"/api/tables/{code}").text
+        assert "seed" not in client.get("/api/tables").text
+
+
+def test_a_testing_server_deals_the_seed_it_is_given(db: str) -> None:
+    with make_client(db, fixed_seeds=True) as client:
+        one = create(client, rules="classic", players=2, seed=7)["code"]
+        two = create(client, rules="classic", players=2, seed=7)["code"]
+        assert room_of(client, one).game.hands == room_of(client, two).game.hands
+
+
+@pytest.mark.parametrize("seconds", [5, 600, 42.5, None])
+def test_turn_timers_within_the_range_are_taken(client: TestClient, seconds: float | None) -> None:
+    made = create(client, rules="classic", players=2, turn_timer=seconds)
+    assert made["table"]["turn_timer"] == seconds
+
+
+@pytest.mark.parametrize(("body", "status", "words"), [
+    ({"name": "Bob", "seat": "1"}, 422, "seat"),
+    ({"name": "Bob", "seat": True}, 422, "seat"),
+    ({"name": "Bob", "seat": 2**64}, 422, "seat"),
+    ({"name": "Bob", "seat": 9}, 400, "seat 9 does not exist; seats are 0 to 1"),
+    ({"name": 5}, 422, "name"),
+    ({"name": "Bob\u200b"}, 422, "printable"),
+    ({"name": "x" * 25}, 422, "name"),
+    ({"name": "Bob", "token": "x"}, 422, "'token' is not a field here; fields are name, seat"),
+])
+def test_join_refuses_bad_requests(client: TestClient, body: Message, status: int, words: str) -> None:
+    code = create(client, rules="classic", players=2)["code"]
+    response = client.post(f"/api/tables/{code}/join", json=body)
+    assert response.status_code == status, response.text
+    assert words in response.json()["message"]
+    assert all(s["kind"] == "free" for s in client.get(f"/api/tables/{code}").json()["seats"])

@@ -55,7 +55,8 @@ class Server:
         with log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "eights.cli", "serve", "--port", str(port), "--db", db,
-                 "--bot-delay", "0"], stdout=out, stderr=subprocess.STDOUT, env=env)
+                 "--bot-delay", "0", "--testing-fixed-seeds"], stdout=out, stderr=subprocess.STDOUT,
+                env=env)
         deadline = time.monotonic() + START_TIMEOUT
         while True:  # until it answers (or dies, or takes too long)
             if self.process.poll() is not None:

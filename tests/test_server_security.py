@@ -136,6 +136,30 @@ BAD = [
     ("start twice", "ana", _msg(type="start", token="{host}"), "wrong_status", "under way"),
     ("seat out of range", "ana", _msg(type="seat_bot", token="{host}", seat=7), "bad_request",
      "does not exist"),
+    # Whole numbers are strict and bounded: 0 to 2**53 - 1, no boolean, no float, no string.
+    ("seq past 2**64", "ana", _raw('{"type": "ping", "seq": 18446744073709551616}'), "bad_message",
+     "'seq' must be a whole number from 0 to 9007199254740991"),
+    ("seq 2**53", "ana", _raw('{"type": "ping", "seq": 9007199254740992}'), "bad_message",
+     "'seq' must be a whole number"),
+    ("seq true", "ana", _raw('{"type": "ping", "seq": true}'), "bad_message", "'seq' must be"),
+    ("seq as text", "ana", _raw('{"type": "ping", "seq": "70"}'), "bad_message", "'seq' must be"),
+    ("seq negative", "ana", _raw('{"type": "ping", "seq": -1}'), "bad_message", "'seq' must be"),
+    ("version 1.0", "ana", _msg(type="action", token="{token}", action="draw", version=1.0),
+     "bad_message", "'version' must be a whole number"),
+    ("version past 2**64", "ana", _msg(type="action", token="{token}", action="draw",
+                                        version=2**64), "bad_message", "'version' must be"),
+    ("seat true", "ana", _msg(type="seat_bot", token="{host}", seat=True), "bad_message",
+     "'seat' must be"),
+    ("type not a string", "ana", _msg(type=5), "bad_message",
+     "'type' must be a string naming the message type; types are action, close"),
+    ("NaN", "ana", _raw('{"type": "ping", "seq": NaN}'), "bad_json", "not valid JSON"),
+    ("escaped lone surrogate", "ana", _raw('{"type": "hello", "seq": 80, "token": "\\ud800"}'),
+     "bad_json", "not valid JSON"),
+    ("raw lone surrogate", "ana", _raw('{"type": "ping", "seq": 81, "x": "\ud800"}'), "bad_json",
+     "not valid JSON"),
+    ("deep nesting", "ana", _raw("[" * 3000), "bad_json", "not valid JSON"),
+    ("language", "ana", _msg(type="hello", token="{token}", lang="de"), "bad_message",
+     "'lang' should be 'en' or 'fr'"),
 ]
 
 
@@ -193,15 +217,51 @@ def test_messages_before_hello_are_refused(duel: Duel) -> None:
         peer.alive()
 
 
-def test_internal_failures_send_no_details(duel: Duel, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def broken(self: Room, conn: Connection, msg: Any) -> None:
-        raise RuntimeError("secret detail /etc/shadow")
+@pytest.mark.parametrize("handler", ["_play", "handle", "hello"])
+def test_internal_failures_send_no_details(duel: Duel, monkeypatch: pytest.MonkeyPatch,
+                                           caplog: pytest.LogCaptureFixture, handler: str) -> None:
+    def broken(*_args: Any, **_kw: Any) -> None:
+        raise RuntimeError("secret detail /etc/shadow " + " ".join(duel.bob.view["hand"]))
 
-    monkeypatch.setattr(Room, "_play", broken)
-    duel.ana.play("draw")
-    error = duel.ana.error("internal")
-    assert "secret" not in error["message"] and "shadow" not in error["message"]
-    duel.ana.alive()
+    async def broken_async(*args: Any, **kw: Any) -> None:
+        broken(*args, **kw)
+
+    monkeypatch.setattr(Room, handler, broken if handler == "hello" else broken_async)
+    before = (duel.room.version, duel.room.game.to_json(), duel.room.status)
+    ana = duel.ana
+    seq = ana.send("hello", token=ana.token) if handler == "hello" else ana.play("draw")
+    error = ana.error("internal")
+    assert error["seq"] == seq
+    assert error["message"] == "the server failed to handle this message; the table is unchanged"
+    assert "Traceback" in caplog.text and "secret detail" in caplog.text  # in the server's log only
+    assert (duel.room.version, duel.room.game.to_json(), duel.room.status) == before
+    ana.alive()
+    duel.bob.alive()  # nothing was broadcast
+    monkeypatch.undo()
+    ana.play(ana.view["legal"][0])  # the same connection plays on
+    assert ana.until(lambda m: m["type"] == "state")["version"] == before[0] + 1
+
+
+def test_a_failure_inside_the_engine_changes_nothing(duel: Duel,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception halfway through applying an action: the room's game is untouched (the
+    action is applied to a copy, kept only once it is stored)."""
+    real_push = Game.push
+
+    def half(self: Game, action: Any) -> None:
+        self.hands[0].clear()
+        self.history.append((0, action))
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(Game, "push", half)
+    before = (duel.room.version, duel.room.game.to_json(), duel.room.actions)
+    ana = duel.ana
+    ana.play(ana.view["legal"][0])
+    ana.error("internal")
+    assert (duel.room.version, duel.room.game.to_json(), duel.room.actions) == before
+    monkeypatch.setattr(Game, "push", real_push)
+    ana.play(ana.view["legal"][0])
+    assert ana.until(lambda m: m["type"] == "state")["version"] == before[0] + 1
 
 
 # --------------------------------------------------------------------------- bounds

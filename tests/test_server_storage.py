@@ -187,7 +187,8 @@ def test_a_failed_commit_changes_nothing(db: str, stack: ExitStack,
 
     monkeypatch.setattr(Store, "add_action", staticmethod(failing))
     ana.play(ana.view["legal"][0])
-    assert ana.error("internal")["message"] == "the server failed to handle this message"
+    assert ana.error("internal")["message"] == ("the server failed to handle this message; "
+                                                "the table is unchanged")
     assert (room.version, room.game.to_json()) == before
     monkeypatch.undo()
     acted = ana.version

@@ -412,6 +412,10 @@ def serve(
         help="Let one client address hold N open tables and N connections and make N "
              "create/join requests a second (defaults: 5 tables, 20 connections, 2 a second); "
              "for load tests from one machine.")] = None,
+    testing_fixed_seeds: Annotated[bool, typer.Option(
+        "--testing-fixed-seeds", envvar="EIGHTS_TESTING_FIXED_SEEDS",
+        help="FOR TESTS ONLY: let POST /api/tables take a 'seed' (whoever knows it knows every "
+             "hand). Off by default: tables are dealt from secure randomness.")] = False,
 ) -> None:
     """Play online: serve tables of people and bots (HTTP and WebSockets)."""
     import dataclasses
@@ -437,7 +441,8 @@ def serve(
     url = db or default_db_url()
     shown = url.split("@")[-1] if "@" in url else url  # no password on screen
     try:
-        server_app = create_app(url, bot_delay=bot_delay, limits=limits)
+        server_app = create_app(url, bot_delay=bot_delay, limits=limits,
+                                testing_fixed_seeds=testing_fixed_seeds)
     except ArgumentError as exc:
         _fail(f"cannot use the database {shown!r}: {exc}")
     except ImportError as exc:
@@ -447,6 +452,9 @@ def serve(
     logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
     typer.echo(f"eights server on http://{host}:{port}  (database: {shown})")
+    if testing_fixed_seeds:
+        typer.echo("warning: --testing-fixed-seeds: tables take a 'seed', so their hands can be "
+                   "known; for tests only", err=True)
     # A server holds many long-lived objects (connections, tables): scanning them in full
     # collections every few seconds cost pauses of 0.1-0.3 s under load (the p99 latency).
     # Start-up's objects are never scanned again, and young objects are collected less often.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -11,6 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -25,6 +25,7 @@ from eights.server.protocol import (
     JoinTable,
     Ping,
     ProtocolError,
+    describe_errors,
     error_event,
     event,
     parse_message,
@@ -76,15 +77,20 @@ def _error_response(code: ErrorCode, message: str, status: int | None = None) ->
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, testing_fixed_seeds: bool = False) -> FastAPI:
     """The server app: tables stored at ``db_url`` (default: :func:`default_db_url`).
 
     ``bot_delay`` is the pause before a bot moves (so people can follow);
     ``limits`` bounds sizes, rates and counts. The schema is migrated and the
     open tables are restored when the app starts (its lifespan).
+
+    ``testing_fixed_seeds`` is for tests only: ``POST /api/tables`` then takes
+    a ``seed``, and whoever knows a table's seed knows every hand and the stock.
+    Without it (the default) every table is dealt from the server's secure
+    randomness and a ``seed`` is refused.
     """
     store = Store(db_url or default_db_url())
-    hub = Hub(store, limits or Limits(), bot_delay)
+    hub = Hub(store, limits or Limits(), bot_delay, fixed_seeds=testing_fixed_seeds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -116,12 +122,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         return _error_response(exc.code, exc.message)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for err in exc.errors()[:3]:
-            loc = ".".join(str(x) for x in err.get("loc", ())[1:]) or "body"
-            parts.append(f"field {loc!r}: {err.get('msg', 'invalid')}")
-        return _error_response(ErrorCode.BAD_MESSAGE, "; ".join(parts))
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{**e, "loc": tuple(e.get("loc", ()))[1:]} for e in exc.errors()]
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return _error_response(ErrorCode.BAD_MESSAGE, "the body is not valid JSON; send one "
+                                   'JSON object such as {"rules": "classic"}')
+        model = JoinTable if request.url.path.endswith("/join") else CreateTable
+        return _error_response(ErrorCode.BAD_MESSAGE,
+                               describe_errors(errors, list(model.model_fields)))
 
     @app.exception_handler(Exception)
     async def _failed(_request: Request, exc: Exception) -> JSONResponse:
@@ -221,57 +229,77 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
         conn.closing = True
 
 
+_INTERNAL = "the server failed to handle this message; the table is unchanged"
+
+
 def message_type(text: str) -> str:
     """The ``type`` of a message, for the log (never its token)."""
     try:
-        kind = json.loads(text).get("type")
-    except (ValueError, AttributeError):
+        kind = orjson.loads(text).get("type")
+    except (ValueError, AttributeError, RecursionError):
         return "malformed"
-    return kind if isinstance(kind, str) and kind.isidentifier() else "malformed"
+    return kind if isinstance(kind, str) and kind.isidentifier() and len(kind) <= 20 else "malformed"
 
 
 async def _serve(websocket: WebSocket, conn: Connection, room: Room, limits: Limits) -> None:
-    """Read, check and dispatch a connection's messages until it closes."""
-    cap = limits.message_bytes
+    """Read, check and dispatch a connection's messages until it closes.
+
+    Whatever goes wrong with one message, the connection gets an ``error``
+    event and stays open: an unexpected exception is logged here with its
+    traceback and sent as ``internal``, without details (the room changes
+    nothing until a change is complete, so the game is as it was).
+    """
     while not conn.closing:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        if not conn.bucket.take():
-            conn.strikes += 1
-            if conn.strikes >= limits.strikes:
-                conn.send(error_event(ErrorCode.RATE_LIMITED, "too many messages: disconnecting"))
-                conn.close(1008, "too many messages")
-                return
-            conn.send(error_event(ErrorCode.RATE_LIMITED, f"more than {limits.messages_per_second:g} "
-                                  "messages a second; this one was dropped, slow down"))
-            continue
         text = message.get("text")
-        if not isinstance(text, str):
-            conn.send(error_event(ErrorCode.BAD_JSON, "send JSON in text frames, not binary ones"))
-            continue
-        size = len(text) if len(text) > cap else len(text.encode("utf-8"))
-        if size > cap:
-            conn.send(error_event(ErrorCode.TOO_LARGE, f"the message has {size} bytes or more; "
-                                  f"messages are capped at {cap} bytes"))
-            continue
-        seq: int | None = None
         try:
-            msg = parse_message(text)
-            seq = msg.seq
-            if msg.seq <= conn.last_seq:
-                raise ProtocolError(ErrorCode.STALE, f"seq {msg.seq} is not above {conn.last_seq}, "
-                                    "the last seq sent on this connection: a stale or replayed "
-                                    "message; give each message a larger seq")
-            conn.last_seq = msg.seq
-            if isinstance(msg, Ping):
-                conn.send(event("pong", seq=msg.seq))
-                continue
-            # Shielded: once a change is under way, it completes even if this reader is cancelled.
-            await asyncio.shield(asyncio.ensure_future(room.handle(conn, msg)))
-        except ProtocolError as exc:
-            conn.send(error_event(exc.code, exc.message, exc.seq if exc.seq is not None else seq))
+            if not await _frame(conn, room, limits, text):
+                return
         except Exception:
-            log.exception("table %s: a %s message failed", room.code, message_type(text))
-            conn.send(error_event(ErrorCode.INTERNAL, "the server failed to handle this message",
-                                  seq))
+            kind = message_type(text) if isinstance(text, str) else "binary"
+            log.exception("table %s: a %s message failed", room.code, kind)
+            conn.send(error_event(ErrorCode.INTERNAL, _INTERNAL))
+
+
+async def _frame(conn: Connection, room: Room, limits: Limits, text: str | None) -> bool:
+    """One frame from the client (``text`` is ``None`` for a binary one); False to stop."""
+    if not conn.bucket.take():
+        conn.strikes += 1
+        if conn.strikes >= limits.strikes:
+            conn.send(error_event(ErrorCode.RATE_LIMITED, "too many messages: disconnecting"))
+            conn.close(1008, "too many messages")
+            return False
+        conn.send(error_event(ErrorCode.RATE_LIMITED, f"more than {limits.messages_per_second:g} "
+                              "messages a second; this one was dropped, slow down"))
+        return True
+    if not isinstance(text, str):
+        conn.send(error_event(ErrorCode.BAD_JSON, "send JSON in text frames, not binary ones"))
+        return True
+    cap = limits.message_bytes
+    size = len(text) if len(text) > cap else len(text.encode("utf-8", "surrogatepass"))
+    if size > cap:
+        conn.send(error_event(ErrorCode.TOO_LARGE, f"the message has {size} bytes or more; "
+                              f"messages are capped at {cap} bytes"))
+        return True
+    seq: int | None = None
+    try:
+        msg = parse_message(text)
+        seq = msg.seq
+        if msg.seq <= conn.last_seq:
+            raise ProtocolError(ErrorCode.STALE, f"seq {msg.seq} is not above {conn.last_seq}, "
+                                "the last seq sent on this connection: a stale or replayed "
+                                "message; give each message a larger seq")
+        conn.last_seq = msg.seq
+        if isinstance(msg, Ping):
+            conn.send(event("pong", seq=msg.seq))
+            return True
+        # Shielded: once a change is under way, it completes even if this reader is cancelled.
+        await asyncio.shield(asyncio.ensure_future(room.handle(conn, msg)))
+    except ProtocolError as exc:
+        conn.send(error_event(exc.code, exc.message, exc.seq if exc.seq is not None else seq))
+    except Exception:
+        log.exception("table %s: a %s message failed", room.code, message_type(text))
+        conn.send(error_event(ErrorCode.INTERNAL, _INTERNAL, seq))
+    return True

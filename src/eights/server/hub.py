@@ -22,14 +22,16 @@ __all__ = ["OVERRIDES", "Hub"]
 log = logging.getLogger("eights.server")
 
 OVERRIDES: dict[str, int | None] = {
-    "target": 100_000, "rounds": 100, "jokers": 4, "decks": 3, "hand_size": 12,
+    "target": None, "rounds": None, "jokers": 4, "decks": 3, "hand_size": 12,
     "hand_limit": 60, "max_draws": 60, "announce_penalty": 10,
     "announce_last_card": None, "voluntary_draw": None, "voluntary_pass": None,
     "special_cards": None, "reshuffle": None, "starter_effects": None, "starter_wild_any": None,
     "replace_after_play": None, "overflow": None, "draw": None, "scoring": None,
     "blocked_scoring": None,
 }
-"""Rules fields a table may change, with the largest number allowed (``None``: not a number)."""
+"""Rules fields a table may change. The rules check every value (one source of truth for
+what a rule allows); a number here is this server's own cap on top of them (it bounds the
+cards in play, so the work of every move), ``None`` for no cap."""
 
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -37,8 +39,12 @@ _CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 class Hub:
     """Every table the server runs, and the bounds on what one address may open."""
 
-    def __init__(self, store: Store, limits: Limits, bot_delay: float) -> None:
+    def __init__(self, store: Store, limits: Limits, bot_delay: float, *,
+                 fixed_seeds: bool = False) -> None:
         self.store = store
+        self.fixed_seeds = fixed_seeds
+        """Accept a ``seed`` when a table is created (for tests only: whoever knows the
+        seed knows every hand and the stock)."""
         self.writer = Writer(store)
         self.limits = limits
         self.bot_delay = bot_delay
@@ -100,6 +106,12 @@ class Hub:
             raise ProtocolError(ErrorCode.RATE_LIMITED, "too many requests from your address; "
                                 "wait a few seconds")
 
+    def _check_timer(self, seconds: float | None) -> None:
+        low, high = self.limits.turn_timer
+        if seconds is not None and not low <= seconds <= high:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"turn_timer must be {low:g} to {high:g} "
+                                f"seconds, or null for no timer; got {seconds:g}")
+
     def admit(self, address: str) -> None:
         """Count one more connection from ``address`` (or refuse it)."""
         if sum(self.connections.values()) >= self.limits.connections:
@@ -129,14 +141,17 @@ class Hub:
         if req.rules not in presets:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown rules {req.rules!r}; presets are "
                                 f"{', '.join(presets)}")
+        if req.seed is not None and not self.fixed_seeds:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, "'seed' is refused: this server deals "
+                                "every table from its own secure randomness, so that no one "
+                                "can know the hidden cards; leave 'seed' out (only a server "
+                                "started for tests, with fixed seeds allowed, takes it)")
+        self._check_timer(req.turn_timer)
         overrides: dict[str, Any] = {}
         for key, value in req.overrides.items():
             if key not in OVERRIDES:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"the rules field {key!r} cannot be changed "
                                     f"here; fields are {', '.join(sorted(OVERRIDES))}")
-            top = OVERRIDES[key]
-            if top is not None and isinstance(value, int) and not 0 <= value <= top:
-                raise ProtocolError(ErrorCode.BAD_REQUEST, f"{key} must be 0 to {top}")
             overrides[key] = value
         if req.target is not None:
             overrides["target"] = req.target
@@ -148,11 +163,18 @@ class Hub:
             rules.check_players(players)
         except RulesError as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
+        for key, value in overrides.items():
+            top = OVERRIDES[key]
+            if top is not None and isinstance(value, int) and value > top:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"preset {req.rules!r} with overrides: "
+                                    f"key {key!r} has bad value {value!r}; allowed on this "
+                                    f"server: at most {top}")
         seats = [SeatData(i) for i in range(players)]
-        for seat, spec in req.bots.items():
-            if seat >= players:
-                raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {seat} does not exist; seats "
-                                    f"are 0 to {players - 1}")
+        for key, spec in req.bots.items():
+            seat = int(key) if key.isascii() and key.isdecimal() and key == str(int(key)) else -1
+            if not 0 <= seat < players:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {key!r} does not exist; "
+                                    f"seats are 0 to {players - 1}")
             check_bot(spec)
             seats[seat] = SeatData(seat, f"Bot {seat + 1}", spec)
         host_token = new_token()
@@ -169,7 +191,7 @@ class Hub:
         while code in self.rooms:  # pragma: no cover - 72 random bits
             code = secrets.token_urlsafe(9)
         data = TableData(code=code, rules=req.rules, overrides=overrides, players=players,
-                         seed=secrets.randbelow(2**53) if req.seed is None else req.seed,
+                         seed=secrets.randbits(63) if req.seed is None else req.seed,
                          dealer=players - 1,  # seat 0 plays first
                          status="waiting", host_hash=hash_token(host_token), seats=seats,
                          title=req.title, public=req.public, turn_timer=req.turn_timer)

@@ -34,6 +34,9 @@ class Limits:
     connections: int = 10_000
     connections_per_address: int = 20
     spectators_per_table: int = 50
+    turn_timer: tuple[float, float] = (5.0, 600.0)
+    """Shortest and longest turn timer a table may have, in seconds (or no timer): a short
+    timer would let a table play itself against the database."""
     send_queue: int = 1000
     """Events waiting to be sent to one connection; a client that falls further behind is
     disconnected (code 1013) and can reconnect."""

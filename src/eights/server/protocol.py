@@ -21,7 +21,7 @@ unknown_type unknown message type 'dance'; types are action, close, hello, next_
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -58,13 +58,19 @@ __all__ = [
 
 def _printable(value: str) -> str:
     if not value.isprintable():
-        raise ValueError("a name is printable text (no control characters)")
+        raise ValueError("printable text only (no control or formatting characters)")
     return value
 
 
+SAFE_INT = 2**53
+"""Whole numbers in messages are below this (JavaScript's safe integers), and never negative."""
+
+Count = Annotated[int, Field(strict=True, ge=0, lt=SAFE_INT)]
+"""A whole number from 0 to 2**53 - 1: ``true``, ``1.0`` and ``"1"`` are refused."""
 Token = Annotated[str, Field(min_length=1, max_length=100)]
-Seq = Annotated[int, Field(ge=0, le=2**53)]
+Seq = Count
 Name = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(_printable)]
+Title = Annotated[str, Field(max_length=60), AfterValidator(_printable)]
 BotSpec = Annotated[str, Field(min_length=1, max_length=60)]
 
 
@@ -111,7 +117,7 @@ class ProtocolError(Exception):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, strict=True)
 
     seq: Seq
     """Increases with every message the client sends on this connection."""
@@ -131,7 +137,7 @@ class Play(_Message):
     type: Literal["action"] = "action"
     token: Token
     action: Annotated[str, Field(min_length=1, max_length=16)]
-    version: Annotated[int, Field(ge=0)]
+    version: Count
     """The ``version`` of the last ``state`` the client saw."""
 
 
@@ -140,7 +146,7 @@ class NextRound(_Message):
 
     type: Literal["next_round"] = "next_round"
     token: Token
-    version: Annotated[int, Field(ge=0)]
+    version: Count
 
 
 class Start(_Message):
@@ -155,7 +161,8 @@ class SeatBot(_Message):
 
     type: Literal["seat_bot"] = "seat_bot"
     token: Token
-    seat: Annotated[int, Field(ge=0, le=99)]
+    seat: Count
+    """Checked against the table's seats (``bad_request`` names them)."""
     bot: BotSpec = "greedy"
 
 
@@ -173,83 +180,129 @@ class Ping(_Message):
 ClientMessage = Annotated[Hello | Play | NextRound | Start | SeatBot | Close | Ping,
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-TYPES = ("action", "close", "hello", "next_round", "ping", "seat_bot", "start")
+_MODELS: dict[str, type[_Message]] = {
+    "action": Play, "close": Close, "hello": Hello, "next_round": NextRound, "ping": Ping,
+    "seat_bot": SeatBot, "start": Start,
+}
+TYPES = tuple(sorted(_MODELS))
+_WHOLE = f"must be a whole number from 0 to {SAFE_INT - 1}"
+_ALLOWED = {
+    "int_type": _WHOLE, "greater_than_equal": _WHOLE, "less_than": _WHOLE,
+    "string_type": "must be a string", "missing": "is missing",
+}
+"""What a field must be, by pydantic error type (pydantic's own words otherwise)."""
 
 
-def _describe(exc: ValidationError) -> str:
-    """The first few validation problems, naming the field (never echoing the input)."""
+def describe_errors(errors: list[Any], fields: Sequence[str] = ()) -> str:
+    """The first few validation problems, naming the field (never echoing the input).
+
+    ``errors`` are pydantic's (their ``loc`` without the model's name); ``fields``
+    are listed when a field is unknown.
+    """
     parts = []
-    for err in exc.errors()[:3]:
-        loc = ".".join(str(x) for x in err["loc"][1:]) or "message"
-        parts.append(f"field {loc!r}: {err['msg']}")
+    for err in errors[:3]:
+        loc = ".".join(str(x) for x in err.get("loc", ())) or "body"
+        kind = err.get("type", "")
+        if kind == "extra_forbidden":
+            said = "is not a field here" + (f"; fields are {', '.join(fields)}" if fields else "")
+        else:
+            said = _ALLOWED.get(kind) or str(err.get("msg", "is not valid")).replace(
+                "Input should", "should")
+        parts.append(f"field {loc!r} {said}")
     return "; ".join(parts)
 
 
+def _echo_seq(data: dict[str, Any]) -> int | None:
+    """The ``seq`` to put in an error about ``data``, when it is a valid one."""
+    seq = data.get("seq")
+    return seq if type(seq) is int and 0 <= seq < SAFE_INT else None
+
+
 def parse_message(text: str) -> ClientMessage:
-    """Decode and validate one client message (raises :class:`ProtocolError`)."""
+    """Decode and validate one client message (raises :class:`ProtocolError`).
+
+    Strict JSON (no ``NaN``, no lone surrogates), strict types (``true`` is
+    not a number, ``"1"`` is not a number), bounded whole numbers.
+    """
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON; send one JSON "
-                            'object such as {"type": "hello", "seq": 1}') from None
+        data = orjson.loads(text)
+    except (orjson.JSONDecodeError, RecursionError):
+        raise ProtocolError(ErrorCode.BAD_JSON, "the message is not valid JSON (UTF-8 text, no "
+                            'NaN); send one JSON object such as {"type": "hello", "seq": 1}'
+                            ) from None
     if not isinstance(data, dict):
         raise ProtocolError(ErrorCode.BAD_JSON, "the message must be a JSON object with a 'type'")
-    seq = data.get("seq")
-    seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
-    kind = data.get("type")
-    if not isinstance(kind, str):
+    seq = _echo_seq(data)
+    if "type" not in data:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "field 'type' is missing; types are "
                             + ", ".join(TYPES), seq)
-    if kind not in TYPES:
+    kind = data["type"]
+    if not isinstance(kind, str):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "field 'type' must be a string naming the "
+                            "message type; types are " + ", ".join(TYPES), seq)
+    if kind not in _MODELS:
         shown = kind if len(kind) <= 20 and kind.isprintable() else "(unreadable)"
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {shown!r}; types are "
                             + ", ".join(TYPES), seq)
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: {_describe(exc)}", seq) from None
+        errors = [{**e, "loc": e["loc"][1:]} for e in exc.errors()]
+        fields = [f for f in _MODELS[kind].model_fields if f != "type"]
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}: {describe_errors(errors, fields)}",
+                            seq) from None
 
 
 # --------------------------------------------------------------------------- HTTP requests
 
 
 class CreateTable(BaseModel):
-    """``POST /api/tables``."""
+    """``POST /api/tables``.
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    Types are strict (``"4"`` is not a number, ``1`` is not ``true``). The
+    numbers of the rules (``players``, ``target``, ``rounds``, ``overrides``)
+    are checked by the rules themselves (:func:`eights.engine.rules.load_rules`),
+    and the turn timer against :class:`~eights.server.limits.Limits`: their
+    errors are ``bad_request`` (400) and say what is allowed.
+    """
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
     rules: Annotated[str, Field(min_length=1, max_length=40)] = "classic"
     """A preset name (files are not read by the server)."""
-    players: Annotated[int, Field(ge=2, le=15)] | None = None
-    bots: dict[Annotated[int, Field(ge=0, le=14)], BotSpec] = Field(default_factory=dict)
+    players: Annotated[int, Field(strict=True)] | None = None
+    """Within the preset's range of players (its default when left out)."""
+    bots: dict[Annotated[str, Field(max_length=3)], BotSpec] = Field(default_factory=dict)
     """Seats given to bots, e.g. ``{"2": "greedy", "3": "expert"}``."""
-    target: Annotated[int, Field(ge=1, le=100_000)] | None = None
-    rounds: Annotated[int, Field(ge=1, le=100)] | None = None
-    overrides: dict[Annotated[str, Field(max_length=40)], bool | int | str] = Field(default_factory=dict)
-    title: Annotated[str, Field(max_length=60)] = ""
+    target: Annotated[int, Field(strict=True)] | None = None
+    rounds: Annotated[int, Field(strict=True)] | None = None
+    overrides: dict[Annotated[str, Field(max_length=40)],
+                    bool | int | Annotated[str, Field(max_length=40)]] = Field(default_factory=dict)
+    title: Title = ""
     public: bool = True
     """Listed in the lobby (a private table is reached only by its code)."""
-    turn_timer: Annotated[float, Field(gt=0, le=3600)] | None = None
-    """Seconds a person has to act before a safe move is played for them."""
-    seed: Annotated[int, Field(ge=0, le=2**53)] | None = None
+    turn_timer: Annotated[float, Field(allow_inf_nan=False)] | None = None
+    """Seconds a person has to act before a safe move is played for them (``None``: no timer)."""
+    seed: Count | None = None
+    """For tests only: refused unless the server was started with fixed seeds allowed."""
     name: Name | None = None
     """Also take the first free seat under this name."""
 
-    @field_validator("overrides")
+    @field_validator("overrides", "bots")
     @classmethod
-    def _few(cls, value: dict[str, bool | int | str]) -> dict[str, bool | int | str]:
+    def _few(cls, value: dict[str, Any]) -> dict[str, Any]:
         if len(value) > 20:
-            raise ValueError("at most 20 overrides")
+            raise ValueError("at most 20 entries")
         return value
 
 
 class JoinTable(BaseModel):
     """``POST /api/tables/{code}/join``."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
     name: Name
-    seat: Annotated[int, Field(ge=0, le=14)] | None = None
+    seat: Count | None = None
 
 
 # --------------------------------------------------------------------------- server events

@@ -315,6 +315,9 @@ class Room:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, "every seat is taken; you can watch")
             if seat is None:
                 seat = free[0]
+            elif not 0 <= seat < self.n:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} does not exist; seats are "
+                                    f"0 to {self.n - 1}")
             elif seat not in free:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} is not free; free seats: "
                                     f"{', '.join(map(str, free))}")
@@ -471,17 +474,21 @@ class Room:
     # ------------------------------------------------------------------ changing the game
 
     async def _commit(self, seat: int, action: Action, source: str) -> None:
-        """Store a legal action, then apply it and tell everyone.
+        """Apply a legal action to a copy of the game, store it, then keep the copy and tell
+        everyone.
 
-        The game is not touched before the commit (so a failed commit changes
-        nothing) and nothing else changes it meanwhile (the room's lock is held).
-        When the action ends the match, the status is committed after it: a
-        restart in between finds the match over and finishes the table.
+        The room's game changes only once the action is applied and committed,
+        in one assignment: a failure before (a commit that fails, an exception
+        anywhere) changes nothing, and nothing else changes the game meanwhile
+        (the room's lock is held). When the action ends the match, the status
+        is committed after it: a restart in between finds the match over and
+        finishes the table.
         """
-        game = self.game
-        stored = ActionData(self.actions + 1, game.round, seat, str(action), source)
-        await self.writer.run(Store.add_action(self.code, stored))
+        game = self.game.clone()
         step = game.apply(action)
+        stored = ActionData(self.actions + 1, self.game.round, seat, str(action), source)
+        await self.writer.run(Store.add_action(self.code, stored))
+        self.game = game
         self.actions = stored.seq
         done = "finished" if game.match_over else None
         if done:
@@ -497,8 +504,10 @@ class Room:
             self.on_done(self)
 
     async def _deal(self) -> None:
-        await self.writer.run(Store.set_table(self.code, round=self.game.round + 1))
-        self.game.next_round()
+        game = self.game.clone()
+        game.next_round()
+        await self.writer.run(Store.set_table(self.code, round=game.round))
+        self.game = game
         self._schedule()
         self._broadcast_state(None)
 
