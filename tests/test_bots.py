@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 import pytest
 
 from eights import Action, Game, Observation, Rules, load_rules, preset_names
-from eights.bots import GreedyBot, RandomBot, make_bot, parse_bot_spec
+from eights.bots import BOTS, Bot, GreedyBot, ISMCTSBot, RandomBot, make_bot, parse_bot_spec
 from eights.session import Session
 from stacked import stacked
 
@@ -174,9 +175,49 @@ def test_bot_specs() -> None:
         make_bot("ismcts:infer=all")
     with pytest.raises(ValueError, match="expert block must be 0 or more, not -1"):
         make_bot("expert:block=-1")
-    with pytest.raises(ValueError, match="does not take the options depth"):
-        make_bot("expert:depth=2")
-    with pytest.raises(ValueError, match="does not take the options depth"):
-        make_bot("greedy:depth=3")
     with pytest.raises(ValueError, match="is not key=value"):
         make_bot("greedy:fast")
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("expert:depth=2", "bot 'expert' has no option 'depth'; its options are block, follow, points, "
+                       "reserve, suit"),
+    ("greedy:depth=3", "bot 'greedy' has no option 'depth'; it takes no options"),
+    ("ismcts:iterations=abc", "bot 'ismcts': option iterations must be a whole number, not 'abc'"),
+    ("ismcts:iterations=2.5", "bot 'ismcts': option iterations must be a whole number, not '2.5'"),
+    ("ismcts:time=soon", "bot 'ismcts': option time must be a number, not 'soon'"),
+    ("expert:block=", "bot 'expert': option block must be a number, not ''"),
+    ("ismcts:time=1:time=2", "bot 'ismcts': option time is given twice"),
+])
+def test_bot_spec_errors_name_the_option_the_value_and_what_is_allowed(spec: str, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        make_bot(spec)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_bot_spec_values_take_the_declared_types() -> None:
+    name, options = parse_bot_spec("ismcts:iterations=10:time=1:c=0.5:seed=7:rollout=random")
+    assert (name, options) == ("ismcts", {"iterations": 10, "time": 1, "c": 0.5, "seed": 7,
+                                          "rollout": "random"})
+    assert [type(options[k]) for k in ("iterations", "c", "rollout")] == [int, float, str]
+    bot = make_bot("ismcts:iterations=10:c=0.5:rollout=random")
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iterations, bot.c, bot.rollout) == (10, 0.5, "random")
+    # a number where the bot wants a word stays the word it was written as
+    with pytest.raises(ValueError, match="rollout must be greedy or random, not '3'"):
+        make_bot("ismcts:rollout=3")
+
+
+def test_bot_options_follow_a_registered_factorys_signature(monkeypatch: pytest.MonkeyPatch) -> None:
+    def picky(depth: int = 2, style: Literal["calm", "wild"] = "calm", loud: bool = False) -> Bot:
+        return GreedyBot()
+
+    monkeypatch.setitem(BOTS, "picky", picky)
+    assert parse_bot_spec("picky:depth=3:style=wild:loud=yes") == (
+        "picky", {"depth": 3, "style": "wild", "loud": True})
+    with pytest.raises(ValueError, match="option style must be calm or wild, not 'odd'"):
+        make_bot("picky:style=odd")
+    with pytest.raises(ValueError, match="option loud must be true or false, not 'maybe'"):
+        make_bot("picky:loud=maybe")
+    with pytest.raises(ValueError, match="has no option 'width'; its options are depth, loud, style"):
+        make_bot("picky:width=1")
