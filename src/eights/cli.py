@@ -1,15 +1,28 @@
-"""The ``eights`` command line (typer)."""
+"""The ``eights`` command line (typer).
+
+``pip install eights`` is enough for every command but four: ``play`` (full
+screen) and ``replay --view`` need the ``tui`` extra, ``serve`` the ``server``
+extra, ``tournament`` and ``simulate --plot`` the ``lab`` extra. Those
+libraries are imported inside the commands, and a missing one is reported with
+the ``pip install`` that brings it.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import random
 import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 
+from eights import __version__
 from eights.bots import Bot, make_bot
 from eights.engine.actions import Action
 from eights.engine.errors import EightsError, RecordError, RulesError
@@ -34,6 +47,20 @@ app = typer.Typer(
 rules_app = typer.Typer(help="List and explain rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"eights {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    pass
+
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or rules file.")]
 SetOpt = Annotated[
     list[str] | None,
@@ -44,6 +71,73 @@ SetOpt = Annotated[
 def _fail(message: str, code: int = 2) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "tui": ("textual",),
+    "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "orjson", "pydantic"),
+    "lab": ("openskill", "matplotlib"),
+}
+"""The optional libraries of each extra (``pip install 'eights[extra]'``)."""
+
+
+def _need(extra: str, command: str, *modules: str, instead: str = "") -> None:
+    """Stop (exit 1) with the ``pip install`` to run when a library of ``extra`` is missing
+    (``instead``: what works without it)."""
+    for module in modules or EXTRAS[extra]:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            _fail(f"{command} needs the {extra} extra ({module} is not installed): "
+                  f"pip install 'eights[{extra}]'" + (f" ({instead})" if instead else ""), 1)
+
+
+def _count(n: int, word: str, words: str | None = None) -> str:
+    """``1 round``, ``2 rounds``: English counts in the lab reports."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+
+
+@contextmanager
+def progress(description: str, *, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar with the time left on standard error, fed ``(done, total)``.
+
+    Shown when standard error is a terminal and not ``quiet``; ``EIGHTS_PROGRESS=1``
+    shows it anyway (logs, tests), ``EIGHTS_PROGRESS=0`` never. Redrawn at most ten
+    times a second, so a fast loop may report every step.
+    """
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    forced = os.environ.get("EIGHTS_PROGRESS", "")
+    console = Console(stderr=True, force_terminal=True if forced == "1" else None)
+    if quiet or forced == "0" or not (forced == "1" or console.is_terminal):
+        yield lambda done, total: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("elapsed,"), TimeRemainingColumn(),
+               TextColumn("left"))
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(description, total=None)
+        shown = 0.0
+
+        def update(done: int, total: int) -> None:
+            nonlocal shown
+            now = time.monotonic()
+            if now - shown >= 0.1 or done >= total:
+                shown = now
+                bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 def _rules(spec: str, overrides: list[str] | None) -> Rules:
@@ -129,7 +223,11 @@ def play(
     set_: SetOpt = None,
 ) -> None:
     """Play a match against bots (and friends on the same screen)."""
-    _ = _translator(lang)
+    _ = _translator(lang)  # every option is checked before the session writes its save file
+    if speed not in SPEEDS:
+        _fail(f"unknown speed {speed!r}; speeds are {', '.join(SPEEDS)}")
+    if not plain:
+        _need("tui", "eights play", instead="or play in plain lines: eights play --plain")
     if resume is not None:
         try:
             session = Session.resume(resume)
@@ -146,8 +244,6 @@ def play(
             _fail(str(exc))
     if plain:
         raise typer.Exit(run_plain(session, _, sys.stdin, sys.stdout))
-    if speed not in SPEEDS:
-        _fail(f"unknown speed {speed!r}; speeds are {', '.join(SPEEDS)}")
     from eights.tui.app import EightsApp
 
     EightsApp(session, _, speed=speed).run()
@@ -216,6 +312,8 @@ def replay_cmd(
 ) -> None:
     """Replay a game record; exit 1 on an illegal action, 2 on a malformed record."""
     _ = _translator(lang)
+    if view:
+        _need("tui", "eights replay --view")
     try:
         record = load_record(file)
     except RecordError as exc:
@@ -284,6 +382,7 @@ def simulate(
                                                   "(default: random).")] = None,
     plot: Annotated[Path | None, typer.Option(help="Write PNG charts to this directory.")] = None,
     set_: SetOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Play many matches between bots and print statistics and variant analysis."""
     rules_obj = _rules(rules, set_)
@@ -296,7 +395,11 @@ def simulate(
     for label, value in (("--games", games), ("--rounds", rounds)):
         if value is not None and value < 1:
             _fail(f"{label} must be 1 or more, not {value}")
-    result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed, bots=seats)
+    if plot is not None:
+        _need("lab", "eights simulate --plot", "matplotlib")
+    with progress("matches" if games is not None else "rounds", quiet=quiet) as advance:
+        result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed, bots=seats,
+                                on_progress=advance)
     data = result.to_json()
     if plot is not None:
         from eights.lab.analysis import write_plots
@@ -310,9 +413,9 @@ def simulate(
         typer.echo(json.dumps(data, indent=2))
         return
     dpr = data["decisions_per_round"]
-    typer.echo(f"{rules_obj.title}, {n} players, seed {seed}: {data['matches']} matches, "
-               f"{data['rounds']} rounds, {data['decisions']} decisions "
-               f"in {data['seconds']:.2f}s")
+    typer.echo(f"{rules_obj.title}, {n} players, seed {seed}: "
+               f"{_count(data['matches'], 'match', 'matches')}, {_count(data['rounds'], 'round')}, "
+               f"{_count(data['decisions'], 'decision')} in {data['seconds']:.2f}s")
     if data["rounds_per_match"]:
         rpm = data["rounds_per_match"]
         typer.echo(f"rounds per match:    mean {rpm['mean']:.2f}  p10 {rpm['p10']:.0f}  "
@@ -362,11 +465,10 @@ def tournament_cmd(
         "--json", help="Write every number as JSON to this file ('-': print it instead).")]
     = None,
     set_: SetOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Duplicate tournament between bots: standings, ratings and head-to-head."""
-    from rich.console import Console
-    from rich.progress import Progress
-
+    _need("lab", "eights tournament", "openskill")
     from eights.lab.tournament import standings_table
     from eights.lab.tournament import tournament as run_tournament
 
@@ -380,11 +482,9 @@ def tournament_cmd(
         except ValueError:
             _fail(f"--seats {seats!r} is not a comma-separated list of seat counts, e.g. 1,3")
     try:
-        console = Console(stderr=True)
-        with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-            task = bar.add_task("deals", total=deals)
+        with progress("rounds", quiet=quiet) as advance:
             result = run_tournament(rules_obj, n, specs, deals, jobs=jobs, seed=seed,
-                                    seats=lineup, on_progress=lambda k: bar.advance(task, k))
+                                    seats=lineup, on_progress=advance)
     except (ValueError, EightsError) as exc:
         _fail(str(exc))
     if json_file is not None:
@@ -418,6 +518,7 @@ def serve(
              "hand). Off by default: tables are dealt from secure randomness.")] = False,
 ) -> None:
     """Play online: serve tables of people and bots (HTTP and WebSockets)."""
+    _need("server", "eights serve")
     import dataclasses
     import gc
     import logging

@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,12 +139,14 @@ def simulate(
     rounds: int | None = None,
     seed: int = 0,
     bots: Sequence[Bot] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` whole matches (or ``rounds`` rounds) and gather statistics.
 
     Every random choice (deals, draws, bots) flows from ``seed``. A round
     counts as won by every seat in ``round_winners`` (shared wins split);
-    likewise for matches.
+    likewise for matches. ``on_progress(done, total)`` is called as each match
+    (with ``games``) or round (with ``rounds``) ends.
     """
     rules_obj = load_rules(rules)
     n = rules_obj.default_players if players is None else players
@@ -199,6 +201,8 @@ def simulate(
             result.rounds += 1
             result.decisions += steps
             result.decisions_per_round.append(steps)
+            if on_progress is not None and rounds is not None:
+                on_progress(result.rounds, rounds)
             if game.out is None:
                 result.blocked += 1
             winners = game.round_winners or []
@@ -217,6 +221,8 @@ def simulate(
             champions = game.winners or []
             for s in champions:
                 result.match_wins[s] += 1 / len(champions)
+        if on_progress is not None and games is not None:
+            on_progress(result.matches, games)
     result.seconds = time.perf_counter() - start
     return result
 

@@ -221,12 +221,16 @@ def play_round(rules: Rules, players: int, deal: Deal, bots: Sequence[Bot],
 
 
 def play_deal(rules: Rules, players: int, specs: Sequence[str], seed: int,
-              index: int, seats: Sequence[int] | None = None) -> list[RoundOutcome]:
-    """Every replay of deal ``index``: fresh bots, each with its own seeded generator
+              index: int, seats: Sequence[int] | None = None,
+              assignments: Sequence[int] | None = None) -> list[RoundOutcome]:
+    """Every replay of deal ``index`` (or those of ``assignments``, indices in
+    :func:`seat_assignments`): fresh bots, each with its own seeded generator
     (``seats``: see :func:`seat_assignments`)."""
     deal = make_deal(rules, players, seed, index)
     out: list[RoundOutcome] = []
-    for a, order in enumerate(seat_assignments(len(specs), players, seats)):
+    orders = seat_assignments(len(specs), players, seats)
+    for a in range(len(orders)) if assignments is None else assignments:
+        order = orders[a]
         bots = [make_bot(specs[b]) for b in order]
         rngs = [random.Random(_derive(seed, "bot", index, a, s)) for s in range(players)]
         game = play_round(rules, players, deal, bots, rngs)
@@ -250,13 +254,34 @@ def _start_worker(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
     _JOB = (rules, players, specs, seed, seats)
 
 
-def _play_deals(first: int, stop: int) -> list[RoundOutcome]:
+def _play_unit(first: int, stop: int, replays: range) -> list[RoundOutcome]:
+    """Deals ``first`` to ``stop - 1``, the replays ``replays`` of each (a worker's unit)."""
     assert _JOB is not None, "worker not started"
     rules, players, specs, seed, seats = _JOB
     out: list[RoundOutcome] = []
     for index in range(first, stop):
-        out.extend(play_deal(rules, players, specs, seed, index, seats))
+        out.extend(play_deal(rules, players, specs, seed, index, seats, replays))
     return out
+
+
+def _units(deals: int, replays: int, jobs: int) -> list[tuple[int, int, range]]:
+    """The workers' units (first deal, stop, replays): many deals go in chunks of whole
+    deals; few deals are cut into runs of replays, so that even one deal keeps every
+    worker busy and reports its progress as it goes.
+
+    >>> _units(1, 4, 2)
+    [(0, 1, range(0, 1)), (0, 1, range(1, 2)), (0, 1, range(2, 3)), (0, 1, range(3, 4))]
+    >>> units = _units(40, 2, 2)  # many deals: chunks of whole deals
+    >>> len(units), units[0]
+    (20, (0, 2, range(0, 2)))
+    """
+    want = jobs * 8
+    if deals >= want:
+        chunk = min(25, deals // want)
+        return [(d, min(deals, d + chunk), range(replays)) for d in range(0, deals, chunk)]
+    size = -(-replays // min(replays, -(-want // deals)))
+    return [(d, d + 1, range(a, min(replays, a + size)))
+            for d in range(deals) for a in range(0, replays, size)]
 
 
 # --------------------------------------------------------------------------- results
@@ -476,14 +501,15 @@ def tournament(
     jobs: int = 1,
     seed: int = 0,
     seats: Sequence[int] | None = None,
-    on_progress: Callable[[int], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> TournamentResult:
     """Play a duplicate tournament and summarise it (see the module docstring).
 
     ``bots`` are bot specs (:func:`~eights.bots.make_bot`), at most one per
     seat; ``seats`` optionally gives how many seats each bot holds (see
     :func:`seat_assignments`); ``jobs`` worker processes play the deals (1: in this process);
-    ``on_progress(k)`` is called as each batch of ``k`` deals is done. Raises
+    ``on_progress(done, total)`` is called with the rounds played so far and in all
+    as each round (one worker: in this process) or each worker's unit is done. Raises
     :class:`ValueError` for bad arguments and
     :class:`~eights.engine.errors.RulesError` for bad rules or player counts.
     """
@@ -496,14 +522,15 @@ def tournament(
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
     specs = tuple(_check_bots(bots, n))
     lineup = None if seats is None else tuple(seats)
-    seat_assignments(len(specs), n, lineup)  # a lineup that does not fit: ValueError
+    replays = len(seat_assignments(len(specs), n, lineup))  # a lineup that does not fit: ValueError
     start = time.perf_counter()
     outcomes: list[RoundOutcome] = []
     if jobs == 1:
         for index in range(deals):
-            outcomes.extend(play_deal(rules_obj, n, specs, seed, index, lineup))
-            if on_progress is not None:
-                on_progress(1)
+            for a in range(replays):
+                outcomes.extend(play_deal(rules_obj, n, specs, seed, index, lineup, (a,)))
+                if on_progress is not None:
+                    on_progress(len(outcomes), deals * replays)
     else:
         outcomes = _in_workers(rules_obj, n, specs, seed, lineup, deals, jobs, on_progress)
     outcomes.sort(key=lambda o: (o.deal, o.assignment))
@@ -513,17 +540,18 @@ def tournament(
 
 def _in_workers(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
                 seats: tuple[int, ...] | None, deals: int, jobs: int,
-                on_progress: Callable[[int], None] | None) -> list[RoundOutcome]:
-    """Play the deals in ``jobs`` processes (spawned: safe with threads, same on every OS)."""
+                on_progress: Callable[[int, int], None] | None) -> list[RoundOutcome]:
+    """Play the deals in ``jobs`` processes (spawned: safe with threads, same on every OS);
+    progress is reported here, in the parent, as each unit comes back."""
     factories = {name: BOTS[name] for name in {parse_bot_spec(s)[0] for s in specs}}
-    chunk = max(1, min(25, deals // (jobs * 8)))
+    replays = len(seat_assignments(len(specs), players, seats))
     outcomes: list[RoundOutcome] = []
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
                              initargs=(rules, players, specs, seed, seats, factories)) as pool:
         pending: set[Future[list[RoundOutcome]]] = {
-            pool.submit(_play_deals, first, min(deals, first + chunk))
-            for first in range(0, deals, chunk)}
+            pool.submit(_play_unit, first, stop, runs)
+            for first, stop, runs in _units(deals, replays, jobs)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_EXCEPTION)
             for future in done:
@@ -535,7 +563,7 @@ def _in_workers(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
                 batch = future.result()
                 outcomes.extend(batch)
                 if on_progress is not None:
-                    on_progress(len({o.deal for o in batch}))
+                    on_progress(len(outcomes), deals * replays)
     return outcomes
 
 
