@@ -8,12 +8,25 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
 
 import eights
-from eights import Card, load_rules, preset_names
+from eights import Action, Card, NotationError, Suit, load_rules, preset_names
 from eights.i18n import detect_language, translator
 from eights.i18n.explain import describe
-from eights.i18n.text import card_words
+from eights.i18n.text import (
+    action_words,
+    card_label,
+    card_words,
+    describe_move,
+    read_action,
+    round_summary,
+    suit_key,
+    suit_keys,
+    table_words,
+)
+from eights.tui.cards import face_lines
+from stacked import stacked
 
 SRC = Path(eights.__file__).parent
 KEYWORDS = {"_": None, "plural": (1, 2)}
@@ -82,7 +95,130 @@ def test_plurals_follow_each_language() -> None:
 def test_rules_read_in_french_for_every_preset(name: str) -> None:
     lines = describe(load_rules(name), translator("fr"))
     text = "\n".join(lines)
-    assert "Joueurs :" in text and "Décompte" in text
+    assert "Joueurs\u00a0:" in text and "Décompte" in text
     # no English sentence left over (the title and source are data, not text)
     body = "\n".join(lines[2:])
     assert not re.search(r"\b(the|player|cards|round)\b", body), body
+
+
+def french_catalog() -> list[tuple[str, str]]:
+    """Every (English id, French text) pair of the catalog, plural forms joined."""
+    path = SRC / "locale" / "fr" / "LC_MESSAGES" / "eights.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    pairs: list[tuple[str, str]] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        pairs.append((" | ".join(str(i) for i in ids), " | ".join(str(t or "") for t in texts)))
+    return pairs
+
+
+def test_french_keeps_annonce_for_the_last_card_and_demande_for_a_suit() -> None:
+    """« Annoncer » is the last-card call (HA13); a wild card « demande » a suit."""
+    pairs = french_catalog()
+    assert len(pairs) > 200
+    for english, french in pairs:
+        if "annonc" in french.lower():
+            assert "announc" in english.lower(), (
+                f"{french!r} says « annonce » but {english!r} is not the last-card call: "
+                "name a suit with « demander »")
+        if re.search(r"\bnam(e|es|ing)\b.*\bsuit\b|\bnam(e|es|ing) \{suit\}", english, re.I):
+            assert "demand" in french.lower(), f"{english!r} names a suit: say « demande », not {french!r}"
+
+
+def test_french_uses_one_word_for_each_thing() -> None:
+    """The stock is « la pioche » (never « talon »), a round « une manche », a match « une partie »."""
+    for english, french in french_catalog():
+        assert "talon" not in french, f"{french!r}: the stock is « la pioche »"
+        if re.search(r"\bstock\b", english, re.I):
+            assert "pioche" in french.lower(), f"{english!r}: the stock is « la pioche », not {french!r}"
+        if re.search(r"\bround", english, re.I):
+            assert "manche" in french.lower(), f"{english!r}: a round is « une manche », not {french!r}"
+        if re.search(r"\bthe match\b|^Match\b|\bmatch is\b", english, re.I):
+            assert "partie" in french.lower(), f"{english!r}: a match is « une partie », not {french!r}"
+
+
+def test_french_typography() -> None:
+    """A no-break space (U+00A0) before : ; ! ? and inside « », and the typographic apostrophe."""
+    for _english, french in french_catalog():
+        assert not re.search(r"[ \u202f][:;!?»]|«[ \u202f]", french), (
+            f"{french!r}: put a no-break space (U+00A0) before : ; ! ? » and after «")
+        assert not re.search(r"[^\s(\[{][;!?](?=\s|$)|[^\s(\[{]:(?=\s|$)", french), (
+            f"{french!r}: French puts a no-break space (U+00A0) before : ; ! ?")
+        assert "'" not in french, f"{french!r}: write the apostrophe as ’"
+        assert '"' not in french, f"{french!r}: quote with « » (no-break spaces inside)"
+
+
+@pytest.mark.parametrize(("card", "en", "fr"), [
+    ("Kh", "K♥", "R♥"), ("Qs", "Q♠", "D♠"), ("Jd", "J♦", "V♦"), ("Tc", "10♣", "10♣"),
+    ("Ah", "A♥", "A♥"), ("7s", "7♠", "7♠"), ("X", "🃏", "🃏"),
+])
+def test_card_labels_use_the_letters_players_write(card: str, en: str, fr: str) -> None:
+    assert card_label(Card.parse(card), translator("en")) == en
+    assert card_label(Card.parse(card), translator("fr")) == fr
+
+
+def test_terminal_card_faces_use_the_french_court_letters() -> None:
+    assert face_lines(Card.parse("Qd"), _=translator("fr")) == ["D    ", "    ♦"]
+    assert face_lines(Card.parse("Jc"), big=True, _=translator("fr")) == ["V      ", "   ♣   ", "      V"]
+    assert face_lines(Card.parse("Qd"), _=translator("en")) == ["Q    ", "    ♦"]
+    assert face_lines(Card.parse("Th"), _=translator("fr")) == ["10   ", "    ♥"]
+
+
+def test_narration_shows_cards_as_each_language_writes_them() -> None:
+    game = stacked("classic", ["Jd 5s 6s", "Kd 8c 3c"], "9d", overrides=["hand_size=3"])
+    names = ["Ana", "Bob"]
+    fr, en = translator("fr"), translator("en")
+    said = []
+    for text in ("Kd", "Jd", "8c=h"):
+        step = game.apply(Action.parse(text))
+        said.append((describe_move(game, names, step, fr), describe_move(game, names, step, en)))
+    assert said == [("Bob joue R♦", "Bob plays K♦"), ("Ana joue V♦", "Ana plays J♦"),
+                    ("Bob joue 8♣ et demande ♥", "Bob plays 8♣ and names ♥")]
+    assert table_words(game, names, fr)[:2] == ["Carte du dessus\u00a0: 8♣ (huit de trèfle)",
+                                                 "Couleur demandée\u00a0: ♥"]
+    assert action_words(Action.parse("Qh=s!"), fr) == (
+        "D♥, demande ♠, en annonçant sa dernière carte")
+    assert action_words(Action.parse("Qh=s!"), en) == "Q♥, naming ♠ and announce the last card"
+
+
+def test_round_summary_counts_french_cards_with_french_letters() -> None:
+    game = stacked("classic", ["Kd Qh", "Qd Ks"], "9d", overrides=["hand_size=2"])
+    for text in ("Qd", "Kd", "Ks"):
+        game.apply(Action.parse(text))
+    assert game.over
+    lines = round_summary(game, ["Ana", "Bob"], translator("fr"))
+    assert lines[0] == "Fin de la manche 1\u00a0: Bob n’a plus de cartes."
+    assert lines[1].startswith("Ana\u00a0: D♥ 10 = 10 · manche")
+    assert round_summary(game, ["Ana", "Bob"], translator("en"))[1].startswith("Ana: Q♥ 10 = 10")
+
+
+@pytest.mark.parametrize(("typed", "action"), [
+    ("Qh", "Qh"), ("Dh", "Qh"), ("v♦", "Jd"), ("R♠", "Ks"), ("dh=s!", "Qh=s!"), ("10♣", "Tc"),
+    ("pioche", "draw"), ("Passer", "pass"), ("prendre", "take"), ("draw", "draw"), ("8c=h", "8c=h"),
+])
+def test_french_players_may_type_the_court_letters_they_read(typed: str, action: str) -> None:
+    assert str(read_action(typed, translator("fr"))) == action
+
+
+def test_english_input_is_the_canonical_notation_only() -> None:
+    assert str(read_action("Qh", translator("en"))) == "Qh"
+    with pytest.raises(NotationError, match="malformed action 'Dh'"):
+        read_action("Dh", translator("en"))
+    with pytest.raises(NotationError, match="malformed action 'Dz'"):
+        read_action("Dz", translator("fr"))  # the error names what was typed
+
+
+def test_suit_keys_in_french_with_the_english_ones_where_free() -> None:
+    fr, en = translator("fr"), translator("en")
+    assert [suit_key(s, fr) for s in Suit] == ["t", "k", "c", "p"]
+    assert [suit_key(s, en) for s in Suit] == ["c", "d", "h", "s"]
+    keys = suit_keys(fr)
+    assert {k: keys[k] for k in "tkcpdhs"} == {
+        "t": Suit.CLUBS, "k": Suit.DIAMONDS, "c": Suit.HEARTS, "p": Suit.SPADES,
+        "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES}
+    assert keys["♣"] is Suit.CLUBS
+    assert suit_keys(en)["c"] is Suit.CLUBS and "t" not in suit_keys(en)

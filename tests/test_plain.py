@@ -132,8 +132,8 @@ def test_french_plain_mode(tmp_path: Path) -> None:
     result = subprocess.run([*EIGHTS, "play", "--plain", "--seed", "3", "-n", "3"], input=b"xx\n",
                             capture_output=True, env=env_for(tmp_path, "fr"), timeout=60)
     text = result.stdout.decode("utf-8")
-    assert "votre main" in text and "Coups permis" in text
-    assert "« xx » n’est pas une action" in text
+    assert "votre main" in text and "Coups possibles" in text
+    assert "«\u00a0xx\u00a0» n’est pas un coup" in text
     assert "Partie enregistrée" in text
 
 

@@ -7,6 +7,12 @@ same game reads in English or French:
 >>> from eights.engine.cards import Card
 >>> card_words(Card.parse("Qh"), translator("fr")), card_words(Card.parse("Ts"), translator("en"))
 ('dame de cœur', 'ten of spades')
+
+Cards shown with a suit symbol use the letters players write in each
+language (the typed notation stays ``Qh``, ``Jd``, in every language):
+
+>>> card_label(Card.parse("Qs"), translator("fr")), card_label(Card.parse("Qs"), translator("en"))
+('D♠', 'Q♠')
 """
 
 from __future__ import annotations
@@ -14,20 +20,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from eights.engine.actions import Action, Kind
-from eights.engine.cards import Card, Rank, Suit
+from eights.engine.cards import JOKER, Card, Rank, Suit
+from eights.engine.errors import NotationError
 from eights.engine.game import Game, Step
 from eights.i18n import Translator
 
 __all__ = [
+    "SUIT_KEYS",
     "action_words",
+    "card_label",
     "card_words",
     "describe_move",
     "hand_count_words",
+    "rank_label",
     "rank_words",
+    "read_action",
     "round_summary",
+    "suit_key",
+    "suit_keys",
     "suit_words",
     "table_words",
 ]
+
+SUIT_KEYS: dict[str, str] = {"en": "cdhs", "fr": "tkcp"}
+"""The key for each suit (clubs, diamonds, hearts, spades) in each language.
+
+French players name suits trèfle, carreau, cœur, pique and write them T, K, C, P
+(the bridge convention: K for carreau, since C is cœur).
+"""
 
 
 def rank_words(rank: Rank, _: Translator) -> str:
@@ -54,6 +74,91 @@ def card_words(card: Card, _: Translator) -> str:
     return _("{rank} of {suit}", rank=rank_words(card.rank, _), suit=suit_words(card.suit, _))
 
 
+def rank_label(rank: Rank, _: Translator) -> str:
+    """The rank as written on a card: ``A``, ``2`` … ``10``, ``J Q K`` (``V D R`` in French), ``🃏``.
+
+    >>> from eights.i18n import translator
+    >>> [rank_label(r, translator("fr")) for r in (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)]
+    ['10', 'V', 'D', 'R']
+    """
+    if rank is Rank.JOKER:
+        return JOKER.pretty()
+    if rank is Rank.TEN:
+        return "10"
+    courts = {Rank.JACK: _("J"), Rank.QUEEN: _("Q"), Rank.KING: _("K")}
+    return courts.get(rank, rank.letter)
+
+
+def card_label(card: Card, _: Translator) -> str:
+    """A card as players read it, rank then suit symbol: ``R♥``, ``10♣`` in French, ``K♥`` in English."""
+    if card.suit is None:
+        return JOKER.pretty()
+    return rank_label(card.rank, _) + card.suit.symbol
+
+
+def suit_keys(_: Translator) -> dict[str, Suit]:
+    """The keys that name a suit in this language (``t k c p`` in French), English ones too where free.
+
+    In French ``c`` is cœur, so clubs is ``t`` only; ``d``, ``h`` and ``s`` keep
+    their English meaning, and the suit symbols always work:
+
+    >>> from eights.i18n import translator
+    >>> keys = suit_keys(translator("fr"))
+    >>> keys["c"], keys["t"], keys["h"]
+    (<Suit.HEARTS: 2>, <Suit.CLUBS: 0>, <Suit.HEARTS: 2>)
+    """
+    keys: dict[str, Suit] = {suit.symbol: suit for suit in Suit}
+    for letters in (SUIT_KEYS["en"], SUIT_KEYS.get(_.lang, SUIT_KEYS["en"])):
+        keys.update({letter: Suit(i) for i, letter in enumerate(letters)})
+    return keys
+
+
+def suit_key(suit: Suit, _: Translator) -> str:
+    """The key shown for ``suit`` in this language: ``p`` for pique, ``s`` for spades."""
+    return SUIT_KEYS.get(_.lang, SUIT_KEYS["en"])[suit]
+
+
+_FRENCH_RANKS = {"r": "K", "d": "Q", "v": "J"}
+_FRENCH_WORDS = {"piocher": "draw", "pioche": "draw", "passer": "pass", "passe": "pass",
+                 "prendre": "take", "prends": "take"}
+
+
+def read_action(text: str, _: Translator) -> Action:
+    """An action typed by a player: the canonical notation (``Qh``, ``8h=s!``, ``draw``) in any language.
+
+    In French the court letters players write are understood too (``Dh`` is
+    ``Qh``, ``V♦`` is ``Jd``, ``R♠`` is ``Ks``), and so are ``pioche``, ``passe``
+    and ``prendre``. Suit letters stay the canonical ``c d h s`` (or symbols),
+    so ``c`` is never read as cœur here. A text that is not an action raises
+    :class:`~eights.engine.errors.NotationError`.
+
+    >>> from eights.i18n import translator
+    >>> str(read_action("V♦", translator("fr"))), str(read_action("dh=s!", translator("fr")))
+    ('Jd', 'Qh=s!')
+    """
+    try:
+        return Action.parse(text)
+    except NotationError:
+        alias = _french_alias(text) if _.lang == "fr" else None
+        if alias is None:
+            raise
+        try:
+            return Action.parse(alias)
+        except NotationError:
+            pass
+        raise  # the error about what was typed, not about the alias
+
+
+def _french_alias(text: str) -> str | None:
+    """``Dh`` → ``Qh``, ``pioche`` → ``draw``; ``None`` when nothing French is recognised."""
+    raw = text.strip()
+    word = _FRENCH_WORDS.get(raw.lower())
+    if word is not None:
+        return word
+    rank = _FRENCH_RANKS.get(raw[:1].lower())
+    return None if rank is None else rank + raw[1:]
+
+
 def action_words(action: Action, _: Translator) -> str:
     """An action as a player reads it: ``8♥, naming ♠``, ``draw``."""
     if action.kind is Kind.DRAW:
@@ -63,7 +168,7 @@ def action_words(action: Action, _: Translator) -> str:
     if action.kind is Kind.TAKE:
         return _("take a card")
     assert action.card is not None
-    text = action.card.pretty()
+    text = card_label(action.card, _)
     if action.suit is not None:
         text = _("{card}, naming {suit}", card=text, suit=action.suit.symbol)
     if action.announce:
@@ -89,7 +194,7 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator) -
     parts: list[str] = []
     if action.kind is Kind.PLAY:
         assert action.card is not None
-        card = action.card.pretty()
+        card = card_label(action.card, _)
         if action.suit is not None:
             parts.append(_("{name} plays {card} and names {suit}", name=who, card=card,
                            suit=action.suit.symbol))
@@ -155,7 +260,7 @@ def _effects(game: Game, names: Sequence[str], step: Step, card: Card,
 
 def table_words(game: Game, names: Sequence[str], _: Translator) -> list[str]:
     """The public table in a few lines: up-card, suit, direction, draws, counts."""
-    lines = [_("Up-card: {card} ({words})", card=game.up_card.pretty(),
+    lines = [_("Up-card: {card} ({words})", card=card_label(game.up_card, _),
                words=card_words(game.up_card, _))]
     if game.suit >= 0 and (game.up_card.suit is None or game.suit != game.up_card.suit):
         lines.append(_("Suit to follow: {suit}", suit=Suit(game.suit).symbol))
@@ -180,7 +285,7 @@ def round_summary(game: Game, names: Sequence[str], _: Translator) -> list[str]:
     points = game.rules.points
     for s in range(game.n):
         hand = game.hand(s)
-        counted = " + ".join(f"{c.pretty()} {points[c.rank]}" for c in hand)
+        counted = " + ".join(f"{card_label(c, _)} {points[c.rank]}" for c in hand)
         value = game.hand_value(s)
         team = _(" (team {t})", t=game.team_of(s) + 1) if game.teams else ""
         lines.append(_("{name}{team}: {cards} = {value} · round {points:+d} · total {total}",

@@ -3,7 +3,9 @@
 Colours come from ``app.tcss`` (theme variables), never from the code: a
 card is marked with CSS classes (``-red``, ``-playable``, ``-selected``…)
 and the stylesheet decides how each looks, in dark, light and NO_COLOR
-themes alike.
+themes alike. Ranks are printed as players of the app's language write them
+(``R D V`` for the French court cards): the widgets take the translator of the
+app they run in (its ``tr``), or one given to them.
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from eights.engine.cards import Card, Rank, Suit
+from eights.i18n import Translator, translator
+from eights.i18n.text import card_label, rank_label
 
-__all__ = ["CardChips", "CardFace", "HandView", "face_lines", "is_red", "label", "set_text"]
+__all__ = ["CardChips", "CardFace", "HandView", "app_translator", "face_lines", "is_red", "label",
+           "set_text"]
 
 
 def set_text(widget: Static, text: str) -> None:
@@ -31,25 +36,33 @@ def set_text(widget: Static, text: str) -> None:
         widget.update(text)
 
 
+def app_translator(widget: Widget) -> Translator:
+    """The translator of the app ``widget`` runs in (its ``tr``), English outside such an app."""
+    tr = getattr(widget.app, "tr", None)
+    return tr if isinstance(tr, Translator) else translator("en")
+
+
 def is_red(card: Card) -> bool:
     """Hearts and diamonds are printed in red."""
     return card.suit in (Suit.HEARTS, Suit.DIAMONDS)
 
 
-def label(card: Card) -> str:
-    """The rank as printed in a card's corner: ``A``, ``7``, ``10``, ``Q``, ``★``."""
+def label(card: Card, _: Translator | None = None) -> str:
+    """The rank as printed in a card's corner: ``A``, ``7``, ``10``, ``Q`` (``D`` in French), ``★``."""
     if card.rank is Rank.JOKER:
         return "★"
-    return "10" if card.rank is Rank.TEN else card.rank.letter
+    return rank_label(card.rank, _ or translator("en"))
 
 
-def face_lines(card: Card, big: bool = False) -> list[str]:
+def face_lines(card: Card, big: bool = False, _: Translator | None = None) -> list[str]:
     """The inside of a card box: rank in the corner, suit symbol below.
 
     >>> face_lines(Card.parse("Th")), face_lines(Card.parse("8s"), big=True)
     (['10   ', '    ♥'], ['8      ', '   ♠   ', '      8'])
+    >>> face_lines(Card.parse("Kh"), _=translator("fr"))
+    ['R    ', '    ♥']
     """
-    rank = label(card)
+    rank = label(card, _)
     suit = "★" if card.suit is None else card.suit.symbol
     if big:
         return [rank.ljust(7), suit.center(7), rank.rjust(7)]
@@ -89,7 +102,7 @@ class CardFace(Widget):
         if self.card is None:
             width = 7 if self.big else 5
             return Content("\n".join(["░" * width] * (3 if self.big else 2)))
-        return Content("\n".join(face_lines(self.card, self.big)))
+        return Content("\n".join(face_lines(self.card, self.big, app_translator(self))))
 
     def on_click(self, event: Click) -> None:
         event.stop()
@@ -153,6 +166,7 @@ class CardChips(Widget):
     def render(self) -> Content:
         if not self.cards:
             return Content(self.empty)
+        tr = app_translator(self)
         parts: list[str | Content | tuple[str, str | Style]] = []
         for i, card in enumerate(self.cards):
             if i:
@@ -160,5 +174,5 @@ class CardChips(Widget):
             kind = ("chips--joker" if card.suit is None
                     else "chips--red" if is_red(card) else "chips--black")
             names = [kind, "chips--mark"] if i == self.marked else [kind]
-            parts.append((card.pretty(), self.get_visual_style(*names)))
+            parts.append((card_label(card, tr), self.get_visual_style(*names)))
         return Content.assemble(*parts)
