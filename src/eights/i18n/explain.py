@@ -11,7 +11,7 @@ from eights.engine.cards import Rank
 from eights.engine.rules import BlockedScoring, CardRule, DrawPolicy, Rules, Scoring
 from eights.i18n import Translator, translator
 
-__all__ = ["describe"]
+__all__ = ["card_effects", "describe", "match_goal"]
 
 
 def _rank_plural(rank: Rank, _: Translator) -> str:
@@ -188,3 +188,42 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     else:
         lines.append(_("The match goes on until the players stop."))
     return lines
+
+
+def card_effects(rules: Rules, _: Translator | None = None) -> list[str]:
+    """One line per card that does something at this table (wild, forced draw, skip…),
+    as :func:`describe` says it; empty when every card only matches suit or rank."""
+    _ = _ or translator("en")
+    lines: list[str] = []
+    for rank in Rank:
+        if rank not in rules.cards:
+            continue
+        rule = rules.card(rank)
+        if rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent \
+                or rule.has_effect:
+            lines.append(_card_line(rank, rule, _))
+    return lines
+
+
+def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
+    """How the match is won, in the words of :func:`describe`: how a round scores (which
+    says whether the lowest or the highest total wins), then when the match ends."""
+    _ = _ or translator("en")
+    pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
+                    if r is not Rank.JOKER or rules.jokers)
+    if rules.scoring is Scoring.OWN_HAND:
+        scoring = _("Scoring: every player scores the cards left in their own hand ({points}); "
+                    "the lowest total wins the match.", points=pts)
+    else:
+        scoring = _("Scoring: the player who goes out scores the cards left in the opponents' "
+                    "hands ({points}); the highest total wins the match.", points=pts)
+    if rules.target and rules.rounds:
+        ends = _("The match ends when a score reaches {target} or after {rounds} rounds.",
+                 target=rules.target, rounds=rules.rounds)
+    elif rules.target:
+        ends = _("The match ends when a score reaches {target}.", target=rules.target)
+    elif rules.rounds:
+        ends = _.plural("The match is {n} round.", "The match is {n} rounds.", rules.rounds)
+    else:
+        ends = _("The match goes on until the players stop.")
+    return [scoring, ends]

@@ -24,6 +24,7 @@ from eights.bots import Bot, GreedyBot, make_bot, parse_bot_spec
 from eights.engine.actions import Action
 from eights.engine.errors import NotationError
 from eights.engine.game import Game, Step
+from eights.engine.record import record_of, replay
 from eights.engine.rules import load_rules
 from eights.i18n import translator
 from eights.i18n.text import describe_move
@@ -195,6 +196,8 @@ class Room:
         self.deadline: float | None = None
         """When the turn timer runs out (event-loop time)."""
         self._task: asyncio.Task[None] | None = None
+        self._logs: dict[str, list[str]] = {}
+        """The match in words by language, once asked for (see :meth:`log_lines`)."""
 
     # ------------------------------------------------------------------ state
 
@@ -283,6 +286,44 @@ class Room:
             if conn is not skip:
                 conn.send(text)
 
+    # ------------------------------------------------------------------ the log
+
+    def log_lines(self, lang: str) -> list[str]:
+        """The match so far in words, as the page logs it live: "Dealt: round n." before each
+        round, then each action's ``last.text`` (:func:`describe_move`, which says counts of
+        cards, never a hidden card). Built once per language by replaying the match, then
+        kept up to date, so a reload shows the same lines; empty before the match starts."""
+        if self.status == "waiting":
+            return []
+        lines = self._logs.get(lang)
+        if lines is None:
+            lines = self._logs[lang] = self._narrate(lang)
+        return lines
+
+    def _narrate(self, lang: str) -> list[str]:
+        _ = translator(lang)
+        names = self.names()
+        record = record_of(self.game)
+        rounds: list[list[str]] = [[] for _round in record.rounds]
+
+        def said(game: Game, r: int, _index: int, step: Step) -> None:
+            rounds[r].append(describe_move(game, names, step, _))
+
+        replay(record, after_step=said)
+        lines: list[str] = []
+        for r, moves in enumerate(rounds):
+            lines.append(_("Dealt: round {n}.", n=r + 1))
+            lines.extend(moves)
+        return lines
+
+    def _log_step(self, step: Step) -> None:
+        for lang, lines in self._logs.items():
+            lines.append(describe_move(self.game, self.names(), step, translator(lang)))
+
+    def _log_deal(self) -> None:
+        for lang, lines in self._logs.items():
+            lines.append(translator(lang)("Dealt: round {n}.", n=self.game.round))
+
     # ------------------------------------------------------------------ tokens
 
     def _seat_of(self, token: str) -> int | None:
@@ -346,7 +387,7 @@ class Room:
                                     f"{self.limits.spectators_per_table} spectators")
         conn.seat, conn.lang, conn.joined = seat, msg.lang, True
         self.conns.add(conn)
-        conn.send(event("welcome", seat=seat, table=self.info()))
+        conn.send(event("welcome", seat=seat, table=self.info(), log=self.log_lines(conn.lang)))
         if self.status != "waiting":
             conn.send(self.state_event(seat, conn.lang))
         self._broadcast_table(skip=conn)
@@ -489,6 +530,7 @@ class Room:
         stored = ActionData(self.actions + 1, self.game.round, seat, str(action), source)
         await self.writer.run(Store.add_action(self.code, stored))
         self.game = game
+        self._log_step(step)
         self.actions = stored.seq
         done = "finished" if game.match_over else None
         if done:
@@ -508,6 +550,7 @@ class Room:
         game.next_round()
         await self.writer.run(Store.set_table(self.code, round=game.round))
         self.game = game
+        self._log_deal()
         self._schedule()
         self._broadcast_state(None)
 

@@ -22,10 +22,13 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from eights.engine.cards import Rank
+from eights.engine.rules import Rules, Scoring, load_rules, preset_names
 from eights.i18n import LANGUAGES, translator
+from eights.i18n.explain import card_effects, describe, match_goal
 from eights.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["MESSAGES", "PLURALS", "STATIC", "add_web_routes", "ui_catalog"]
+__all__ = ["MESSAGES", "PLURALS", "STATIC", "add_web_routes", "table_rules", "ui_catalog"]
 
 STATIC = Path(str(resources.files("eights") / "server" / "static"))
 """The page's files."""
@@ -61,12 +64,21 @@ MESSAGES: tuple[str, ...] = (
     _("finished"), _("closed"), _("Could not reach the server: {message}"),
     _("This table does not exist. Check the invite link."), _("Back to the lobby"),
     _("Every seat is taken: you can watch."), _("This seat is no longer yours: join again or watch."),
+    _("Resume"), _("Turn timer"), _("no timer"), _("{s} s"),
     # waiting for the match
     _("Invite friends with this link:"), _("Copy"), _("Copied"), _("Start the match"),
     _("Seat bots in the free seats"), _("Waiting for players…"),
     _("Waiting for the host to start the match…"), _("free seat"), _("bot"), _("connected"),
     _("away"), _("host"), _("You"), _("watching"), _("Reconnecting…"),
     _("The host closed the table."),
+    # the host during the match
+    _("Put a bot in"), _("{name} is away: a bot plays for them from now on."),
+    _("Close the table"), _("Close the table?"),
+    _("The match stops here for everyone; nobody can play at this table again."),
+    # the rules panel
+    _("Rules: {title}"), _("Lowest total wins"), _("Highest total wins"), _("How to win"),
+    _("Special cards at this table"), _("No card has an effect: match the suit or the rank."),
+    _("House rules at this table"), _("All the rules"),
     # the table
     _("Your hand"), _("Hand of {name}"), _("Stock"), _("Discard pile"), _("card back"),
     _("Up-card: {card} ({words})"), _("Suit to follow: {suit}"), _("Any card may be played"),
@@ -75,7 +87,7 @@ MESSAGES: tuple[str, ...] = (
     _("Announce last card"), _("playable"), _("{card}, playable"), _("just drawn"),
     _("Your turn"), _("Your turn: play a highlighted card."), _("Nothing to play: draw a card."),
     _("Nothing to play and nothing to draw: pass."), _("{name} is playing…"),
-    _("You drew {card}: play it or keep it (Pass)."),
+    _("You drew {card}: play it or keep it (Pass)."), _("You drew {card}: play it."),
     _("{n} cards to draw: answer with a card or draw them."), _("{n} cards to draw."),
     _("Take the top card of the stock?"), _("You must play again."),
     _("Announce your last card with this play, or pay the penalty."),
@@ -86,6 +98,12 @@ MESSAGES: tuple[str, ...] = (
     _("The round is over."), _("Round {n} is over: {name} went out."),
     _("Round {n} is over: blocked, nobody could play."), _("Player"), _("Hand"), _("Round"),
     _("Player {n}"), _("Total"), _("Next round"), _("Close"), _("The match is over."),
+    _("Cards left"), _("Value"), _("Partners score together."),
+    _("Every player scores the cards left in their own hand."),
+    _("{name} went out and scores the cards left in the other hands: {sum}."),
+    _("Blocked: the lowest hand ({names}) scores the cards left in the other hands: {sum}."),
+    _("Blocked: the lowest hand ({names}) scores the difference to each other hand: {sum}."),
+    _("Ahead: {names} with {score}."),
     # words the log and the labels reuse
     _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"), _("seven"), _("eight"),
     _("nine"), _("ten"), _("jack"), _("queen"), _("king"), _("joker"), _("clubs"),
@@ -99,17 +117,61 @@ PLURALS: tuple[tuple[str, str], ...] = (
     plural("{n} free seat", "{n} free seats"),
     plural("The match is over after {n} round.", "The match is over after {n} rounds."),
     plural("Winner: {names}.", "Winners: {names}."),
+    plural("{n} player", "{n} players"),
+    plural("{name}: {n} penalty point (overflow)", "{name}: {n} penalty points (overflow)"),
 )
 """Plural message ids: the page picks a form with the language's rule."""
 
 
 def ui_catalog(lang: str) -> dict[str, Any]:
-    """The page's words in ``lang``: ``{"lang", "messages": {id: text}, "plurals": {id: [one, many]}}``."""
+    """The page's words in ``lang``: ``{"lang", "messages": {id: text}, "plurals": {id: [one,
+    many]}, "presets": {name: title}}`` (a preset's title through the catalog too)."""
     tr = translator(lang)
     plurals: dict[str, list[str]] = {}
     for one, many in PLURALS:
         plurals[one] = list(tr.plural_forms(one, many))
-    return {"lang": tr.lang, "messages": {m: tr(m) for m in MESSAGES}, "plurals": plurals}
+    presets = {name: tr(load_rules(name).title) for name in preset_names()}
+    return {"lang": tr.lang, "messages": {m: tr(m) for m in MESSAGES}, "plurals": plurals,
+            "presets": presets}
+
+
+def table_rules(rules: Rules, lang: str) -> dict[str, Any]:
+    """The rules of a table (its preset with the table's overrides) for the page's rules panel
+    and round summary: in words (``goal``, ``specials``, ``details``, from
+    :mod:`eights.i18n.explain`) and as data (card ``points``, how rounds score, whether a
+    card reverses the direction).
+
+    >>> words = table_rules(load_rules("huit-fou"), "fr")
+    >>> words["lowest_wins"], words["reverse"], words["points"]["K"]
+    (True, True, 1)
+    >>> words["specials"][0]
+    'As : le sens du jeu s’inverse (sans effet à deux joueurs).'
+    """
+    tr = translator(lang)
+    return {
+        "lang": tr.lang,
+        "name": rules.name,
+        "title": tr(rules.title),
+        "source": rules.source,
+        "goal": match_goal(rules, tr),
+        "specials": card_effects(rules, tr),
+        "details": describe(rules, tr)[1:],
+        "lowest_wins": rules.scoring is Scoring.OWN_HAND,
+        "scoring": rules.scoring.value,
+        "blocked_scoring": rules.blocked_scoring.value,
+        "points": {rank.letter: rules.points[rank] for rank in Rank},
+        "reverse": any(rules.card(rank).reverse for rank in rules.cards),
+        "teams": sorted(rules.teams),
+        "target": rules.target,
+        "rounds": rules.rounds,
+    }
+
+
+def _language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"no language {lang[:8]!r}; languages are "
+                            f"{', '.join(LANGUAGES)}")
+    return lang
 
 
 def add_web_routes(app: FastAPI) -> None:
@@ -128,7 +190,13 @@ def add_web_routes(app: FastAPI) -> None:
     @app.get("/api/i18n/{lang}")
     async def words(lang: str) -> dict[str, Any]:
         """The page's words in ``lang`` (``en`` or ``fr``), from the message catalogs."""
-        if lang not in LANGUAGES:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"no language {lang[:8]!r}; languages are "
-                                f"{', '.join(LANGUAGES)}")
-        return ui_catalog(lang)
+        return ui_catalog(_language(lang))
+
+    @app.get("/api/tables/{code}/rules")
+    async def rules(code: str, lang: str = "en") -> dict[str, Any]:
+        """The table's rules (preset and overrides) in words, ``?lang=en`` or ``fr``."""
+        _language(lang)
+        room = await app.state.hub.get(code, keep=False)
+        answer = table_rules(room.rules, lang)
+        answer["overrides"] = room.overrides
+        return answer

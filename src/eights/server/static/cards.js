@@ -69,17 +69,60 @@ function corner(rank, suit) {
     + `${pip(suit, 24, 70, 26)}</g>`;
 }
 
+// Court figures: a double-headed bust (as on real cards), drawn with a few shapes so a
+// king (crown and beard), a queen (tiara and long hair) and a jack (cap and feather) read
+// apart even small. The robe takes the suit's colour; the suit sits on the dividing line.
+const SKIN = "#f6d7b8";
+const GOLD = "#e2b23c";
+
+function headwear(rank, robe) {
+  if (rank === "K") {
+    return `<path d="M78 74 74 48 87 60 100 42 113 60 126 48 122 74z" fill="${GOLD}" stroke="#7a5a12" stroke-width="2" stroke-linejoin="round"/>`
+      + `<circle cx="100" cy="42" r="4" fill="${robe}"/><circle cx="74" cy="48" r="3" fill="${robe}"/><circle cx="126" cy="48" r="3" fill="${robe}"/>`;
+  }
+  if (rank === "Q") {
+    return `<path d="M80 74c-2-10 2-18 8-22 2 8 6 10 12 2 6 8 10 6 12-2 6 4 10 12 8 22z" fill="${GOLD}" stroke="#7a5a12" stroke-width="2" stroke-linejoin="round"/>`
+      + `<circle cx="100" cy="60" r="3.5" fill="${robe}"/>`;
+  }
+  return `<path d="M76 74c0-14 10-22 24-22s24 8 24 22z" fill="${robe}" stroke="#222" stroke-width="1.5"/>`
+    + `<path d="M122 64c10-12 16-22 14-32-8 6-14 16-18 28z" fill="${GOLD}" stroke="#7a5a12" stroke-width="1.5"/>`
+    + `<path d="M76 72h48" stroke="${GOLD}" stroke-width="4"/>`;
+}
+
+function face(rank) {
+  let hair = "";
+  if (rank === "Q") hair = '<path d="M82 74c-6 14-6 26-2 36h10c-4-10-4-22 0-34zM118 74c6 14 6 26 2 36h-10c4-10 4-22 0-34z" fill="#6b3b1a"/>';
+  if (rank === "J") hair = '<path d="M83 76c0 8 1 12 3 15h-4c-2-4-2-9-1-15zM117 76c0 8-1 12-3 15h4c2-4 2-9 1-15z" fill="#6b3b1a"/>';
+  const beard = rank === "K" ? '<path d="M86 92c2 14 8 20 14 20s12-6 14-20c-4 4-8 5-14 5s-10-1-14-5z" fill="#8d8d8d" stroke="#555" stroke-width="1"/>' : "";
+  return `${hair}<ellipse cx="100" cy="88" rx="15" ry="17" fill="${SKIN}" stroke="#7a5a3a" stroke-width="1.5"/>`
+    + '<circle cx="94" cy="86" r="1.8" fill="#222"/><circle cx="106" cy="86" r="1.8" fill="#222"/>'
+    + `<path d="M96 97q4 3 8 0" stroke="#a0413a" stroke-width="1.8" fill="none"/>${beard}`;
+}
+
+function bust(rank, suit, robe) {
+  // The upper half (the lower one is the same, turned): shoulders, collar, head, headwear.
+  const sash = rank === "K" ? `<path d="M70 138 128 104" stroke="${GOLD}" stroke-width="6"/>`
+    : rank === "Q" ? `<path d="M86 104q14 14 28 0" stroke="${GOLD}" stroke-width="4" fill="none"/>`
+      : `<path d="M100 106v32" stroke="${GOLD}" stroke-width="4"/>`;
+  return `<path d="M56 140c0-22 14-36 44-36s44 14 44 36z" fill="${robe}" stroke="#222" stroke-width="1.5"/>`
+    + sash
+    + `<path d="M84 106q16 10 32 0l-4-6q-12 6-24 0z" fill="#fff" stroke="#222" stroke-width="1"/>`
+    + face(rank) + headwear(rank, robe);
+}
+
 function court(rank, suit) {
-  // A framed court card: a tinted panel, the rank large at each end, the suit in the middle.
-  const tint = isRed(`x${suit}`) ? "#fbe3e0" : "#e3e8f3";
-  const letter = (y, flip) => `<text x="100" y="${y}" font-size="64" text-anchor="middle"
-      class="court-letter"${flip ? ' transform="rotate(180 100 140)"' : ""}>${rank}</text>`;
-  return `<rect x="46" y="40" width="108" height="200" rx="8" fill="${tint}" stroke="currentColor"
-      stroke-width="3"/><rect x="54" y="48" width="92" height="184" rx="5" fill="none"
-      stroke="currentColor" stroke-width="1.2" opacity="0.6"/>`
-    + letter(108, false) + letter(108, true) + pip(suit, 100, 140, 44)
-    + `<path d="M62 128h20M118 128h20M62 152h20M118 152h20" stroke="currentColor" stroke-width="2"
-      opacity="0.5"/>`;
+  // A framed court card: a tinted panel with a double-headed figure, the suit in the middle.
+  const red = isRed(`x${suit}`);
+  const tint = red ? "#fbe7e3" : "#e6ebf5";
+  const robe = red ? "#c62828" : "#22407a";
+  const half = bust(rank, suit, robe);
+  return `<defs><clipPath id="court-clip-${rank}${suit}"><rect x="46" y="40" width="108" height="200" rx="8"/></clipPath></defs>`
+    + `<rect x="46" y="40" width="108" height="200" rx="8" fill="${tint}"/>`
+    + `<g clip-path="url(#court-clip-${rank}${suit})"><g>${half}</g><g transform="rotate(180 100 140)">${half}</g></g>`
+    + `<path d="M46 140h108" stroke="currentColor" stroke-width="1.5" opacity="0.5"/>`
+    + `<circle cx="100" cy="140" r="15" fill="#fffdf6" stroke="currentColor" stroke-width="1.5"/>`
+    + pip(suit, 100, 140, 20)
+    + `<rect x="46" y="40" width="108" height="200" rx="8" fill="none" stroke="currentColor" stroke-width="3"/>`;
 }
 
 function joker() {
@@ -129,4 +172,22 @@ export function backSVG() {
 export function suitSVG(suit) {
   return `<svg class="suit-icon ${isRed(`x${suit}`) ? "red" : "black"}" viewBox="0 0 100 100"
     aria-hidden="true" focusable="false"><use href="#suit-${suit}"/></svg>`;
+}
+
+/** A card reduced to its index, large (rank over suit): readable where cards are small. */
+export function indexSVG(card) {
+  const rank = card[0];
+  if (rank === "X") {
+    return `<svg class="face joker index-card" viewBox="0 0 100 140" aria-hidden="true" focusable="false">
+      <rect class="edge" x="2" y="2" width="96" height="136" rx="10" fill="url(#face-sheen)"/>
+      <text x="50" y="62" font-size="30" text-anchor="middle">JO</text>
+      <text x="50" y="100" font-size="30" text-anchor="middle">KER</text></svg>`;
+  }
+  const label = rankLabel(rank);
+  const size = label.length > 1 ? 50 : 60;
+  const spacing = label.length > 1 ? ' letter-spacing="-4"' : "";
+  return `<svg class="face ${isRed(card) ? "red" : "black"} index-card" viewBox="0 0 100 140" aria-hidden="true" focusable="false">
+    <rect class="edge" x="2" y="2" width="96" height="136" rx="10" fill="url(#face-sheen)"/>
+    <text x="50" y="62" font-size="${size}"${spacing} text-anchor="middle">${label}</text>
+    ${pip(card[1], 50, 98, 44)}</svg>`;
 }

@@ -92,3 +92,13 @@ export function actionWords(action) {
   if (announce) text = t("{play} and announce the last card", { play: text });
   return text;
 }
+
+/** A preset's title in this language (the catalog's), else the title the server gave. */
+export function presetTitle(name, fallback) {
+  return (catalog.presets && catalog.presets[name]) || fallback || name;
+}
+
+/** What a table is called: the title its host gave, else its rules' title. */
+export function tableTitle(table) {
+  return table.title || presetTitle(table.rules, table.rules_title);
+}

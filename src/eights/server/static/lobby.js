@@ -1,13 +1,15 @@
 // The lobby: open tables, and a new table in two clicks (New table, Create).
 
-import { t, tn } from "./i18n.js";
-import { el, getJSON, keepHostToken, keepName, keepSeat, postJSON, savedName } from "./storage.js";
+import { presetTitle, t, tableTitle, tn } from "./i18n.js";
+import { el, getJSON, keepHostToken, keepName, keepSeat, postJSON, savedName, seatOf } from "./storage.js";
 import { faceSVG } from "./cards.js";
 
 const LEVELS = [["random", "easy"], ["greedy", "normal"], ["expert", "hard"]];
+const TIMERS = [0, 15, 30, 60, 120, 300]; // seconds a person has to act (0: no timer)
 
 export async function showLobby(root) {
   document.title = t("Crazy Eights");
+  document.body.dataset.view = "lobby"; // the hero names the game: the bar does not repeat it
   const list = el("ul", { class: "table-list", id: "tables", "aria-live": "polite" });
   const error = el("p", { class: "error", role: "alert", hidden: true });
   const newButton = el("button", { type: "button", class: "primary big", id: "new-table" }, t("New table"));
@@ -64,26 +66,33 @@ function renderTables(list, tables) {
     const free = table.seats.filter((s) => s.kind === "free").length;
     const people = table.seats.map((s) => (s.kind === "free" ? "·" : s.name)).join(", ");
     const href = `/t/${encodeURIComponent(table.code)}`;
-    const canJoin = table.status === "waiting" && free > 0;
+    const mine = seatOf(table.code) !== null; // this browser holds a seat there
+    const canJoin = !mine && table.status === "waiting" && free > 0;
+    const rules = presetTitle(table.rules, table.rules_title);
+    const timer = table.turn_timer ? ` · ⏱ ${t("{s} s", { s: Math.round(table.turn_timer) })}` : "";
+    const label = mine ? t("Resume") : canJoin ? t("Join") : t("Watch");
     return el("li", { class: "table-item", "data-code": table.code },
       el("div", { class: "table-item-text" },
-        el("strong", {}, table.title || table.rules_title),
-        el("span", { class: "muted" }, t("{title}, {n} players", { title: table.rules_title, n: table.players })),
+        el("strong", {}, tableTitle(table)),
+        el("span", { class: "muted" }, (table.title ? t("{title}, {n} players", { title: rules, n: table.players })
+          : tn("{n} player", "{n} players", table.players)) + timer),
         el("span", { class: "muted small" }, people)),
       el("span", { class: `status-pill ${table.status}` },
-        canJoin ? tn("{n} free seat", "{n} free seats", free) : t(table.status)),
-      el("a", { class: `button ${canJoin ? "primary" : ""}`, href }, canJoin ? t("Join") : t("Watch")));
+        table.status === "waiting" && free > 0 ? tn("{n} free seat", "{n} free seats", free) : t(table.status)),
+      el("a", { class: `button ${mine || canJoin ? "primary" : ""}`, href, "data-action": mine ? "resume" : canJoin ? "join" : "watch" }, label));
   }));
 }
 
 function createDialog(presets) {
   const byName = Object.fromEntries(presets.map((p) => [p.name, p]));
   const rules = el("select", { id: "create-rules", name: "rules" },
-    presets.map((p) => el("option", { value: p.name, selected: p.name === "classic" }, p.title)));
+    presets.map((p) => el("option", { value: p.name, selected: p.name === "classic" }, presetTitle(p.name, p.title))));
   const players = el("select", { id: "create-players", name: "players" });
   const bots = el("select", { id: "create-bots", name: "bots" });
   const level = el("select", { id: "create-level", name: "level" },
     LEVELS.map(([spec, words]) => el("option", { value: spec, selected: spec === "greedy" }, t(words))));
+  const timer = el("select", { id: "create-timer", name: "turn_timer" },
+    TIMERS.map((s) => el("option", { value: s, selected: s === 0 }, s ? t("{s} s", { s }) : t("no timer"))));
   const name = el("input", { id: "create-name", name: "name", required: true, maxlength: 24,
     autocomplete: "nickname", value: savedName() });
   const error = el("p", { class: "error", role: "alert", hidden: true });
@@ -120,7 +129,7 @@ function createDialog(presets) {
     el("h2", {}, t("Create a table")),
     field(t("Rules"), rules),
     el("div", { class: "row" }, field(t("Players"), players), field(t("Bots"), bots), field(t("Bot level"), level)),
-    field(t("Your name"), name),
+    el("div", { class: "row two" }, field(t("Your name"), name), field(t("Turn timer"), timer)),
     error,
     el("div", { class: "dialog-buttons" },
       el("button", { type: "button", value: "cancel", onclick: () => dialog.close() }, t("Cancel")),
@@ -136,9 +145,9 @@ function createDialog(presets) {
     for (let seat = n - k; seat < n; seat += 1) seatBots[seat] = level.value;
     submit.disabled = true;
     try {
-      const answer = await postJSON("/api/tables", {
-        rules: rules.value, players: n, bots: seatBots, name: name.value.trim(),
-      });
+      const body = { rules: rules.value, players: n, bots: seatBots, name: name.value.trim() };
+      if (Number(timer.value)) body.turn_timer = Number(timer.value);
+      const answer = await postJSON("/api/tables", body);
       keepName(name.value.trim());
       keepHostToken(answer.code, answer.host_token);
       keepSeat(answer.code, answer.seat, answer.token);

@@ -4,8 +4,8 @@
 // event (this seat's observation) and sends the actions listed in
 // `view.legal`, in canonical notation, with the state's `version`.
 
-import { actionWords, cardPretty, cardWords, lang, suitWords, SUIT_SYMBOLS, t, tn } from "./i18n.js";
-import { backSVG, faceSVG, suitSVG } from "./cards.js";
+import { cardPretty, cardWords, lang, suitWords, SUIT_SYMBOLS, t, tableTitle, tn } from "./i18n.js";
+import { backSVG, faceSVG, indexSVG, suitSVG } from "./cards.js";
 import { TableSocket } from "./net.js";
 import {
   el, forgetSeat, getJSON, hostTokenOf, keepName, keepSeat, postJSON, savedName, seatOf,
@@ -39,6 +39,9 @@ class TablePage {
     this.watching = false; // chose to watch instead of joining
     this.handIndex = -1; // the card that had the focus last
     this.usingKeys = false;
+    this.rules = null; // the table's rules in words and numbers (GET /api/tables/CODE/rules)
+    this.fresh = false; // a welcome just brought the whole log: the state that follows adds nothing
+    this.online = false;
   }
 
   get hostToken() {
@@ -68,10 +71,10 @@ class TablePage {
       return;
     }
     this.table = table;
-    getJSON("/api/presets").then(({ presets }) => {
-      const preset = presets.find((p) => p.name === table.rules);
-      this.target = table.overrides.target ?? (preset ? preset.target : null);
-      this.renderSide();
+    getJSON(`/api/tables/${encodeURIComponent(this.code)}/rules?lang=${lang()}`).then((rules) => {
+      this.rules = rules;
+      this.target = rules.target;
+      if (this.view) this.render();
     }).catch(() => {});
     this.build();
     const mine = seatOf(this.code);
@@ -105,27 +108,42 @@ class TablePage {
 
   onStatus(status, event) {
     const banner = document.getElementById("banner");
-    this.page.dataset.online = String(status === "open");
+    this.online = status === "open";
+    this.page.dataset.online = String(this.online);
+    this.setInert();
     if (status === "open") {
       this.opened = (this.opened || 0) + 1;
       this.page.dataset.connections = this.opened;
       banner.hidden = true;
       return;
     }
-    if (this.table && this.table.status === "closed") {
-      this.socket.stop();
-      banner.textContent = t("The host closed the table.");
-      banner.hidden = false;
+    if ((this.table && this.table.status === "closed") || (event && event.code === 1000 && /closed/.test(event.reason))) {
+      this.showClosed();
       return;
     }
-    if (event && event.code === 1000 && /closed/.test(event.reason)) {
-      this.socket.stop();
-      banner.textContent = t("The host closed the table.");
-    } else {
-      banner.textContent = t("Reconnecting…");
-    }
+    banner.textContent = t("Reconnecting…");
     banner.hidden = false;
     this.busy = false;
+  }
+
+  /** While the connection is down nothing can be played: the hand and the buttons say so. */
+  setInert() {
+    const off = !this.online || (this.table && this.table.status === "closed");
+    for (const node of [this.hand, this.actions, this.stock, this.hostBar]) {
+      if (node) node.inert = off;
+    }
+  }
+
+  /** The host closed the table: say so, stop reconnecting, and offer the way back. */
+  showClosed() {
+    if (this.socket) this.socket.stop();
+    this.page.dataset.status = "closed";
+    const banner = document.getElementById("banner");
+    banner.replaceChildren(t("The host closed the table."), " ",
+      el("a", { href: "/", class: "banner-link" }, t("Back to the lobby")));
+    banner.hidden = false;
+    this.setInert();
+    for (const dialog of this.root.querySelectorAll("dialog[open]")) dialog.close();
   }
 
   onEvent(message) {
@@ -133,12 +151,17 @@ class TablePage {
       case "welcome":
         this.seat = message.seat;
         this.table = message.table;
+        // The match so far, in the words of the live log; the state that follows adds nothing.
+        this.log = [...(message.log || [])];
+        this.fresh = this.table.status !== "waiting";
         if (this.table.status === "waiting") this.renderWaiting();
         this.autostart();
         break;
       case "table":
         this.table = message.table;
-        if (this.table.status === "waiting") {
+        if (this.table.status === "closed") {
+          this.showClosed();
+        } else if (this.table.status === "waiting") {
           this.renderWaiting();
           this.autostart();
         } else if (this.state) {
@@ -187,15 +210,12 @@ class TablePage {
     this.busy = false;
     const view = message.view;
     if (!this.playing) this.buildPlaying();
-    if (message.last) {
+    if (this.fresh) {
+      this.fresh = false; // the welcome's log already ends here
+    } else if (message.last) {
       this.log.push(message.last.text);
     } else if (!previous || previous.view.round !== view.round) {
-      if (view.history.length && !this.log.length) {
-        const names = this.names();
-        for (const [seat, action] of view.history) this.log.push(`${names[seat]} — ${actionWords(action)}`);
-      } else {
-        this.log.push(t("Dealt: round {n}.", { n: view.round }));
-      }
+      this.log.push(t("Dealt: round {n}.", { n: view.round })); // as the server's log says it
     }
     if (!view.legal.some((a) => a.endsWith("!"))) this.announce = false;
     this.timerEnd = message.timer === null ? null : Date.now() + message.timer * 1000;
@@ -278,6 +298,70 @@ class TablePage {
     if (this.socket.send("next_round", { token, version: this.state.version })) this.busy = true;
   }
 
+  /** Host: a bot plays for a person who is away (the seat is the bot's from then on). */
+  seatBot(seat) {
+    if (this.hostToken) this.socket.send("seat_bot", { token: this.hostToken, seat, bot: "greedy" });
+  }
+
+  /** Host: close the table for everyone (after a confirmation). */
+  askClose() {
+    this.confirmDialog.showModal();
+    this.confirmDialog.querySelector("#confirm-close-no").focus();
+  }
+
+  buildConfirmDialog() {
+    const dialog = el("dialog", { class: "dialog confirm", id: "confirm-close", "aria-labelledby": "confirm-close-title" },
+      el("h2", { id: "confirm-close-title" }, t("Close the table?")),
+      el("p", {}, t("The match stops here for everyone; nobody can play at this table again.")),
+      el("div", { class: "dialog-buttons" },
+        el("button", { type: "button", id: "confirm-close-no", onclick: () => dialog.close() }, t("Cancel")),
+        el("button", {
+          type: "button", class: "danger", id: "confirm-close-yes",
+          onclick: () => {
+            dialog.close();
+            this.socket.send("close", { token: this.hostToken });
+          },
+        }, t("Close the table"))));
+    return dialog;
+  }
+
+  /** The rules panel: what matters at this table first (goal, special cards), then everything. */
+  openRules() {
+    const dialog = this.rulesDialog;
+    const rules = this.rules;
+    if (!rules) return;
+    const overrides = Object.entries(this.table.overrides || {});
+    dialog.replaceChildren(
+      el("h2", { id: "rules-title" }, t("Rules: {title}", { title: rules.title })),
+      rules.source ? el("p", { class: "muted small" }, rules.source) : null,
+      el("p", { class: "rules-facts" },
+        el("span", { class: "chip", id: "rules-wins" }, rules.lowest_wins ? t("Lowest total wins") : t("Highest total wins")),
+        this.target ? el("span", { class: "chip" }, t("Match to {target} points", { target: this.target })) : null),
+      el("h3", {}, t("How to win")),
+      el("ul", { class: "rules-list", id: "rules-goal" }, rules.goal.map((line) => el("li", {}, line))),
+      el("h3", {}, t("Special cards at this table")),
+      rules.specials.length
+        ? el("ul", { class: "rules-list", id: "rules-specials" }, rules.specials.map((line) => el("li", {}, line)))
+        : el("p", { id: "rules-specials" }, t("No card has an effect: match the suit or the rank.")),
+      overrides.length ? el("h3", {}, t("House rules at this table")) : null,
+      overrides.length ? el("ul", { class: "rules-list", id: "rules-overrides" },
+        overrides.map(([key, value]) => el("li", {}, el("code", {}, `${key} = ${value}`)))) : null,
+      el("details", { class: "rules-details" },
+        el("summary", {}, t("All the rules")),
+        rules.details.map((line) => el("p", { class: line.startsWith("  ") ? "indent" : "" }, line.trim()))),
+      el("div", { class: "dialog-buttons" },
+        el("button", { type: "button", class: "primary", id: "rules-close", onclick: () => dialog.close() }, t("Close"))));
+    dialog.showModal();
+    dialog.querySelector("#rules-close").focus();
+  }
+
+  rulesButton() {
+    return el("button", {
+      type: "button", class: "rules-button", id: "rules-button", "aria-haspopup": "dialog",
+      onclick: () => this.openRules(),
+    }, el("span", { class: "rules-icon", "aria-hidden": "true" }, "?"), t("Rules"));
+  }
+
   toggleAnnounce() {
     this.announce = !this.announce;
     this.renderActions();
@@ -302,16 +386,18 @@ class TablePage {
   // ---------------------------------------------------------------- the page
 
   build() {
-    this.root.replaceChildren(el("div", { class: "table-page", id: "table", "data-code": this.code }));
-    this.page = this.root.firstChild;
+    this.page = el("div", { class: "table-page", id: "table", "data-code": this.code });
+    this.rulesDialog = el("dialog", { class: "dialog rules-panel", id: "rules-panel", "aria-labelledby": "rules-title" });
+    this.confirmDialog = this.buildConfirmDialog();
+    this.root.replaceChildren(this.page, this.rulesDialog, this.confirmDialog);
     this.playing = false;
   }
 
   /** The waiting room: built once, then only its changing parts are updated (a name being typed stays). */
   renderWaiting() {
     const table = this.table;
-    document.title = `${table.title || table.rules_title} — ${t("Crazy Eights")}`;
-    document.getElementById("bar-info").textContent = table.title || table.rules_title;
+    document.title = `${tableTitle(table)} — ${t("Crazy Eights")}`;
+    document.getElementById("bar-info").textContent = tableTitle(table);
     this.page.dataset.status = "waiting";
     if (!this.room || !this.room.box.isConnected) this.buildWaiting();
     const room = this.room;
@@ -386,12 +472,14 @@ class TablePage {
       seats: el("ul", { class: "seat-list", "aria-live": "polite" }),
       notice: el("p", { class: "notice", role: "status" }),
       waiting: el("p", { class: "muted waiting-host" }),
-      host: el("div", { class: "dialog-buttons" }, seatBots, start),
+      host: el("div", { class: "dialog-buttons" },
+        el("button", { type: "button", class: "subtle", id: "close-table", onclick: () => this.askClose() }, t("Close the table")),
+        seatBots, start),
       join, name, start, seatBots, focused: false,
     };
     room.box = el("section", { class: "panel narrow waiting-room" },
-      el("h1", {}, table.title || table.rules_title),
-      table.title ? el("p", { class: "muted" }, t("{title}, {n} players", { title: table.rules_title, n: table.players })) : null,
+      el("div", { class: "waiting-head" }, el("h1", {}, tableTitle(table)), this.rulesButton()),
+      table.title ? el("p", { class: "muted" }, t("{title}, {n} players", { title: tableTitle({ ...table, title: "" }), n: table.players })) : null,
       el("div", { class: "invite" }, el("label", { for: "invite" }, t("Invite friends with this link:")),
         el("div", { class: "invite-row" }, inviteField, copy)),
       room.seats, room.notice, join, room.waiting, room.host,
@@ -420,13 +508,18 @@ class TablePage {
     document.addEventListener("pointerdown", () => { this.usingKeys = false; }, true);
     this.me = el("div", { class: "me", id: "me" });
     this.side = el("aside", { class: "side", id: "side" });
+    this.direction = el("div", { class: "direction-ring", id: "direction", "aria-hidden": "true", hidden: true });
+    this.hostBar = el("div", { class: "host-bar", id: "host-bar", hidden: true });
     this.suitDialog = this.buildSuitDialog();
     this.summary = el("dialog", { class: "dialog summary", id: "summary", "aria-labelledby": "summary-title" });
     this.summary.addEventListener("cancel", (event) => event.preventDefault());
     this.page.replaceChildren(
       el("section", { class: "play-area" },
-        this.opponents,
-        el("div", { class: "centre" }, this.stock, this.discard, this.tableInfo),
+        el("div", { class: "table-tools" }, this.rulesButton(), this.hostBar),
+        el("div", { class: "felt", id: "felt" },
+          this.direction,
+          this.opponents,
+          el("div", { class: "centre" }, this.stock, this.discard, this.tableInfo)),
         this.lastMove, this.status, this.actions, this.me, this.hand),
       this.side, this.suitDialog, this.summary,
       el("div", { class: "fly-layer", id: "fly-layer", "aria-hidden": "true" }),
@@ -460,8 +553,9 @@ class TablePage {
   render() {
     const view = this.view;
     const table = this.table;
-    document.title = `${t("Round {n}", { n: view.round })} — ${table.title || table.rules_title}`;
-    document.getElementById("bar-info").textContent = `${table.title || table.rules_title} · ${t("Round {n}", { n: view.round })}`;
+    document.title = `${t("Round {n}", { n: view.round })} — ${tableTitle(table)}`;
+    document.getElementById("bar-info").textContent = `${tableTitle(table)} · ${t("Round {n}", { n: view.round })}`;
+    this.page.dataset.players = view.players;
     this.page.dataset.version = this.state.version;
     this.page.dataset.round = view.round;
     this.page.dataset.myTurn = String(this.seat !== null && view.to_play === this.seat && view.legal.length > 0);
@@ -470,6 +564,8 @@ class TablePage {
     this.root.querySelector(".play-area").classList.remove("busy");
     this.renderPods();
     this.renderCentre();
+    this.renderHostBar();
+    this.setInert();
     this.lastMove.textContent = this.log.length ? this.log[this.log.length - 1] : "";
     this.renderStatus();
     this.renderActions();
@@ -479,7 +575,8 @@ class TablePage {
     this.renderSummary();
   }
 
-  /** Other seats round the table, starting after this one: fanned backs, name, count, score. */
+  /** Other seats round the table, in the order of play from this one: the next player on
+   * the left, then across, then on the right (an arc over the top for more players). */
   renderPods() {
     const view = this.view;
     if (!view) return;
@@ -491,7 +588,10 @@ class TablePage {
       const s = (start + k) % n;
       if (s !== this.seat) seats.push(s);
     }
-    this.opponents.replaceChildren(...seats.map((s) => {
+    const angles = arc(seats.length);
+    const host = this.hostToken && this.table.status === "playing";
+    this.opponents.dataset.count = seats.length;
+    this.opponents.replaceChildren(...seats.map((s, k) => {
       const info = this.table.seats[s];
       const count = view.hand_sizes[s];
       const shown = Math.min(count, 12);
@@ -502,9 +602,10 @@ class TablePage {
         back.style.setProperty("--i", i - (shown - 1) / 2);
         fan.append(back);
       }
-      const label = `${names[s]}, ${tn("{n} card", "{n} cards", count)}, ${t("Score")} ${view.scores[s]}`;
-      return el("div", {
-        class: `pod${view.to_play === s ? " turn" : ""}${info.kind === "bot" ? " bot" : ""}`,
+      const away = info.kind === "person" && !info.connected;
+      const label = `${names[s]}, ${tn("{n} card", "{n} cards", count)}, ${t("Score")} ${view.scores[s]}${away ? `, ${t("away")}` : ""}`;
+      const pod = el("div", {
+        class: `pod${view.to_play === s ? " turn" : ""}${info.kind === "bot" ? " bot" : ""}${away ? " away" : ""}`,
         "data-seat": s, role: "group", "aria-label": label,
       }, fan,
       el("div", { class: "pod-name" },
@@ -513,8 +614,27 @@ class TablePage {
         info.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null),
       el("div", { class: "pod-meta" },
         el("span", { class: "count" }, tn("{n} card", "{n} cards", count)),
-        el("span", { class: "score" }, view.scores[s])));
+        el("span", { class: "score" }, view.scores[s])),
+      host && away ? el("button", {
+        type: "button", class: "small-button bot-in", id: `bot-in-${s}`, onclick: () => this.seatBot(s),
+        title: t("{name} is away: a bot plays for them from now on.", { name: names[s] }),
+      }, t("Put a bot in")) : null);
+      const angle = angles[k] * Math.PI / 180;
+      pod.style.setProperty("--cx", Math.cos(angle).toFixed(3));
+      pod.style.setProperty("--cy", Math.sin(angle).toFixed(3));
+      return pod;
     }));
+  }
+
+  /** Host only: close the table (during the match; bots go in from each away player's seat). */
+  renderHostBar() {
+    const host = Boolean(this.hostToken) && this.table.status === "playing";
+    this.hostBar.hidden = !host;
+    if (host && !this.hostBar.firstChild) {
+      this.hostBar.append(el("button", {
+        type: "button", class: "subtle small-button", id: "close-table", onclick: () => this.askClose(),
+      }, t("Close the table")));
+    }
   }
 
   renderCentre() {
@@ -544,9 +664,16 @@ class TablePage {
         el("span", { html: suitSVG(view.suit) }), t("Suit to follow: {suit}", { suit: SUIT_SYMBOLS[view.suit] })));
     }
     if (view.pending_draw) info.push(el("span", { class: "chip warn" }, t("Forced draw waiting: {n}", { n: view.pending_draw })));
-    if (view.players > 2) {
-      info.push(el("span", { class: "chip subtle" }, t("Direction: {arrow}", {
-        arrow: view.direction === 1 ? `↻ ${t("clockwise")}` : `↺ ${t("counter-clockwise")}` })));
+    // The direction matters only where a card can reverse it, with more than two players.
+    const turning = Boolean(this.rules && this.rules.reverse) && view.players > 2;
+    this.direction.hidden = !turning;
+    this.page.dataset.direction = turning ? (view.direction === 1 ? "clockwise" : "counter-clockwise") : "";
+    if (turning) {
+      const clockwise = view.direction === 1;
+      info.push(el("span", { class: "chip direction-chip", id: "direction-chip" }, t("Direction: {arrow}", {
+        arrow: clockwise ? `↻ ${t("clockwise")}` : `↺ ${t("counter-clockwise")}` })));
+      this.direction.classList.toggle("reversed", !clockwise);
+      this.direction.innerHTML = directionSVG(clockwise);
     }
     this.tableInfo.replaceChildren(...info);
   }
@@ -561,7 +688,12 @@ class TablePage {
     if (!legal.length) return "";
     const plays = legal.filter((a) => cardOf(a));
     if (legal.includes("take")) return t("Take the top card of the stock?");
-    if (view.drawn && plays.some((a) => cardOf(a) === view.drawn)) return t("You drew {card}: play it or keep it (Pass).", { card: cardPretty(view.drawn) });
+    if (view.drawn && plays.some((a) => cardOf(a) === view.drawn)) {
+      // What may be done with the card just drawn, from the legal actions (HA4 may, HF5 must).
+      const card = cardPretty(view.drawn);
+      if (legal.includes("pass")) return t("You drew {card}: play it or keep it (Pass).", { card });
+      if (plays.every((a) => cardOf(a) === view.drawn)) return t("You drew {card}: play it.", { card });
+    }
     if (view.pending_draw) {
       return plays.length ? t("{n} cards to draw: answer with a card or draw them.", { n: view.pending_draw })
         : t("{n} cards to draw.", { n: view.pending_draw });
@@ -676,6 +808,7 @@ class TablePage {
     logList.scrollTop = logList.scrollHeight;
   }
 
+  /** The end of a round: every hand, what each card counts, who scores what and why, who leads. */
   renderSummary() {
     const view = this.view;
     const dialog = this.summary;
@@ -689,16 +822,29 @@ class TablePage {
     const title = out >= 0 ? t("Round {n} is over: {name} went out.", { n: view.round, name: names[out] })
       : t("Round {n} is over: blocked, nobody could play.", { n: view.round });
     const points = view.round_points || [];
-    const rows = names.map((name, s) => el("tr", { class: s === this.seat ? "mine" : "" },
-      el("th", { scope: "row" }, name),
-      el("td", {}, el("div", { class: "mini-hand", role: "img", "aria-label": (hands[s] || []).map(cardWords).join(", ") || "—" },
-        (hands[s] || []).map((card) => el("span", { class: "mini face", html: faceSVG(card) })))),
-      el("td", { class: "num" }, points[s] === undefined ? "" : (points[s] > 0 ? `+${points[s]}` : String(points[s]))),
-      el("td", { class: "num total" }, view.scores[s])));
+    const worth = this.rules ? this.rules.points : null;
+    const value = (cards) => (worth ? cards.reduce((sum, card) => sum + (worth[card[0]] ?? 0), 0) : null);
+    const values = names.map((_, s) => value(hands[s] || []));
+    const rows = names.map((name, s) => {
+      const cards = hands[s] || [];
+      return el("tr", { class: s === this.seat ? "mine" : "", "data-seat": s },
+        el("th", { scope: "row" }, name),
+        el("td", {}, el("div", { class: "count-hand", role: "img", "aria-label": cards.map(cardWords).join(", ") || "—" },
+          cards.length ? cards.map((card) => el("span", { class: "counted", "data-card": card },
+            el("span", { class: "count-card", html: indexSVG(card) }),
+            worth ? el("span", { class: "card-points" }, worth[card[0]]) : null)) : el("span", { class: "muted" }, "—"))),
+        el("td", { class: "num hand-value" }, values[s] === null ? "" : `= ${values[s]}`),
+        el("td", { class: "num round-points" }, points[s] === undefined ? "" : (points[s] > 0 ? `+${points[s]}` : String(points[s]))),
+        el("td", { class: "num total" }, view.scores[s]));
+    });
     const parts = [el("h2", { id: "summary-title" }, title),
+      el("p", { class: "how", id: "summary-how" }, this.howCounted(out, values, names)),
+      ...(view.penalties || []).map((n, s) => (n ? el("p", { class: "how penalty" },
+        tn("{name}: {n} penalty point (overflow)", "{name}: {n} penalty points (overflow)", n, { name: names[s] })) : null)),
       el("div", { class: "summary-scroll" }, el("table", { class: "summary-table" },
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Hand")),
-          el("th", { scope: "col", class: "num" }, t("Round")), el("th", { scope: "col", class: "num" }, t("Total")))),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Cards left")),
+          el("th", { scope: "col", class: "num" }, t("Value")), el("th", { scope: "col", class: "num" }, t("Round")),
+          el("th", { scope: "col", class: "num" }, t("Total")))),
         el("tbody", {}, rows)))];
     if (view.match_over) {
       const winners = (view.winners || []).map((s) => names[s]);
@@ -706,6 +852,7 @@ class TablePage {
         el("p", { class: "winners" }, tn("Winner: {names}.", "Winners: {names}.", winners.length, { names: winners.join(", ") })),
         el("div", { class: "dialog-buttons" }, el("a", { class: "button primary", href: "/" }, t("Back to the lobby"))));
     } else {
+      parts.push(el("p", { class: "leader", id: "summary-leader" }, this.leaderText(names)));
       const seated = seatOf(this.code) || this.hostToken;
       const next = seated ? el("button", { type: "button", class: "primary", id: "next-round" }, t("Next round")) : null;
       if (next) next.addEventListener("click", () => this.nextRound());
@@ -716,6 +863,42 @@ class TablePage {
     if (!dialog.open) dialog.showModal();
     const focus = dialog.querySelector("#next-round, a.button");
     if (focus) focus.focus();
+  }
+
+  /** Why the round's points are what they are (from the rules' way of scoring). */
+  howCounted(out, values, names) {
+    const rules = this.rules;
+    if (!rules || values.some((v) => v === null)) return "";
+    const teams = rules.teams.includes(names.length);
+    const note = teams ? ` ${t("Partners score together.")}` : "";
+    const sum = (list) => (list.length > 1 ? `${list.join(" + ")} = ${list.reduce((a, b) => a + b, 0)}` : String(list[0] ?? 0));
+    const others = (winners) => values.filter((_, s) => !winners.includes(s));
+    if (out >= 0 && rules.scoring === "winner-collects") {
+      const mates = teams ? values.map((_, s) => s).filter((s) => s % 2 === out % 2) : [out];
+      return t("{name} went out and scores the cards left in the other hands: {sum}.", { name: names[out], sum: sum(others(mates)) }) + note;
+    }
+    if (out < 0 && rules.blocked_scoring !== "own-hand") {
+      const low = Math.min(...values);
+      const winners = values.map((v, s) => (v === low ? s : -1)).filter((s) => s >= 0);
+      const who = winners.map((s) => names[s]).join(", ");
+      if (rules.blocked_scoring === "difference") {
+        const list = others(winners).map((v) => v - low);
+        return t("Blocked: the lowest hand ({names}) scores the difference to each other hand: {sum}.", { names: who, sum: sum(list) }) + note;
+      }
+      return t("Blocked: the lowest hand ({names}) scores the cards left in the other hands: {sum}.", { names: who, sum: sum(others(winners)) }) + note;
+    }
+    return t("Every player scores the cards left in their own hand.") + note;
+  }
+
+  /** Who is ahead in the match, and whether that means the lowest or the highest total. */
+  leaderText(names) {
+    const scores = this.view.scores;
+    const lowest = this.rules ? this.rules.lowest_wins : false;
+    const best = lowest ? Math.min(...scores) : Math.max(...scores);
+    const ahead = names.filter((_, s) => scores[s] === best).join(", ");
+    const rule = lowest ? t("Lowest total wins") : t("Highest total wins");
+    const goal = this.target ? ` · ${t("Match to {target} points", { target: this.target })}` : "";
+    return `${t("Ahead: {names} with {score}.", { names: ahead, score: best })} ${rule}${goal}.`;
   }
 
   // ---------------------------------------------------------------- motion
@@ -776,6 +959,25 @@ class TablePage {
     clearTimeout(this.toastTimer);
     this.toastTimer = setTimeout(() => { toast.hidden = true; }, 5000);
   }
+}
+
+/** Where the other seats sit, in degrees (0: right, 90: down, 180: left, 270: across),
+ * the next player first: across for one, left and right above for two, then an arc over
+ * the top from the left to the right. */
+function arc(count) {
+  if (count === 1) return [270];
+  if (count === 2) return [210, 330];
+  return Array.from({ length: count }, (_, i) => 180 + (i * 180) / (count - 1));
+}
+
+/** Two arrows chasing each other round the centre, the way play goes. */
+function directionSVG(clockwise) {
+  const head = (x, y, angle) => `<path d="M0 -9 12 0 0 9z" transform="translate(${x} ${y}) rotate(${angle})"/>`;
+  // Arcs on an ellipse (viewBox 200×120): the top one left to right when clockwise.
+  const top = clockwise ? "M22 52A80 42 0 0 1 170 40" : "M178 52A80 42 0 0 0 30 40";
+  const bottom = clockwise ? "M178 68A80 42 0 0 1 30 80" : "M22 68A80 42 0 0 0 170 80";
+  const heads = clockwise ? head(172, 42, 30) + head(28, 78, 210) : head(28, 42, 150) + head(172, 78, 330);
+  return `<svg viewBox="0 0 200 120" preserveAspectRatio="none"><path d="${top}"/><path d="${bottom}"/>${heads}</svg>`;
 }
 
 /** Whether the last card played named a suit (a wild 8: "8h=s"). */
