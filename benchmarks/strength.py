@@ -2,7 +2,7 @@
 
     python benchmarks/strength.py [--presets classic,huit-fou] [--only ladder|search|four|random|oracle]
                                   [--deals 1500] [--search-deals 150] [--four-deals 100]
-                                  [--ismcts ismcts:iterations=2000] [--jobs 2] [--seed 1]
+                                  [--ismcts ismcts:iterations=2000] [--jobs 2] [--seed 1] [--quiet]
 
 Checks, on each seed preset:
 
@@ -21,7 +21,9 @@ Checks, on each seed preset:
 A line says ``met`` when the first bot's 95% interval lies wholly above the
 second's, per seat held (and above the floor for ``four`` and ``random``). The ISMCTS time per
 decision (mean and largest, CPU seconds) is measured on decision points of
-seeded games, one process, before the tournaments.
+seeded games, one process, before the tournaments. While a tournament runs, a
+progress bar with the time left is shown on standard error when it is a
+terminal (not with ``--quiet``).
 """
 
 from __future__ import annotations
@@ -31,12 +33,15 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import eights.bots.ismcts
 from eights import Game, load_rules, preset_names
 from eights.bots import make_bot
+from eights.cli import progress
 from eights.engine.observation import Observation
-from eights.lab.tournament import Standing, TournamentResult, tournament
+from eights.lab.tournament import Standing, TournamentResult
+from eights.lab.tournament import tournament as run_tournament
 
 PRESETS = ("huit-fou", "huit-americain", "classic", "les-huit")
 CHECKS = {"ladder", "search", "four", "random", "oracle"}
@@ -104,6 +109,17 @@ def _line(result: TournamentResult, a: str, b: str, floor: float | None) -> str:
             f"{result.seconds:.0f}s  {'met' if met else 'NOT met'} ({goal})")
 
 
+QUIET = False
+"""``--quiet``: no progress bars."""
+
+
+def tournament(rules: str, players: int, bots: Sequence[str], deals: int,
+               **options: Any) -> TournamentResult:
+    """:func:`eights.lab.tournament.tournament` with a progress bar."""
+    with progress(f"{rules} {players}p {' vs '.join(bots)}", quiet=QUIET) as advance:
+        return run_tournament(rules, players, bots, deals, on_progress=advance, **options)
+
+
 def run(presets: Sequence[str], only: set[str], deals: int, search_deals: int, four_deals: int,
         spec: str, jobs: int, seed: int) -> None:
     timed = {(p, 2) for p in presets if "search" in only} | {
@@ -147,7 +163,10 @@ def main() -> None:
     parser.add_argument("--ismcts", default="ismcts:iterations=2000")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args()
+    global QUIET
+    QUIET = args.quiet
     only = set(args.only.split(","))
     if only - CHECKS or not only:
         parser.error(f"--only takes {','.join(sorted(CHECKS))} (comma-separated), "

@@ -570,6 +570,11 @@ def _in_workers(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
 # --------------------------------------------------------------------------- the table
 
 
+def _count(n: int, word: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _pct(ci: Sequence[float]) -> str:
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
@@ -580,8 +585,9 @@ def standings_table(result: TournamentResult) -> str:
     replays = len(result.assignments)
     width = max(6, *(len(b) for b in result.bots))
     lines = [
-        f"{result.title}, {result.players} players: {result.deals} deals x {replays} seatings "
-        f"= {rounds} rounds, seed {result.seed} ({result.seconds:.1f}s)",
+        f"{result.title}, {result.players} players: {_count(result.deals, 'deal')} x "
+        f"{_count(replays, 'seating')} = {_count(rounds, 'round')}, seed {result.seed} "
+        f"({result.seconds:.1f}s)",
         "",
         f"{'bot':<{width}}  seats  win share  95% CI (deals)  points/round  "
         f"rating mu ± sigma  ordinal",
