@@ -146,9 +146,10 @@ def test_architecture_examples_run() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def _readme_commands() -> list[list[str]]:
+def _commands(path: Path) -> list[list[str]]:
+    """The ``eights`` command lines of a document's shell examples, as words."""
     commands = []
-    for block in _blocks(ROOT / "README.md", "sh"):
+    for block in _blocks(path, "sh"):
         for line in block.splitlines():
             line = line.split("  #")[0].strip()
             if line.startswith("eights "):
@@ -164,9 +165,10 @@ def _command(words: list[str]) -> tuple[Any, list[str]]:
     return command, words
 
 
-def test_readme_commands_name_real_commands_and_options() -> None:
-    commands = _readme_commands()
-    assert len(commands) >= 10
+@pytest.mark.parametrize("name", ["README.md", "docs/house-rules.md", "docs/bots.md"])
+def test_commands_in_the_docs_name_real_commands_and_options(name: str) -> None:
+    commands = _commands(ROOT / name)
+    assert len(commands) >= 3
     for words in commands:
         command, rest = _command(words)
         assert not hasattr(command, "commands"), f"eights {' '.join(words)}: no such command"
@@ -183,7 +185,7 @@ def test_readme_rules_commands_run(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     (tmp_path / "house.toml").write_text(house, "utf-8")
     monkeypatch.chdir(tmp_path)
     ran = 0
-    for words in _readme_commands():
+    for words in _commands(readme):
         if words[0] in ("rules", "demo"):
             result = runner.invoke(app, words)
             assert result.exit_code == 0, f"eights {' '.join(words)}: {result.output}"
