@@ -9,6 +9,13 @@ the French catalog, read with babel. Code that talks to players takes a
 'Ana joue 7♥'
 >>> _.plural("{n} card", "{n} cards", 3)
 '3 cartes'
+
+The French catalog keeps one voice, checked by ``tests/test_i18n.py``: a
+no-break space (U+00A0) before ``: ; ! ?`` and inside ``« »``, the apostrophe
+``’``; the stock is « la pioche », the discard pile « la défausse », a round
+« une manche », a match « une partie »; a wild card « demande » a suit, and
+« annoncer » is only the last-card call; court cards read ``R D V`` (see
+:func:`eights.i18n.text.card_label`) while typed actions stay ``Kh Qh Jh``.
 """
 
 from __future__ import annotations
