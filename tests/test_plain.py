@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import selectors
 import subprocess
 import sys
@@ -106,7 +107,17 @@ def test_malformed_and_illegal_input_are_explained_and_asked_again(tmp_path: Pat
     driver.send("Qz")
     assert (driver.read_until_prompt() or "").startswith("“Qz” is not an action")
     driver.send("7h")  # well formed, not in this hand
-    assert "7h is not allowed now. Legal: " in (driver.read_until_prompt() or "")
+    assert (driver.read_until_prompt() or "").startswith("You don’t hold 7h. Legal: ")
+    driver.send("4c")  # in this hand, but it does not follow A♦
+    assert (driver.read_until_prompt() or "").startswith("4c is not allowed now. Legal: ")
+    driver.send("p")  # pass is not allowed before drawing: the message says how to draw
+    assert (driver.read_until_prompt() or "").startswith(
+        "p (pass) is not allowed now; to draw, type d.")
+    driver.send("7s!")  # classic has no announcement
+    assert "You don’t hold 7s" in (driver.read_until_prompt() or "")
+    driver.send("9d!")
+    assert (driver.read_until_prompt() or "").startswith(
+        "These rules have no last-card announcement: play 9d without “!”.")
     assert driver.close() == 0
     assert "Resume it with: eights play --resume" in driver.output
 
@@ -146,3 +157,63 @@ def test_bad_flags_exit_2_with_a_message(tmp_path: Path) -> None:
                                 capture_output=True, env=env_for(tmp_path), timeout=60)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert message in result.stderr.decode("utf-8"), (args, result.stderr)
+
+
+def hand_and_legal(screen: str) -> tuple[list[str], list[str]]:
+    hand = [line for line in screen.splitlines() if ", your hand: " in line][-1]
+    legal = [line for line in screen.splitlines() if line.startswith("Legal: ")][-1]
+    return hand.split(": ", 1)[1].split(), legal.removeprefix("Legal: ").split()
+
+
+def test_keys_of_the_full_screen_and_a_wild_card_without_its_suit(tmp_path: Path) -> None:
+    driver = Driver(["--seed", "3", "-n", "3"], env_for(tmp_path))  # classic: 8d in hand
+    screen = driver.read_until_prompt()
+    assert screen is not None and "8d=h" in hand_and_legal(screen)[1]
+    driver.send("8d")  # a wild card without its suit: the suit is asked
+    question = driver.read_until_prompt()
+    assert question is not None and question.endswith(
+        "8♦ names a suit: which one? (c=♣ d=♦ h=♥ s=♠, Enter: back)\n> ")
+    driver.send("x")
+    assert (driver.read_until_prompt() or "").startswith("“x” is not a suit you may name")
+    driver.send("")  # back to the choice of a card: nothing was played
+    assert (driver.read_until_prompt() or "").endswith("> ")
+    driver.send("8d")
+    driver.read_until_prompt()
+    driver.send("h")
+    after = driver.read_until_prompt()
+    assert after is not None and after.startswith("You play 8♦ and name ♥")
+    hand, legal = hand_and_legal(after)
+    assert "draw" in legal
+    driver.send("d")  # d draws, as on the full screen, and names the card drawn
+    drawn = driver.read_until_prompt()
+    assert drawn is not None
+    assert re.match(r"You draw (10|[2-9AJQK])[♣♦♥♠]\n", drawn), drawn
+    assert driver.close() == 0
+    record = json.loads(next(tmp_path.glob("*.json")).read_text("utf-8"))
+    assert record["rounds"][0]["actions"][0] == "8d=h"
+    assert "draw" in record["rounds"][0]["actions"]
+
+
+def test_an_announcement_that_does_not_apply_says_why(tmp_path: Path) -> None:
+    driver = Driver(["-r", "huit-americain", "--seed", "3", "-n", "3"], env_for(tmp_path))
+    screen = driver.read_until_prompt()
+    assert screen is not None
+    hand, legal = hand_and_legal(screen)
+    play = next(a for a in legal if a[0].isdigit() or a[0] in "AJQK")
+    driver.send(play + "!")  # seven cards: no announcement yet
+    assert (driver.read_until_prompt() or "").startswith(
+        f"Announce (“!”) only with your last card but one, the play that leaves you one card; "
+        f"you hold {len(hand)} cards. Play {play} without “!”.")
+    assert driver.close() == 0
+
+
+def test_french_suit_keys_in_plain_mode(tmp_path: Path) -> None:
+    driver = Driver(["--seed", "3", "-n", "3"], env_for(tmp_path, "fr"))
+    driver.read_until_prompt()
+    driver.send("8d")
+    question = driver.read_until_prompt()
+    assert question is not None and "(t=♣ k=♦ c=♥ p=♠, Entrée\u00a0: retour)" in question
+    driver.send("k")  # k: carreau
+    after = driver.read_until_prompt()
+    assert after is not None and after.startswith("Vous jouez 8♦ et demandez ♦")
+    assert driver.close() == 0

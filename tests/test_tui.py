@@ -31,7 +31,8 @@ from eights.engine.rules import preset_names
 from eights.i18n import translator
 from eights.session import Session
 from eights.tui.app import EightsApp, TableScreen
-from eights.tui.cards import CardChips, HandView
+from eights.tui.cards import CardChips
+from eights.tui.hand import HandFan
 from eights.tui.dialogs import (
     HandoverScreen,
     QuitScreen,
@@ -73,12 +74,19 @@ async def settle(pilot: AppPilot, app: EightsApp) -> None:
     raise AssertionError("the bots did not finish their moves")
 
 
+async def click_card(pilot: AppPilot, app: EightsApp, index: int) -> None:
+    """Click the middle of the visible part of card ``index`` in the hand."""
+    fan = app.table.query_one(HandFan)
+    top = 0 if index == fan.selected else 1
+    await pilot.click(HandFan, offset=(fan.lefts()[index] + 1, top + 2))
+
+
 def log_text(app: EightsApp) -> str:
     return "\n".join(app.table.log_lines)
 
 
 def shown_hand(app: EightsApp) -> tuple[object, ...]:
-    return app.table.query_one(HandView).cards
+    return app.table.query_one(HandFan).cards
 
 
 def any_play(obs: Observation, rng: random.Random) -> Action:
@@ -218,11 +226,11 @@ async def test_suit_picker_names_the_suit_and_escape_cancels(tmp_path: Path) -> 
         assert isinstance(picker, SuitPicker)
         await pilot.press("escape")  # changed my mind: nothing is played
         assert app.screen is app.table and len(app.session.game.history) == history
-        await pilot.click(f"#card-{obs.hand.index(eight)}")
+        await click_card(pilot, app, obs.hand.index(eight))
         assert isinstance(app.screen, SuitPicker)  # a click plays the card too
         await pilot.click("#suit-h")
         assert app.session.game.history[history] == (0, Action.play(eight, Suit.HEARTS))
-        assert "names ♥" in log_text(app)
+        assert f"You play {eight.pretty()} and name ♥" in log_text(app)
 
 
 # ---------------------------------------------------------------------- HA13, undo
@@ -255,7 +263,7 @@ async def test_announce_avoids_the_penalty_and_forgetting_draws_two(tmp_path: Pa
             forgot = announced.without_announce()
             await press_action(pilot, app, forgot, rng)
             assert len(app.session.game.hands[0]) == 1 + 2  # HA13: the penalty is 2 cards
-            assert "Player forgot to announce" in log_text(app)
+            assert "you forgot to announce and draw" in log_text(app)
             return
         raise AssertionError("no round let the bots wait")
 
@@ -341,7 +349,7 @@ async def test_hot_seat_hides_the_hand_between_people(tmp_path: Path) -> None:
         assert isinstance(handover, HandoverScreen)
         assert "Pass the keyboard to Ben" in str(handover.query_one(Static).render())
         assert shown_hand(app) == () and app.table.viewer is None
-        assert not [face for face in app.table.query_one(HandView).visible_faces]
+        assert not app.table.query_one(HandFan).cards
         await pilot.press("d")  # keys do nothing behind the handover
         assert len(session.game.history) == 1
         await pilot.press("enter")
@@ -458,7 +466,7 @@ async def test_the_screen_answers_while_a_bot_thinks(tmp_path: Path) -> None:
             selected = app.table.selected
             await pilot.press("right")  # keys are handled and the hand redrawn meanwhile
             assert app.table.selected == (selected + 1) % len(shown_hand(app))
-            assert app.table.query_one(f"#card-{app.table.selected}").has_class("-selected")
+            assert app.table.query_one(HandFan).selected == app.table.selected
             await pilot.press("minus")
             assert app.table.speed == "fast" and "Bots: fast" in str(app.table.sub_title)
             await pilot.press("question_mark")
@@ -590,11 +598,15 @@ async def test_no_color_keeps_playable_cards_apart(tmp_path: Path,
     app = start(tmp_path, "classic", seed=1)
     async with app.run_test(size=SIZE):
         assert app.no_color
+        hand = app.session.observe(0).hand
         playable = {a.card for a in app.session.observe(0).legal if a.card is not None}
-        faces = app.table.query_one(HandView).visible_faces
-        assert playable and len(playable) < len(faces)
-        for face in faces:
-            assert face.styles.border_top[0] == ("heavy" if face.card in playable else "round")
+        assert playable and len(playable) < len(hand)
+        fan = app.table.query_one(HandFan)
+        lines = str(fan.render()).splitlines()
+        for i, card in enumerate(hand):  # heavy borders tell playable cards without colour
+            left = fan.lefts()[i]
+            top = 0 if i == fan.selected else 1
+            assert lines[top + 3][left] == ("┗" if card in playable else "╰"), (i, card)
 
 
 # ---------------------------------------------------------------------- the replay viewer

@@ -28,9 +28,9 @@ from eights.engine.observation import Observation
 from eights.engine.record import Record, load_record, record_of, replay
 from eights.engine.rules import Rules, load_rules
 from eights.i18n import Translator, translator
-from eights.i18n.text import describe_move
+from eights.i18n.text import describe_move, describe_own_move
 
-__all__ = ["BotTurn", "Seat", "Session", "default_save_dir"]
+__all__ = ["BotTurn", "Seat", "Session", "Told", "default_save_dir"]
 
 
 def default_save_dir() -> Path:
@@ -82,6 +82,16 @@ class BotTurn:
     def choose(self) -> Action:
         """The bot's choice (may take a while: a search bot thinks)."""
         return self.bot.choose(self.observation, list(self.legal), self.rng)
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One line of the story of a match (see :meth:`Session.story`)."""
+
+    text: str
+    undoable: bool = False
+    """The line tells a move :meth:`Session.undo` can still take back (the person's, this
+    round); such lines come in the order of the undo stack."""
 
 
 class Session:
@@ -150,19 +160,38 @@ class Session:
 
     @classmethod
     def resume(cls, path: Path) -> Session:
-        """Continue a saved game (its seats come from the record's ``meta``)."""
+        """Continue a saved game (its seats come from the record's ``meta``).
+
+        The undo stack is rebuilt: every action of the person in the current
+        round can be taken back, as before the game was left. The bots'
+        generator at each of those positions is the one a resume there would
+        give (``{seed}/bots/{actions so far}``).
+        """
         record = load_record(path)
-        game = replay(record)
         raw = record.meta.get("seats")
-        if not isinstance(raw, list) or len(raw) != game.n or not all(
+        if not isinstance(raw, list) or len(raw) != record.players or not all(
                 isinstance(s, dict) and isinstance(s.get("name"), str)
                 and isinstance(s.get("player"), str) for s in raw):
-            raise RecordError(f"record field 'meta.seats' must list {game.n} seats as "
+            raise RecordError(f"record field 'meta.seats' must list {record.players} seats as "
                               '{"name": ..., "player": "human" or a bot}')
+        humans = [k for k, s in enumerate(raw) if s["player"] == "human"]
+        last = len(record.rounds) - 1
+        undo: list[tuple[Game, tuple[Any, ...]]] = []
+        done = 0
+
+        def before(game: Game, r: int, _i: int, _action: Action) -> None:
+            nonlocal done
+            if len(humans) == 1 and r == last and game.to_play == humans[0]:
+                state = random.Random(f"{record.seed}/bots/{done}").getstate()
+                undo.append((game.clone(), state))
+            done += 1
+
+        game = replay(record, before)
         seats = [Seat(s["name"]) if s["player"] == "human"
                  else Seat(s["name"], s["player"], make_bot(s["player"])) for s in raw]
-        done = sum(len(r.actions) for r in record.rounds)
-        return cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}")
+        session = cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}")
+        session._undo = undo
+        return session
 
     # ------------------------------------------------------------------ state
 
@@ -199,9 +228,56 @@ class Session:
     def legal(self) -> list[Action]:
         return self.game.legal_actions()
 
+    @property
+    def you(self) -> int | None:
+        """The seat of the one person against bots (``None`` with several people)."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 else None
+
     def describe(self, step: Step, _: Translator) -> str:
-        """The move in words (call right after it was made)."""
-        return describe_move(self.game, self.names, step, _)
+        """The move in words (call right after it was made); "you" for the one person."""
+        return self.tell(self.game, step, _)
+
+    def tell(self, game: Game, step: Step, _: Translator) -> str:
+        """``step`` in words, ``game`` being the state right after it."""
+        you = self.you
+        if you is None:
+            return describe_move(game, self.names, step, _)
+        return describe_own_move(game, self.names, step, you, _)
+
+    def story(self, _: Translator) -> list[Told]:
+        """The match so far as the log tells it: each round's deal, then every move.
+
+        Rebuilt from the record (after :meth:`resume`, the screen's log starts
+        with it). The person's moves of this round are marked while they can
+        be taken back.
+        """
+        record = self.record()
+        names = self.names
+        undoable = len(self._undo)
+        last = len(record.rounds) - 1
+        lines: list[Told] = []
+        mine: list[int] = []
+
+        def deal(game: Game) -> None:
+            lines.append(Told(_("Round {n}: {dealer} deals.", n=game.round,
+                                dealer=names[game.dealer])))
+
+        def before(game: Game, r: int, i: int, _action: Action) -> None:
+            if i == 0:
+                deal(game)
+            if r == last and game.to_play == self.you:
+                mine.append(len(lines))
+
+        def after(game: Game, _r: int, _i: int, step: Step) -> None:
+            lines.append(Told(self.tell(game, step, _)))
+
+        final = replay(record, before, after)
+        if not record.rounds[-1].actions:
+            deal(final)
+        for k in mine[len(mine) - undoable:] if undoable else ():
+            lines[k] = Told(lines[k].text, undoable=True)
+        return lines
 
     # ------------------------------------------------------------------ acting
 

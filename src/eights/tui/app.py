@@ -16,14 +16,22 @@ Keys (the bar at the bottom shows them too):
 
 =============  ===========================================================
 ← → 1–9        choose a card; Enter plays it (a click on a card too)
-c d h s        name a suit, in the suit picker after a wild card
-d  p  t        draw, pass, take the top card of the stock (LH5)
+1–4 or letter  name a suit, in the suit picker after a wild card: c d h s
+               (clubs, diamonds, hearts, spades); in French t k c p (trèfle,
+               carreau, cœur, pique), with d h s still understood
+d  p  t        draw, pass, take the top card of the stock (LH5); a key that
+               does not apply says why on the status line
 a              announce your last card with the next play (HA13)
 u              take back your last move (one person against bots)
 ?              the rules of this game
 +  −           bots play faster or slower
 q              leave (keep or delete the save)
 =============  ===========================================================
+
+The layout fits any terminal of at least :data:`MIN_SIZE`: the table (up-card,
+suit and rank to match, forced draw, stock, match goal) on the left, players
+and log on the right, the whole hand below (cards overlap when they would not
+fit side by side). A smaller terminal shows a message instead.
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -46,18 +56,55 @@ from eights.engine.game import Step
 from eights.engine.observation import Observation
 from eights.i18n import Translator
 from eights.i18n.explain import describe
-from eights.i18n.text import round_summary
+from eights.i18n.text import card_label, round_summary
 from eights.session import BotTurn, Session
 from eights.tui import DELAYS, SPEEDS
-from eights.tui.cards import CardFace, HandView, set_text
+from eights.tui.cards import set_text
 from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker
+from eights.tui.hand import HandFan
 from eights.tui.panels import PlayersPanel, TablePanel
 
-__all__ = ["DELAYS", "SPEEDS", "EightsApp", "TableScreen"]
+__all__ = ["DELAYS", "MIN_SIZE", "SPEEDS", "EightsApp", "TableScreen", "default_selection"]
 
 SHOW_THINKING_AFTER = 0.1
 """At the instant speed, seconds before the table shows a bot thinking (a quick bot
 has played by then: the screen goes straight to the next person's turn)."""
+MIN_SIZE = (80, 24)
+"""The smallest terminal (columns, lines) the table fits in; below it a message says so."""
+SHORT = 32
+"""Below this many lines the panels drop their headings and spacing."""
+FLASH_SECONDS = 4.0
+"""How long a message about a key that does not apply stays on the status line."""
+
+
+def is_wild(card: Card, obs: Observation) -> bool:
+    """A card that is played on anything and names a suit (an 8): Enter on it by mistake costs."""
+    rule = obs.rules.card(card.rank)
+    return rule.wild or rule.name_suit
+
+
+def default_selection(obs: Observation, current: int = -1) -> int:
+    """The card chosen at the start of a turn: never a wild card when another will do.
+
+    The card just drawn when it can be played (and is not wild), else the card
+    already chosen when it is playable and not wild, else the first playable
+    card that is not wild, else the first card that is not wild, else the first.
+    """
+    hand = obs.hand
+    playable = {a.card for a in obs.legal if a.card is not None}
+
+    def good(i: int) -> bool:
+        return hand[i] in playable and not is_wild(hand[i], obs)
+
+    if obs.drawn is not None and obs.drawn in hand and good(hand.index(obs.drawn)):
+        return hand.index(obs.drawn)
+    if 0 <= current < len(hand) and good(current):
+        return current
+    for test in (good, lambda i: not is_wild(hand[i], obs)):
+        first = next((i for i in range(len(hand)) if test(i)), None)
+        if first is not None:
+            return first
+    return 0
 
 
 class ActionButton(Button, can_focus=False):
@@ -121,6 +168,15 @@ class TableScreen(Screen[None]):
         self._decision: tuple[int, int] | None = None
         self.log_lines: list[str] = []
         """Every line written to the log, unwrapped."""
+        self.undone: set[int] = set()
+        """Indices in :attr:`log_lines` of moves taken back (shown struck through)."""
+        self._undo_marks: list[int] = []
+        """For each move :meth:`Session.undo` can take back, where its log lines begin."""
+        self.new_cards: dict[int, list[Card]] = {}
+        """By seat: the cards received since that seat's last action (marked ``+``)."""
+        self.flash_text: str | None = None
+        """A message about a key that does not apply, shown for a while on the status line."""
+        self._flash_timer: Timer | None = None
 
     @property
     def seat(self) -> int:
@@ -133,15 +189,15 @@ class TableScreen(Screen[None]):
         _ = self.tr
         yield Header(show_clock=False)
         with Horizontal(id="top"):
-            with Vertical(id="left"):
+            yield TablePanel(self.tr, id="table")
+            with Vertical(id="side"):
                 yield PlayersPanel(self.session.names, _, id="players")
-                yield TablePanel(self.tr, id="table")
-            log = RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-            log.can_focus = False
-            yield log
+                log = RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+                log.can_focus = False
+                yield log
         yield Static(id="prompt", markup=False)
         with Vertical(id="hand-box"):
-            yield HandView(id="hand")
+            yield HandFan(self.tr, id="hand")
         with Horizontal(id="actions"):
             yield ActionButton(_("Draw (d)"), id="draw", compact=True, action="screen.draw")
             yield ActionButton(_("Pass (p)"), id="pass", compact=True, action="screen.pass_turn")
@@ -151,6 +207,7 @@ class TableScreen(Screen[None]):
             yield ActionButton(_("Undo (u)"), id="undo", compact=True, action="screen.undo")
             yield ActionButton(_("Rules (?)"), id="rules", compact=True, action="screen.rules")
             yield ActionButton(_("Quit (q)"), id="quit", compact=True, action="screen.quit_game")
+        yield Static(id="too-small", markup=False)
 
     def on_mount(self) -> None:
         _ = self.tr
@@ -165,8 +222,27 @@ class TableScreen(Screen[None]):
                    n=len(s.seats)))
         if s.path is not None:
             self.say(_("This game is saved as you play: {path}", path=s.path))
-        self._say_round()
+        for told in s.story(_):  # a resumed game tells its past again
+            if told.undoable:
+                self._undo_marks.append(len(self.log_lines))
+            self.say(told.text)
+        self.fit(self.size.width, self.size.height)
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int, height: int) -> None:
+        """Lay the table out for a terminal of ``width`` × ``height`` (or say it is too small)."""
+        _ = self.tr
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        self.set_class(height < SHORT, "-short")
+        if small:
+            set_text(self.query_one("#too-small", Static), _(
+                "This terminal is {width}×{height}: the table needs at least {min_width}×"
+                "{min_height}. Make the window larger (or the font smaller); q leaves.",
+                width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]))
 
     # ------------------------------------------------------------------ the flow
 
@@ -182,7 +258,21 @@ class TableScreen(Screen[None]):
                    dealer=self.session.names[obs.dealer]))
 
     def _log_move(self, step: Step) -> None:
+        """Tell the move in the log and note the cards each seat received."""
+        seat = step.seat
+        self.new_cards[seat] = []  # the cards marked new are those since one's own action
+        for s, cards in enumerate(step.received):
+            if cards:
+                self.new_cards.setdefault(s, []).extend(cards)
         self.say(self.session.describe(step, self.tr))
+
+    def _mark_undone(self, start: int) -> None:
+        """Strike through the log lines from ``start`` on (moves taken back)."""
+        self.undone.update(range(start, len(self.log_lines)))
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for i, line in enumerate(self.log_lines):
+            log.write(Text("↶ " + line, style="strike dim") if i in self.undone else line)
 
     def advance(self) -> None:
         """Move the game on: bots play (paced), the round ends, or a person is to play.
@@ -311,6 +401,8 @@ class TableScreen(Screen[None]):
             self.session.next_round()
             self.announce = False
             self._decision = None
+            self._undo_marks.clear()
+            self.new_cards.clear()
             self._say_round()
             self.advance()
         elif answer == "quit":
@@ -332,7 +424,7 @@ class TableScreen(Screen[None]):
         obs = self.obs = s.observe(self.seat)
         self._show_title()
         self.query_one(PlayersPanel).show(obs, self.viewer)
-        self.query_one(TablePanel).show(obs, s.names)
+        self.query_one(TablePanel).show(obs, s.names, s.you)
         box = self.query_one("#hand-box")
         if self.viewer is None:
             box.border_title = ""
@@ -340,11 +432,13 @@ class TableScreen(Screen[None]):
             box.border_title = _("Your hand")
         else:
             box.border_title = _("Hand of {name}", name=s.names[self.viewer])
+        if self.viewer is not None:
+            box.border_subtitle = _.plural("{n} card", "{n} cards", len(obs.hand))
         if self.my_turn():
             decision = (obs.round, len(obs.history))
             if decision != self._decision:  # a new decision: point at a card to play
                 self._decision = decision
-                self._select_for_turn()
+                self.selected = default_selection(obs, self.selected)
         if obs.hand and self.selected >= len(obs.hand):
             self.selected = len(obs.hand) - 1
         self._show_hand()
@@ -355,28 +449,47 @@ class TableScreen(Screen[None]):
         self.query_one("#take").display = obs.rules.replace_after_play
         self.query_one("#undo").disabled = not s.can_undo
 
-    def _select_for_turn(self) -> None:
-        obs = self.obs
-        playable = {a.card for a in obs.legal if a.card is not None}
-        if obs.drawn is not None and obs.drawn in obs.hand:
-            self.selected = obs.hand.index(obs.drawn)
-        elif not (0 <= self.selected < len(obs.hand)) or obs.hand[self.selected] not in playable:
-            first = next((i for i, c in enumerate(obs.hand) if c in playable), None)
-            if first is not None:
-                self.selected = first
+    def new_positions(self) -> list[int]:
+        """Where the cards received since the shown seat's last action lie in the hand."""
+        if self.viewer is None:
+            return []
+        left = list(self.new_cards.get(self.viewer, ()))
+        out: list[int] = []
+        for i, card in enumerate(self.obs.hand):
+            if card in left:
+                left.remove(card)
+                out.append(i)
+        return out
 
     def _show_hand(self) -> None:
-        hand = self.query_one(HandView)
+        hand = self.query_one(HandFan)
         if self.viewer is None:
             hand.show(())
             return
         obs = self.obs
         playable = {a.card for a in obs.legal if a.card is not None}
         hand.show(obs.hand, playable=playable, turn=self.my_turn(), selected=self.selected,
-                  drawn=obs.drawn)
+                  new=self.new_positions())
 
     def _show_prompt(self) -> None:
-        set_text(self.query_one("#prompt", Static), self.prompt())
+        prompt = self.query_one("#prompt", Static)
+        prompt.set_class(self.flash_text is not None, "-flash")
+        set_text(prompt, self.flash_text if self.flash_text is not None else self.prompt())
+
+    def flash(self, text: str) -> None:
+        """Say on the status line, for a few seconds, why a key does nothing."""
+        self.app.bell()
+        self.flash_text = text
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+        self._flash_timer = self.set_timer(FLASH_SECONDS, self._end_flash)
+        self._show_prompt()
+
+    def _end_flash(self) -> None:
+        self.flash_text = None
+        self._flash_timer = None
+        if self.is_mounted:
+            self._show_prompt()
 
     def prompt(self) -> str:
         """What the player is asked now, with the keys that answer."""
@@ -397,11 +510,18 @@ class TableScreen(Screen[None]):
         keys: list[str] = []
         if obs.may_take:
             text = _("Take the top card of the stock? t: take it · p: no thanks")
+        elif obs.drawn is not None and plays and obs.drawn in obs.hand \
+                and self.selected != obs.hand.index(obs.drawn):  # a wild card is not chosen
+            text = _("You drew {card}: press {key} then Enter to play it.",
+                     card=card_label(obs.drawn, _), key=obs.hand.index(obs.drawn) + 1)
+            if PASS in legal:
+                keys.append(_("p: pass"))
         elif obs.drawn is not None and plays:
             if PASS in legal:
-                text = _("You drew {card}: Enter plays it, p keeps it.", card=obs.drawn.pretty())
+                text = _("You drew {card}: Enter plays it, p keeps it.",
+                         card=card_label(obs.drawn, _))
             else:
-                text = _("You drew {card}: press Enter to play it.", card=obs.drawn.pretty())
+                text = _("You drew {card}: press Enter to play it.", card=card_label(obs.drawn, _))
         elif obs.pending_draw:
             if plays:
                 text = _("{n} cards to draw: answer with a card (Enter) or press d to draw them.",
@@ -423,9 +543,50 @@ class TableScreen(Screen[None]):
             keys.append(_("announcing your last card"))
         return " · ".join([text, *keys])
 
+    def not_your_turn(self) -> str:
+        _ = self.tr
+        obs = self.obs
+        if obs.round_over:
+            return _("The round is over.")
+        if obs.to_play is None or self.viewer is None:
+            return _("It is not your turn.")
+        return _("It is not your turn: {name} is playing.", name=self.session.names[obs.to_play])
+
+    def why_not(self, action: Action) -> str:
+        """Why ``action`` (draw, pass or take) is not possible now, in one line."""
+        _ = self.tr
+        obs = self.obs
+        if not self.my_turn():
+            return self.not_your_turn()
+        legal = obs.legal
+        plays = any(a.card is not None for a in legal)
+        if action == TAKE:
+            if not obs.rules.replace_after_play:
+                return _("t does nothing here: these rules never let you take the top card "
+                         "of the stock.")
+            return _("t: you may take the top card of the stock only right after playing a "
+                     "card, when you do not go out.")
+        if action == PASS:
+            if obs.may_take:
+                pass
+            elif DRAW in legal and plays:
+                return _("p: you cannot pass now; play a card or draw (d).")
+            elif DRAW in legal:
+                return _("p: you cannot pass now; no card can be played, so draw (d).")
+            return _("p: you cannot pass now; play a card.")
+        if action == DRAW:
+            if obs.may_take:
+                return _("d: you have played; take the top card (t) or not (p).")
+            if obs.drawn is not None and PASS in legal:
+                return _("d: you have drawn already; play it (Enter) or keep it (p).")
+            return _("d: you cannot draw now; play a card.")
+        return _("{action} is not possible now.", action=str(action))
+
     def watch_selected(self, selected: int) -> None:
         if self.is_mounted:
             self._show_hand()
+            if self.obs.drawn is not None:
+                self._show_prompt()
 
     def watch_announce(self, announce: bool) -> None:
         if not self.is_mounted:
@@ -453,13 +614,13 @@ class TableScreen(Screen[None]):
 
     def action_move(self, step: int) -> None:
         """Choose the card to the left (-1) or right (1), wrapping around."""
-        n = len(self.query_one(HandView).cards)
+        n = len(self.query_one(HandFan).cards)
         if n:
             self.selected = (self.selected + step) % n
 
     def action_choose(self, index: int) -> None:
         """Choose the card at ``index`` (keys 1–9)."""
-        if index < len(self.query_one(HandView).cards):
+        if index < len(self.query_one(HandFan).cards):
             self.selected = index
         else:
             self.app.bell()
@@ -467,14 +628,16 @@ class TableScreen(Screen[None]):
     def action_play_selected(self) -> None:
         """Play the chosen card; ask for a suit first when the play names one."""
         _ = self.tr
-        if not self.my_turn() or not 0 <= self.selected < len(self.obs.hand):
+        if not self.my_turn():
+            self.flash(self.not_your_turn())
+            return
+        if not 0 <= self.selected < len(self.obs.hand):
             self.app.bell()
             return
         card = self.obs.hand[self.selected]
         plays = [a for a in self.obs.legal if a.card == card]
         if not plays:
-            self.app.bell()
-            self.notify(_("{card} cannot be played now.", card=card.pretty()), timeout=3)
+            self.flash(_("{card} cannot be played now.", card=card_label(card, _)))
             return
         suits = sorted({a.suit for a in plays if a.suit is not None})
         if suits:
@@ -497,9 +660,13 @@ class TableScreen(Screen[None]):
     def act(self, action: Action) -> None:
         """Play ``action`` for the person to play (if it is legal), then move on."""
         if not self.my_turn() or action not in self.obs.legal:
-            self.app.bell()
+            self.flash(self.why_not(action))
             return
+        self._end_flash()
+        mark = len(self.log_lines)
         move = self.session.play(action)
+        if self.session.can_undo:
+            self._undo_marks.append(mark)
         self.announce = False
         self._log_move(move)
         self.advance()
@@ -514,15 +681,29 @@ class TableScreen(Screen[None]):
         self.act(TAKE)
 
     def action_toggle_announce(self) -> None:
-        if not self.obs.rules.announce_last_card:
-            self.app.bell()
+        _ = self.tr
+        rules = self.obs.rules
+        if not rules.announce_last_card:
+            self.flash(_("a does nothing here: these rules have no last-card announcement."))
+            return
+        if not self.announce and not any(a.announce for a in self.obs.legal):
+            if not self.my_turn():
+                self.flash(_("a: announce on your turn, with the play that leaves you one card."))
+            else:
+                self.flash(_.plural(
+                    "a: announce only with the play that leaves you one card; you hold {n} card.",
+                    "a: announce only with the play that leaves you one card; you hold {n} cards.",
+                    len(self.obs.hand)))
             return
         self.announce = not self.announce
 
     def action_undo(self) -> None:
         _ = self.tr
         if not self.session.can_undo:
-            self.app.bell()
+            if len(self.session.humans) > 1:
+                self.flash(_("u: no taking back between people sharing the screen."))
+            else:
+                self.flash(_("u: nothing to take back in this round."))
             self.say(_("Nothing to undo."))
             return
         self._cancel_timer()
@@ -530,6 +711,9 @@ class TableScreen(Screen[None]):
         self.session.undo()
         self.announce = False
         self._decision = None
+        self.new_cards.clear()
+        if self._undo_marks:
+            self._mark_undone(self._undo_marks.pop())
         self.say(_("Your last move is taken back."))
         self.advance()
 
@@ -560,11 +744,10 @@ class TableScreen(Screen[None]):
         else:
             self.advance()
 
-    def on_card_face_chosen(self, message: CardFace.Chosen) -> None:
+    def on_hand_fan_chosen(self, message: HandFan.Chosen) -> None:
         """A click on a card of the hand chooses it and plays it."""
-        if message.face.index >= 0:
-            self.selected = message.face.index
-            self.action_play_selected()
+        self.selected = message.index
+        self.action_play_selected()
 
 
 class EightsApp(App[None]):

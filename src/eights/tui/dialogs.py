@@ -9,6 +9,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.events import Key
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label, Static
 
@@ -16,7 +17,7 @@ from eights.engine.cards import Card, Suit
 from eights.engine.observation import Observation
 from eights.engine.rules import BlockedScoring, Scoring
 from eights.i18n import Translator
-from eights.i18n.text import suit_words
+from eights.i18n.text import card_label, suit_key, suit_keys, suit_words
 from eights.tui.cards import CardChips
 
 __all__ = ["HandoverScreen", "QuitScreen", "RoundOverScreen", "RulesScreen", "SuitPicker",
@@ -41,13 +42,15 @@ def scoring_words(obs: Observation, names: Sequence[str], _: Translator) -> str:
 
 
 class SuitPicker(ModalScreen[Suit | None]):
-    """Name the suit to follow after a wild card: keys c d h s, a click, Escape to cancel."""
+    """Name the suit to follow after a wild card: a digit, a suit letter, a click, Escape.
+
+    The digits 1–4 name ♣ ♦ ♥ ♠ in every language; the letters are those of
+    :func:`~eights.i18n.text.suit_keys` (``c d h s``; in French ``t k c p`` for
+    trèfle, carreau, cœur, pique, with ``d h s`` still understood). Each button
+    shows its digit and its letter.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "pick('c')", show=False),
-        Binding("d", "pick('d')", show=False),
-        Binding("h", "pick('h')", show=False),
-        Binding("s", "pick('s')", show=False),
         Binding("escape", "cancel", show=False),
     ]
 
@@ -56,20 +59,32 @@ class SuitPicker(ModalScreen[Suit | None]):
         self.card = card
         self.suits = list(suits)
         self.tr = _
+        self.keys: dict[str, Suit] = {str(suit.value + 1): suit for suit in Suit}
+        """Every key that names a suit here."""
+        self.keys.update(suit_keys(_))
 
     def compose(self) -> ComposeResult:
         _ = self.tr
         with Vertical(id="suit-dialog", classes="dialog"):
-            yield Static(_("You play {card}: name the suit to follow.", card=self.card.pretty()),
-                         classes="dialog-title")
+            yield Static(_("You play {card}: name the suit to follow.",
+                           card=card_label(self.card, _)),
+                         classes="dialog-title", markup=False)
             with Horizontal(id="suits"):
                 for suit in self.suits:
                     red = " -red" if suit in (Suit.HEARTS, Suit.DIAMONDS) else ""
-                    yield Button(f"{suit.symbol} {suit_words(suit, _)} ({suit.letter})",
+                    yield Button(f"{suit.value + 1} {suit.symbol} {suit_words(suit, _)} "
+                                 f"({suit_key(suit, _)})",
                                  id=f"suit-{suit.letter}", classes="suit" + red,
                                  action=f"screen.pick('{suit.letter}')")
-            yield Static(_("Keys c d h s, or click; Escape: choose another card."),
-                         classes="hint")
+            yield Static(_("Keys {keys}, or click; Escape: choose another card.",
+                           keys="1–4 / " + " ".join(suit_key(suit, _) for suit in Suit)),
+                         classes="hint", markup=False)
+
+    def on_key(self, event: Key) -> None:
+        suit = self.keys.get((event.character or "").lower())
+        if suit is not None:
+            event.stop()
+            self.action_pick(suit.letter)
 
     def action_pick(self, letter: str) -> None:
         suit = Suit.parse(letter)

@@ -12,12 +12,20 @@ from textual.app import ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.widgets import Label, Static
 
+from eights.engine.actions import Kind
 from eights.engine.observation import Observation
 from eights.i18n import Translator
-from eights.i18n.text import card_words, hand_count_words, rank_words, suit_words
+from eights.i18n.text import (
+    card_label,
+    card_words,
+    hand_count_words,
+    match_words,
+    rank_words,
+    suit_words,
+)
 from eights.tui.cards import CardChips, CardFace, set_text
 
-__all__ = ["PlayersPanel", "TablePanel", "table_lines"]
+__all__ = ["PlayersPanel", "TablePanel", "played_by", "table_lines"]
 
 
 class PlayersPanel(Vertical):
@@ -66,19 +74,35 @@ class PlayersPanel(Vertical):
                 for t in (0, 1)))
 
 
-def table_lines(obs: Observation, names: Sequence[str], _: Translator) -> list[str]:
-    """The public state of the table in short lines (up-card, suit, draws, direction, counts)."""
+def played_by(obs: Observation) -> int | None:
+    """The seat that played the up-card this round (``None`` for the starter)."""
+    for seat, action in reversed(obs.history):
+        if action.kind is Kind.PLAY:
+            return seat
+    return None
+
+
+def table_lines(obs: Observation, names: Sequence[str], _: Translator,
+                you: int | None = None) -> list[str]:
+    """The public state of the table in short lines: the up-card and who played it, what
+    must be matched, a forced draw, the direction, the stock, the goal of the match."""
     up = obs.up_card
-    lines = [_("Up-card: {card} ({words})", card=up.pretty(), words=card_words(up, _))]
+    lines = [_("Up-card: {card} ({words})", card=card_label(up, _), words=card_words(up, _))]
+    by = played_by(obs)
+    if by is None:
+        lines.append(_("turned up from the stock"))
+    elif by == you:
+        lines.append(_("played by you"))
+    else:
+        lines.append(_("played by {name}", name=names[by]))
     if obs.round_over:  # the last card played ends the round: nothing more to follow
         pass
-    elif obs.suit is not None and (up.suit is None or obs.suit != up.suit):
-        lines.append(_("Suit to follow: {suit}",
-                       suit=f"{obs.suit.symbol} ({suit_words(obs.suit, _)})"))
-    if obs.rank != up.rank and not obs.free and not obs.round_over:
-        lines.append(_("Rank to match: {rank}", rank=rank_words(obs.rank, _)))
-    if obs.free:
+    elif obs.free:
         lines.append(_("Any card may be played"))
+    else:
+        suit = (f"{obs.suit.symbol} ({suit_words(obs.suit, _)})" if obs.suit is not None
+                else "—")
+        lines.append(_("To match: {suit} or {rank}", suit=suit, rank=rank_words(obs.rank, _)))
     if obs.pending_draw:
         lines.append(_("Forced draw waiting: {n}", n=obs.pending_draw))
     if obs.must_play_again and obs.to_play is not None:
@@ -87,6 +111,7 @@ def table_lines(obs: Observation, names: Sequence[str], _: Translator) -> list[s
     lines.append(_("Direction: {arrow}", arrow=arrow))
     lines.append(_("Stock: {stock} · discard: {discard}", stock=obs.stock,
                    discard=len(obs.discard)))
+    lines.append(match_words(obs.rules, _))
     return lines
 
 
@@ -108,10 +133,10 @@ class TablePanel(Vertical):
         yield Label(_("Played before (latest last):"), id="discard-label")
         yield CardChips(id="discard", empty="")
 
-    def show(self, obs: Observation, names: Sequence[str]) -> None:
+    def show(self, obs: Observation, names: Sequence[str], you: int | None = None) -> None:
         self.query_one("#up-card", CardFace).show(obs.up_card)
         set_text(self.query_one("#table-info", Static),
-                 "\n".join(table_lines(obs, names, self.tr)))
+                 "\n".join(table_lines(obs, names, self.tr, you)))
         below = obs.discard[-self.RECENT - 1:-1]
         self.query_one("#discard-label").display = bool(below)
         self.query_one("#discard", CardChips).cards = below
