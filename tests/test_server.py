@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from eights.bots.basic import RandomBot
 from eights.server import Limits, create_app
 from eights.server.hub import Hub
 from eights.server.room import Room
@@ -255,6 +256,9 @@ def test_create_join_and_lobby(client: TestClient) -> None:
     ({"rules": "classic", "players": 3, "bots": {"01": "greedy"}}, 400, "bot seat '01'"),
     ({"rules": "classic", "bots": {"1": "cheater"}}, 400, "unknown bot 'cheater'"),
     ({"rules": "classic", "bots": {"1": "ismcts:iterations=999999"}}, 400, "1 to 5000"),
+    ({"rules": "classic", "bots": {"1": "ismcts:c=inf"}}, 400, "option c must be a finite number"),
+    ({"rules": "classic", "bots": {"1": "expert:points=nan"}}, 400, "option points must be a finite"),
+    ({"rules": "classic", "bots": {"1": "expert:depth=2"}}, 400, "its options are block"),
     ({"rules": "classic", "overrides": {"decks": 50}}, 400,
      "key 'decks' has bad value 50; allowed on this server: at most 3"),
     ({"rules": "classic", "overrides": {"jokers": True}}, 400, "key 'jokers' has bad value True"),
@@ -547,3 +551,31 @@ def test_join_refuses_bad_requests(client: TestClient, body: Message, status: in
     assert response.status_code == status, response.text
     assert words in response.json()["message"]
     assert all(s["kind"] == "free" for s in client.get(f"/api/tables/{code}").json()["seats"])
+
+
+def test_a_failing_bot_does_not_stall_the_table(client: TestClient,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("bot bug")
+
+    monkeypatch.setattr(RandomBot, "choose", broken)
+    table = create(client, rules="classic", players=2, bots={"1": "random"}, name="Ana", seed=3)
+    with client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
+        ana = Peer(ws, table["token"])
+        ana.hello()
+        ana.send("start", token=table["host_token"])
+        ana.until(lambda m: m["type"] == "state")
+        rng, bot_moves = random.Random(4), 0
+        for _ in range(6):  # the bot's turn comes back each time: a safe move is played for it
+            if ana.view["round_over"]:
+                break
+            if ana.view["to_play"] == 0:
+                acted = ana.version
+                ana.play(pick(ana.view["legal"], rng))
+                ana.until(lambda m, v=acted: m["type"] == "state" and m["version"] > v)
+            else:
+                moved = ana.until(lambda m: m["type"] == "state" and m["last"] is not None
+                                  and m["last"]["seat"] == 1)
+                assert moved["last"]["by"] == "bot"
+                bot_moves += 1
+        assert bot_moves >= 2

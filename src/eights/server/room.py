@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import math
 import random
 import secrets
 from collections.abc import Callable
@@ -77,6 +78,10 @@ def check_bot(spec: str) -> Bot:
     if name not in BOTS:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown bot {name!r}; bots are "
                             f"{', '.join(BOTS)} (e.g. greedy, ismcts:iterations=500)")
+    for key, value in options.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} must be a "
+                                f"finite number, not {value}")
     if name == "ismcts":
         iterations, seconds = options.get("iterations", 1000), options.get("time", 0)
         if not isinstance(iterations, int) or not 1 <= iterations <= 5000:
@@ -610,10 +615,17 @@ class Room:
                     bot, source = GreedyBot(), "timer"
                 view, legal = game.observe(seat), game.legal_actions()
                 rng = random.Random(f"{self.seed}/bots/{version}")
-                if bot.name in _SLOW_BOTS:
-                    action = await asyncio.to_thread(bot.choose, view, legal, rng)
-                else:
-                    action = bot.choose(view, legal, rng)
+                try:
+                    if bot.name in _SLOW_BOTS:
+                        action = await asyncio.to_thread(bot.choose, view, legal, rng)
+                    else:
+                        action = bot.choose(view, legal, rng)
+                    if action not in legal:
+                        raise ValueError(f"{bot.name} chose {action}, which is not legal")
+                except Exception:  # a failing bot must not stall the table: play a safe move
+                    log.exception("table %s: the %s bot failed; a safe move is played",
+                                  self.code, bot.name)
+                    action = GreedyBot().choose(view, legal, rng)
                 await self._commit(seat, action, source)
         except asyncio.CancelledError:
             raise
