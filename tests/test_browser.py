@@ -23,6 +23,7 @@ import re
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -31,13 +32,22 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    WebSocketRoute,
+    expect,
+    sync_playwright,
+)
 
 from eights.bots import GreedyBot
 from eights.engine.actions import DRAW, PASS, Action
 from eights.engine.cards import Card, Suit
 from eights.engine.game import Game
 from eights.engine.rules import load_rules
+from eights.i18n import translator
 from eights.server import Limits, create_app
 from eights.server.hub import Hub
 
@@ -85,7 +95,8 @@ class Server:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("browser") / "server.sqlite3"
     limits = Limits(tables_per_address=100, requests_per_second=100.0, request_burst=200)
-    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=limits)
+    # Fixed seeds (a testing-only server option) give the tests the deals they need.
+    app = create_app(f"sqlite:///{db}", bot_delay=0.0, limits=limits, testing_fixed_seeds=True)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
@@ -396,9 +407,12 @@ def test_the_lobby_creates_a_table_in_two_clicks(
     no_errors(page)
 
 
-def create_alone(page: Page, players: int = 2) -> str:
+def create_alone(page: Page, players: int = 2, timer: int | None = None) -> str:
     """Through the lobby: a table of one person and bots (it starts at once)."""
     page.click("#new-table")
+    if timer is not None:
+        expect(page.locator("#create-timer")).to_have_value("0")  # no timer unless chosen
+        page.select_option("#create-timer", str(timer))
     page.select_option("#create-players", str(players))
     page.select_option("#create-bots", str(players - 1))
     page.fill("#create-name", "Ana")
@@ -457,7 +471,9 @@ def test_the_french_page_is_in_french(
     if lit:
         page.click(f"#hand .card.playable[data-card='{lit[0]}']")
         if picker_opened(page, before):
-            expect(page.locator("#picker-title")).to_have_text("Annoncez la couleur à suivre")
+            expect(page.locator("#picker-title")).to_have_text(
+                translator("fr")("Name the suit to follow"))  # « demandez », not « annoncez »
+            assert not page.locator("#picker-title").inner_text().startswith("Annonce")
             page.click("#suit-picker [data-suit='h']")
         wait_version_after(page, before)
         expect(page.locator("#log")).to_contain_text("Ana joue")
@@ -583,3 +599,292 @@ def test_the_announce_button_and_the_take_choice(
     expect(watcher.locator("#opponents .pod")).to_have_count(2)
     no_errors(page)
     no_errors(watcher)
+
+
+# --------------------------------------------------------------------------- issue 10: the table
+
+
+def status_of(server: Server, path: str) -> int:
+    """The HTTP status of a GET (an error status too)."""
+    try:
+        with urllib.request.urlopen(server.url + path, timeout=5) as answer:
+            status: int = answer.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+    return status
+
+
+def play_turn(page: Page) -> None:
+    """One move through the page: the first highlighted card, else Draw, else Pass."""
+    before = version(page)
+    if playable(page):
+        play_first_lit(page)
+    elif page.locator("#draw").is_enabled():
+        page.click("#draw")
+    else:
+        page.click("#pass")
+    wait_version_after(page, before)
+
+
+def play_until(page: Page, done: Callable[[], bool], turns: int = 120) -> None:
+    """Ana plays her turns until ``done`` (the bots play theirs)."""
+    for _ in range(turns):
+        page.wait_for_function("() => document.querySelector('#table').dataset.myTurn === 'true'"
+                               " || document.querySelector('#table').dataset.roundOver === 'true'"
+                               " || document.querySelector('#log').textContent.includes('Bot 2 ')")
+        if done():
+            return
+        if data(page, "my-turn") == "true":
+            play_turn(page)
+    pytest.fail("never done")
+
+
+def test_the_host_puts_a_bot_in_for_a_player_who_left_then_closes_the_table(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    made = server.post("/api/tables", {"rules": "classic", "players": 2})
+    code, invite = made["code"], server.url + made["invite"]
+    ana, bob = person(browser, contexts), person(browser, contexts)
+    host = json.dumps(made["host_token"])
+    ana.context.add_init_script(f"localStorage.setItem('eights.host.{code}', {host})")
+    join_by_link(ana, invite, "Ana")
+    join_by_link(bob, invite, "Bob")
+    ana.click("#start")
+    bob.wait_for_selector("#table[data-status='playing'] #hand .card")
+    watcher = person(browser, contexts)
+    watcher.goto(invite)
+    watcher.wait_for_selector("#table[data-status='playing'] #opponents .pod")
+    # Only the host sees the controls, and a connected player cannot be replaced.
+    expect(ana.locator("#close-table")).to_be_visible()
+    expect(bob.locator("#close-table")).to_be_hidden()
+    expect(ana.locator("#bot-in-1")).to_have_count(0)
+
+    bob.close()  # Bob leaves: the table would wait for him forever
+    bot_in = ana.locator("#bot-in-1")
+    expect(bot_in).to_be_visible()
+    expect(ana.locator(".pod[data-seat='1']")).to_have_class(re.compile(r"\baway\b"))
+    shot(ana, "host-bot-in")
+    bot_in.click()
+    expect(ana.locator(".pod[data-seat='1'] .name")).to_have_text("Bot 2")
+    expect(ana.locator("#bot-in-1")).to_have_count(0)
+    assert server.get(f"/api/tables/{code}")["seats"][1]["kind"] == "bot"
+    # The game goes on: the bot moves in Bob's seat.
+    play_until(ana, lambda: any(line.startswith("Bot 2 ") for line in log_lines(ana)))
+
+    ana.click("#close-table")
+    expect(ana.locator("#confirm-close")).to_be_visible()
+    shot(ana, "host-close-confirm")
+    ana.click("#confirm-close-yes")
+    for page in (ana, watcher):
+        expect(page.locator("#banner")).to_contain_text("The host closed the table.")
+        page.wait_for_selector("#table[data-status='closed']", state="attached")
+        assert page.evaluate("document.querySelector('#hand').inert")
+    shot(watcher, "table-closed")
+    assert status_of(server, f"/api/tables/{code}") == 409
+    no_errors(ana)
+    no_errors(watcher)
+
+
+def test_the_lobby_sets_a_turn_timer_and_offers_to_resume_a_seat(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    page = person(browser, contexts)
+    page.goto(server.url + "/")
+    expect(page.locator("#brand-name")).to_be_hidden()  # the hero names the game once
+    code = create_alone(page, timer=60)
+    assert server.get(f"/api/tables/{code}")["turn_timer"] == 60
+    page.wait_for_selector("#table[data-my-turn='true']")
+    expect(page.locator("#status")).to_contain_text(re.compile(r"turn timer: \d+ s"))
+
+    page.goto(server.url + "/")
+    item = page.locator(f"#tables .table-item[data-code='{code}']")
+    expect(item.locator("a")).to_have_text("Resume")
+    expect(item).to_contain_text("2 players")
+    expect(item).to_contain_text("60 s")
+    assert item.inner_text().count("Eights") == 1  # the rules' title is said once
+    shot(page, "lobby-resume")
+    other = person(browser, contexts)
+    other.goto(server.url + "/")
+    expect(other.locator(f"#tables .table-item[data-code='{code}'] a")).to_have_text("Watch")
+    item.locator("a").click()
+    page.wait_for_selector("#table[data-status='playing'] #hand .card")
+    expect(page.locator("#me")).to_contain_text("Ana")
+    no_errors(page)
+    no_errors(other)
+
+
+def test_the_rules_panel_explains_the_table_in_english_and_in_french(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "huit-fou", "players": 3, "bots": {"1": "greedy", "2": "greedy"},
+        "overrides": {"target": 30}})
+    # Aces reverse here: the direction is shown.
+    expect(page.locator("#direction-chip")).to_be_visible()
+    expect(page.locator("#direction")).to_be_visible()
+    page.click("#rules-button")  # one click
+    panel = page.locator("#rules-panel")
+    expect(panel).to_be_visible()
+    expect(panel.locator("#rules-specials")).to_contain_text(
+        "Aces: the direction of play reverses")
+    expect(panel.locator("#rules-specials")).to_contain_text("Queens: the next player loses their turn")
+    expect(panel.locator("#rules-wins")).to_have_text("Lowest total wins")
+    expect(panel.locator("#rules-goal")).to_contain_text("reaches 30")
+    expect(panel.locator("#rules-overrides")).to_contain_text("target = 30")
+    shot(page, "rules-panel")
+    page.click("#rules-close")
+    expect(panel).to_be_hidden()
+
+    french = person(browser, contexts, locale="fr-FR", phone=True)
+    french.goto(f"{server.url}/t/{code}")
+    french.wait_for_selector("#table[data-status='playing'] #opponents .pod")
+    french.tap("#rules-button")
+    panel = french.locator("#rules-panel")
+    expect(panel.locator("#rules-specials")).to_contain_text(re.compile(r"As\s?:\s?le sens du jeu s’inverse"))
+    expect(panel.locator("#rules-wins")).to_have_text("Le plus petit total gagne")
+    expect(panel.locator("h2")).to_contain_text("Huit fou")
+    shot(french, "rules-panel-fr-phone")
+    # Classic has no card that reverses: no direction there.
+    other, _code = seat_alone(server, browser, contexts, {
+        "rules": "classic", "players": 3, "bots": {"1": "greedy", "2": "greedy"}})
+    expect(other.locator("#direction-chip")).to_have_count(0)
+    expect(other.locator("#direction")).to_be_hidden()
+    no_errors(page)
+    no_errors(french)
+
+
+def test_the_round_summary_counts_the_points_and_a_reload_keeps_the_whole_log(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "classic", "players": 2, "bots": {"1": "greedy"}, "overrides": {"hand_size": 2}})
+    play_until(page, lambda: data(page, "round-over") == "true")
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    points = load_rules("classic").points
+    values = []
+    for seat in (0, 1):
+        row = summary.locator(f"tbody tr[data-seat='{seat}']")
+        cards = row.locator(".counted").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+        value = sum(points[Card.parse(c).rank] for c in cards)
+        expect(row.locator(".hand-value")).to_have_text(f"= {value}")
+        values.append(value)
+    out = 0 if values[0] == 0 else 1
+    name = ["Ana", "Bot 2"][out]
+    expect(page.locator("#summary-how")).to_have_text(
+        f"{name} went out and scores the cards left in the other hands: {values[1 - out]}.")
+    expect(summary.locator(f"tbody tr[data-seat='{out}'] .round-points")).to_have_text(
+        f"+{values[1 - out]}" if values[1 - out] else "0")
+    expect(page.locator("#summary-leader")).to_contain_text(f"Ahead: {name} with {values[1 - out]}.")
+    expect(page.locator("#summary-leader")).to_contain_text("Highest total wins")
+    shot(page, "round-summary-counted")
+
+    page.click("#next-round")
+    page.wait_for_selector("#table[data-round='2'][data-round-over='false']")
+    if data(page, "my-turn") == "true":
+        play_turn(page)
+    lines, at = log_lines(page), version(page)
+    assert lines[0] == "Dealt: round 1." and "Dealt: round 2." in lines, lines
+    page.reload()
+    page.wait_for_selector(f"#table[data-version='{at}']")
+    assert log_lines(page) == lines
+    # A spectator who comes later reads the same story.
+    watcher = person(browser, contexts)
+    watcher.goto(f"{server.url}/t/{code}")
+    watcher.wait_for_selector(f"#table[data-version='{at}']")
+    assert log_lines(watcher) == lines
+    no_errors(page)
+
+
+def test_a_forced_draw_in_huit_fou_says_to_play_the_card(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    # HF5: draw until a card can be played, then play it (no Pass).
+    seed = first_seed(lambda g: [str(a) for a in g.legal_actions()] == ["draw"], "huit-fou", {})
+    page, _code = seat_alone(server, browser, contexts, {
+        "rules": "huit-fou", "players": 2, "bots": {"1": "greedy"}, "seed": seed})
+    for _ in range(30):
+        before = version(page)
+        page.click("#draw")
+        wait_version_after(page, before)
+        if playable(page):
+            break
+    drawn = page.get_attribute("#hand .card.drawn", "data-card")
+    assert drawn is not None and playable(page) == [drawn]
+    expect(page.locator("#pass")).to_be_disabled()
+    expect(page.locator("#status")).to_have_text(f"You drew {Card.parse(drawn).pretty()}: play it.")
+    no_errors(page)
+
+
+def test_while_reconnecting_the_banner_overlays_and_the_hand_is_inert(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "classic", "players": 2, "bots": {"1": "greedy"}})
+    page.wait_for_selector("#table[data-online='true']")
+    box = page.locator("#hand").bounding_box()
+    expect(page.locator("#draw kbd")).to_be_visible()  # a keyboard: the keys are shown
+    down = [True]
+
+    def network(ws: WebSocketRoute) -> None:
+        if down[0]:
+            ws.close()
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket(re.compile(r".*/ws/tables/.*"), network)
+    server.drop_connections(code)  # and the network is down: no reconnection yet
+    page.wait_for_selector("#table[data-online='false']", state="attached")
+    expect(page.locator("#banner")).to_have_text("Reconnecting…")
+    assert page.locator("#hand").bounding_box() == box  # nothing moved
+    assert page.evaluate("document.querySelector('#hand').inert")
+    shot(page, "reconnecting")
+    down[0] = False
+    page.wait_for_selector("#table[data-online='true']", state="attached", timeout=20_000)
+    assert not page.evaluate("document.querySelector('#hand').inert")
+    expect(page.locator("#banner")).to_be_hidden()
+
+    phone = person(browser, contexts, phone=True)
+    phone.goto(f"{server.url}/t/{code}")
+    phone.wait_for_selector("#table[data-status='playing']")
+    expect(phone.locator("#draw kbd")).to_be_hidden()  # a touch screen: no keys
+    expect(phone.locator(".keys")).to_be_hidden()
+
+
+def seat_layout(page: Page) -> dict[int, dict[str, float]]:
+    boxes: dict[int, dict[str, float]] = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('#opponents .pod')].map(n => {"
+        " const r = n.getBoundingClientRect(); return [n.dataset.seat, {x: r.x + r.width / 2,"
+        " y: r.y + r.height / 2, left: r.left, right: r.right}]; }))")
+    return {int(k): v for k, v in boxes.items()}
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_seats_sit_around_the_table(
+        server: Server, browser: Browser, contexts: list[BrowserContext], players: int) -> None:
+    bots = {str(s): "greedy" for s in range(1, players)}
+    page, code = seat_alone(server, browser, contexts, {"rules": "huit-fou", "players": players,
+                                                         "bots": bots})
+    shot(page, f"table-{players}p")
+    centre = page.locator("#discard").bounding_box()
+    felt = page.locator("#felt").bounding_box()
+    assert centre is not None and felt is not None
+    seats = seat_layout(page)
+    assert sorted(seats) == list(range(1, players))
+    middle = felt["x"] + felt["width"] / 2
+    if players == 2:
+        assert seats[1]["y"] < centre["y"] and abs(seats[1]["x"] - middle) < 30  # across
+    if players == 4:  # the next player on the left, then across, then on the right
+        assert seats[1]["right"] < centre["x"] < centre["x"] + centre["width"] < seats[3]["left"]
+        assert seats[2]["y"] < min(seats[1]["y"], seats[3]["y"])
+        assert abs(seats[2]["x"] - middle) < 30
+    if players == 6:  # an arc from the left over the top to the right
+        xs = [seats[s]["x"] for s in range(1, 6)]
+        assert xs == sorted(xs)
+        assert seats[3]["y"] < seats[2]["y"] < seats[1]["y"]
+    # The same seat on a phone.
+    token = page.evaluate(f"localStorage.getItem('eights.seat.{code}')")
+    phone = person(browser, contexts, phone=True)
+    phone.context.add_init_script(f"localStorage.setItem('eights.seat.{code}', {json.dumps(token)})")
+    phone.goto(f"{server.url}/t/{code}")
+    phone.wait_for_selector("#table[data-status='playing'] #hand .card")
+    shot(phone, f"table-{players}p-phone")
+    width = phone.viewport_size["width"] if phone.viewport_size else 390
+    for box in seat_layout(phone).values():
+        assert box["left"] >= 0 and box["right"] <= width  # every seat on the screen
+    no_errors(page)
+    no_errors(phone)

@@ -105,7 +105,8 @@ MESSAGES: tuple[str, ...] = (
     _("Blocked: the lowest hand ({names}) scores the difference to each other hand: {sum}."),
     _("Ahead: {names} with {score}."),
     # words the log and the labels reuse
-    _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"), _("seven"), _("eight"),
+    _("J"), _("Q"), _("K"), _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"),
+    _("seven"), _("eight"),
     _("nine"), _("ten"), _("jack"), _("queen"), _("king"), _("joker"), _("clubs"),
     _("diamonds"), _("hearts"), _("spades"), _("{rank} of {suit}"), _("draw"), _("pass"),
     _("take a card"), _("{card}, naming {suit}"), _("{play} and announce the last card"),

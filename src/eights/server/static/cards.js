@@ -2,6 +2,8 @@
 // court cards, a joker, and a card back. A card is its canonical text: "Qh",
 // "Ts" (ten of spades), "X" (joker).
 
+import { rankLabel } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const W = 200;
 const H = 280;
@@ -39,7 +41,6 @@ export function installSprite() {
 
 export const isRed = (card) => card[1] === "h" || card[1] === "d";
 
-const rankLabel = (rank) => (rank === "T" ? "10" : rank);
 
 function pip(suit, x, y, size, flip = false) {
   const half = size / 2;

@@ -73,11 +73,21 @@ export function suitWords(letter) {
   return t(SUIT_WORDS[letter]);
 }
 
-/** "Q♥", "10♦", "🃏" (as the terminal prints cards). */
+/** A rank as players write it: "10", and the court cards' letters of the language
+ * (J, Q, K in English; V, D, R in French, as the terminal and the log write them). */
+export function rankLabel(rank) {
+  if (rank === "T") return "10";
+  if (rank === "J") return t("J");
+  if (rank === "Q") return t("Q");
+  if (rank === "K") return t("K");
+  return rank;
+}
+
+/** "Q♥" ("D♥" in French), "10♦", "🃏" (as the terminal prints cards). */
 export function cardPretty(card) {
   const rank = card[0];
   if (rank === "X") return "🃏";
-  return (rank === "T" ? "10" : rank) + SUIT_SYMBOLS[card[1]];
+  return rankLabel(rank) + SUIT_SYMBOLS[card[1]];
 }
 
 /** An action as a player reads it: "8♥, naming ♠", "draw". */

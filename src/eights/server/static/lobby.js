@@ -69,7 +69,7 @@ function renderTables(list, tables) {
     const mine = seatOf(table.code) !== null; // this browser holds a seat there
     const canJoin = !mine && table.status === "waiting" && free > 0;
     const rules = presetTitle(table.rules, table.rules_title);
-    const timer = table.turn_timer ? ` · ⏱ ${t("{s} s", { s: Math.round(table.turn_timer) })}` : "";
+    const timer = table.turn_timer ? ` · ${t("turn timer: {s} s", { s: Math.round(table.turn_timer) })}` : "";
     const label = mine ? t("Resume") : canJoin ? t("Join") : t("Watch");
     return el("li", { class: "table-item", "data-code": table.code },
       el("div", { class: "table-item-text" },

@@ -111,6 +111,7 @@ class TablePage {
     this.online = status === "open";
     this.page.dataset.online = String(this.online);
     this.setInert();
+    if (this.playing) this.renderStatus();
     if (status === "open") {
       this.opened = (this.opened || 0) + 1;
       this.page.dataset.connections = this.opened;
@@ -143,6 +144,7 @@ class TablePage {
       el("a", { href: "/", class: "banner-link" }, t("Back to the lobby")));
     banner.hidden = false;
     this.setInert();
+    if (this.playing) this.renderStatus();
     for (const dialog of this.root.querySelectorAll("dialog[open]")) dialog.close();
   }
 
@@ -352,7 +354,8 @@ class TablePage {
       el("div", { class: "dialog-buttons" },
         el("button", { type: "button", class: "primary", id: "rules-close", onclick: () => dialog.close() }, t("Close"))));
     dialog.showModal();
-    dialog.querySelector("#rules-close").focus();
+    dialog.querySelector("#rules-close").focus({ preventScroll: true });
+    dialog.scrollTop = 0;
   }
 
   rulesButton() {
@@ -591,6 +594,7 @@ class TablePage {
     const angles = arc(seats.length);
     const host = this.hostToken && this.table.status === "playing";
     this.opponents.dataset.count = seats.length;
+    this.opponents.parentElement.classList.toggle("many", seats.length >= 4); // a taller felt
     this.opponents.replaceChildren(...seats.map((s, k) => {
       const info = this.table.seats[s];
       const count = view.hand_sizes[s];
@@ -707,8 +711,9 @@ class TablePage {
 
   renderStatus() {
     if (!this.view) return;
-    let text = this.statusText();
-    if (this.timerEnd !== null && !this.view.round_over) {
+    const closed = this.page.dataset.status === "closed";
+    let text = closed ? t("The host closed the table.") : this.online ? this.statusText() : t("Reconnecting…");
+    if (this.timerEnd !== null && !this.view.round_over && this.online && !closed) {
       const left = Math.max(0, Math.ceil((this.timerEnd - Date.now()) / 1000));
       text += ` (${t("turn timer: {s} s", { s: left })})`;
     }
@@ -859,7 +864,7 @@ class TablePage {
       parts.push(el("div", { class: "dialog-buttons" },
         el("button", { type: "button", onclick: () => dialog.close() }, t("Close")), next));
     }
-    dialog.replaceChildren(...parts);
+    dialog.replaceChildren(...parts.filter(Boolean));
     if (!dialog.open) dialog.showModal();
     const focus = dialog.querySelector("#next-round, a.button");
     if (focus) focus.focus();
