@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from eights.engine.cards import Rank
+from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
+from eights.i18n.explain import card_effects, match_goal
 from eights.server import create_app
 from eights.server.web import MESSAGES, PLURALS, STATIC
 
@@ -87,3 +90,66 @@ def test_the_static_files_ship_with_the_package() -> None:
     assert "server/static/*" in data
     assert {p.name for p in STATIC.iterdir()} >= {"index.html", "app.js", "app.css"}
     assert all(p.is_file() for p in STATIC.iterdir())  # the glob takes files only
+
+
+def test_the_rules_of_a_table_in_words_for_the_rules_panel(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"rules": "huit-americain", "players": 3,
+                                            "overrides": {"target": 200}}).json()
+    code = made["code"]
+    rules = load_rules("huit-americain", {"target": 200})
+    fr = client.get(f"/api/tables/{code}/rules?lang=fr").json()
+    assert fr["specials"] == card_effects(rules, translator("fr"))
+    assert any(line.startswith("Valets") for line in fr["specials"])  # HA9: jacks reverse
+    assert fr["goal"] == match_goal(rules, translator("fr")) and "200" in fr["goal"][1]
+    assert fr["lowest_wins"] is True and fr["reverse"] is True and fr["target"] == 200
+    assert fr["overrides"] == {"target": 200}
+    assert fr["points"]["J"] == rules.points[Rank.JACK] and fr["points"]["T"] == 10
+    en = client.get(f"/api/tables/{code}/rules").json()
+    assert en["lang"] == "en" and en["specials"][-1].startswith("Jokers:")
+    classic = client.post("/api/tables", json={"rules": "classic", "players": 4}).json()
+    words = client.get(f"/api/tables/{classic['code']}/rules?lang=en").json()
+    assert words["lowest_wins"] is False and words["reverse"] is False
+    assert words["scoring"] == "winner-collects" and words["blocked_scoring"] == "collect"
+    assert client.get(f"/api/tables/{code}/rules?lang=de").status_code == 404
+    assert client.get("/api/tables/nosuchtable00/rules").status_code == 404
+
+
+def test_preset_titles_come_through_the_catalog(client: TestClient) -> None:
+    fr = client.get("/api/i18n/fr").json()["presets"]
+    en = client.get("/api/i18n/en").json()["presets"]
+    assert set(fr) == set(en) == set(preset_names())
+    assert en["classic"] == load_rules("classic").title
+    assert fr["classic"] == translator("fr")(load_rules("classic").title) != en["classic"]
+
+
+def test_a_reconnecting_client_gets_the_log_of_the_match_as_it_was_said(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"rules": "classic", "players": 2, "name": "Ana",
+                                            "bots": {"1": "greedy"}}).json()
+    code, token, host = made["code"], made["token"], made["host_token"]
+    lines = ["Dealt: round 1."]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        ws.send_json({"type": "hello", "seq": 1, "token": token})
+        welcome = ws.receive_json()
+        assert welcome["type"] == "welcome" and welcome["log"] == []  # not started yet
+        ws.send_json({"type": "start", "seq": 2, "token": host})
+        seq, moves = 3, 0
+        while True:
+            got = ws.receive_json()
+            if got["type"] != "state":
+                continue
+            if got["last"]:
+                lines.append(got["last"]["text"])
+            view = got["view"]
+            if view["to_play"] == 0 and view["legal"]:  # the bot waits for Ana: nothing moves
+                if moves == 6:
+                    break
+                ws.send_json({"type": "action", "seq": seq, "token": token,
+                              "action": view["legal"][0], "version": got["version"]})
+                seq, moves = seq + 1, moves + 1
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        ws.send_json({"type": "hello", "seq": 1, "token": token})
+        assert ws.receive_json()["log"] == lines
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:  # a spectator, in French
+        ws.send_json({"type": "hello", "seq": 1, "lang": "fr"})
+        log = ws.receive_json()["log"]
+        assert log[0] == translator("fr")("Dealt: round {n}.", n=1) and len(log) == len(lines)
