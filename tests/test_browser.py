@@ -460,6 +460,11 @@ def test_the_french_page_is_in_french(
     expect(page.locator("#new-table")).to_have_text("Nouvelle table")
     expect(page.locator("#open-title")).to_have_text("Tables ouvertes")
     assert page.evaluate("document.documentElement.lang") == "fr"
+    page.click("#new-table")  # the rules' titles are in French too
+    classic = translator("fr")(load_rules("classic").title)
+    assert classic != load_rules("classic").title
+    expect(page.locator("#create-rules option[value='classic']")).to_have_text(classic)
+    page.click("#create-dialog button[value='cancel']")
     create_alone(page)
     page.wait_for_selector("#table[data-my-turn='true']")
     expect(page.locator("#draw")).to_contain_text("Piocher")
