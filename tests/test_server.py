@@ -263,7 +263,10 @@ def test_create_join_and_lobby(client: TestClient) -> None:
      "key 'decks' has bad value 50; allowed on this server: at most 3"),
     ({"rules": "classic", "overrides": {"jokers": True}}, 400, "key 'jokers' has bad value True"),
     ({"rules": "classic", "overrides": {"title": "x"}}, 400, "cannot be changed"),
-    ({"rules": "classic", "overrides": {"draw": "x" * 41}}, 422, "overrides.draw"),
+    ({"rules": "classic", "overrides": {"draw": "x" * 41}}, 422, "the value of 'draw' must be"),
+    ({"rules": "classic", "overrides": {"draw": [1]}}, 422,
+     "the value of 'draw' must be true or false, a whole number, or a string"),
+    ({"rules": "classic", "bots": {"x" * 500: "greedy"}}, 422, "'bots.(unreadable key)"),
     # The rules' own bounds, said in the rules' own words, whichever field carries them.
     ({"rules": "classic", "target": 100_000}, 400,
      "key 'target' has bad value 100000; allowed: a whole number from 0 to 10000"),
@@ -307,6 +310,13 @@ def test_http_errors_are_json_without_traces(client: TestClient) -> None:
     assert huge.status_code == 413 and huge.json()["code"] == "too_large"
     control = client.post(f"/api/tables/{open_table['code']}/join", json={"name": "Ana\x1b[31m"})
     assert control.status_code == 422 and "printable" in control.json()["message"]
+    for body in (b"[" * 15_000, b'{"players": 1' + b"0" * 5000 + b"}"):  # past json's limits
+        refused = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert refused.status_code == 422 and "not valid JSON" in refused.json()["message"]
+    nowhere = client.get("/api/nothing-here")
+    assert nowhere.status_code == 404 and nowhere.json()["code"] == "not_found"
+    wrong = client.delete("/api/tables")
+    assert wrong.status_code == 405 and "does not take this method" in wrong.json()["message"]
     with client.websocket_connect("/ws/tables/nosuchtable00") as ws:
         peer = Peer(ws)
         assert "check the invite code" in peer.error("not_found")["message"]
@@ -572,7 +582,7 @@ def test_a_failing_bot_does_not_stall_the_table(client: TestClient,
             if ana.view["to_play"] == 0:
                 acted = ana.version
                 ana.play(pick(ana.view["legal"], rng))
-                ana.until(lambda m, v=acted: m["type"] == "state" and m["version"] > v)
+                ana.until(lambda m: m["type"] == "state" and m["version"] > acted)  # noqa: B023
             else:
                 moved = ana.until(lambda m: m["type"] == "state" and m["last"] is not None
                                   and m["last"]["seat"] == 1)

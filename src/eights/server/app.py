@@ -14,6 +14,7 @@ import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eights import __version__
 from eights.engine.rules import load_rules, preset_names
@@ -40,6 +41,8 @@ log = logging.getLogger("eights.server")
 
 MAX_BODY = 16 * 1024
 """Largest HTTP request body, in bytes."""
+
+_BAD_BODY = 'the body is not valid JSON; send one JSON object such as {"rules": "classic"}'
 
 _STATUS = {
     ErrorCode.NOT_FOUND: 404,
@@ -125,11 +128,22 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [{**e, "loc": tuple(e.get("loc", ()))[1:]} for e in exc.errors()]
         if any(e.get("type") == "json_invalid" for e in errors):
-            return _error_response(ErrorCode.BAD_MESSAGE, "the body is not valid JSON; send one "
-                                   'JSON object such as {"rules": "classic"}')
+            return _error_response(ErrorCode.BAD_MESSAGE, _BAD_BODY)
         model = JoinTable if request.url.path.endswith("/join") else CreateTable
         return _error_response(ErrorCode.BAD_MESSAGE,
                                describe_errors(errors, list(model.model_fields)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # a body FastAPI could not decode (nesting, huge numbers)
+            return _error_response(ErrorCode.BAD_MESSAGE, _BAD_BODY)
+        if exc.status_code == 404:
+            return _error_response(ErrorCode.NOT_FOUND, "there is nothing at this address; the "
+                                   "API is described at /api/docs")
+        if exc.status_code == 405:
+            return _error_response(ErrorCode.BAD_REQUEST, "this address does not take this "
+                                   "method; the API is described at /api/docs", 405)
+        return _error_response(ErrorCode.BAD_REQUEST, str(exc.detail)[:200], exc.status_code)
 
     @app.exception_handler(Exception)
     async def _failed(_request: Request, exc: Exception) -> JSONResponse:

@@ -185,12 +185,18 @@ _MODELS: dict[str, type[_Message]] = {
     "seat_bot": SeatBot, "start": Start,
 }
 TYPES = tuple(sorted(_MODELS))
-_WHOLE = f"must be a whole number from 0 to {SAFE_INT - 1}"
+_COUNTS = frozenset({"seq", "version", "seat", "seed"})
+"""Fields of type :data:`Count`: their errors state the range."""
 _ALLOWED = {
-    "int_type": _WHOLE, "greater_than_equal": _WHOLE, "less_than": _WHOLE,
+    "int_type": "must be a whole number", "int_from_float": "must be a whole number",
     "string_type": "must be a string", "missing": "is missing",
 }
 """What a field must be, by pydantic error type (pydantic's own words otherwise)."""
+
+
+def _shown(key: str) -> str:
+    """A client's dict key in an error: short printable text, else a placeholder."""
+    return key if len(key) <= 40 and key.isprintable() else "(unreadable key)"
 
 
 def describe_errors(errors: list[Any], fields: Sequence[str] = ()) -> str:
@@ -201,14 +207,17 @@ def describe_errors(errors: list[Any], fields: Sequence[str] = ()) -> str:
     """
     parts = []
     for err in errors[:3]:
-        loc = ".".join(str(x) for x in err.get("loc", ())) or "body"
+        loc = [_shown(str(x)) for x in err.get("loc", ())]
         kind = err.get("type", "")
-        if kind == "extra_forbidden":
+        if loc and loc[-1] in _COUNTS and kind in ("int_type", "int_from_float",
+                                                   "greater_than_equal", "less_than"):
+            said = f"must be a whole number from 0 to {SAFE_INT - 1}"
+        elif kind == "extra_forbidden":
             said = "is not a field here" + (f"; fields are {', '.join(fields)}" if fields else "")
         else:
             said = _ALLOWED.get(kind) or str(err.get("msg", "is not valid")).replace(
-                "Input should", "should")
-        parts.append(f"field {loc!r} {said}")
+                "Input should", "should").replace("Value error, ", "")
+        parts.append(f"field {'.'.join(loc) or 'body'!r} {said}")
     return "; ".join(parts)
 
 
@@ -276,8 +285,8 @@ class CreateTable(BaseModel):
     """Seats given to bots, e.g. ``{"2": "greedy", "3": "expert"}``."""
     target: Annotated[int, Field(strict=True)] | None = None
     rounds: Annotated[int, Field(strict=True)] | None = None
-    overrides: dict[Annotated[str, Field(max_length=40)],
-                    bool | int | Annotated[str, Field(max_length=40)]] = Field(default_factory=dict)
+    overrides: dict[Annotated[str, Field(max_length=40)], Any] = Field(default_factory=dict)
+    """Rules fields and their values: ``true``/``false``, a whole number or a short string."""
     title: Title = ""
     public: bool = True
     """Listed in the lobby (a private table is reached only by its code)."""
@@ -293,6 +302,16 @@ class CreateTable(BaseModel):
     def _few(cls, value: dict[str, Any]) -> dict[str, Any]:
         if len(value) > 20:
             raise ValueError("at most 20 entries")
+        return value
+
+    @field_validator("overrides")
+    @classmethod
+    def _plain(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key, item in value.items():
+            text = isinstance(item, str) and len(item) <= 40 and item.isprintable()
+            if not (type(item) in (bool, int) or text):
+                raise ValueError(f"the value of {key[:40]!r} must be true or false, a whole "
+                                 "number, or a string of at most 40 printable characters")
         return value
 
 
