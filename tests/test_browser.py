@@ -779,6 +779,10 @@ def test_the_round_summary_counts_the_points_and_a_reload_keeps_the_whole_log(
     expect(page.locator("#summary-leader")).to_contain_text(f"Ahead: {name} with {values[1 - out]}.")
     expect(page.locator("#summary-leader")).to_contain_text("Highest total wins")
     shot(page, "round-summary-counted")
+    phone = person(browser, contexts, phone=True)  # someone watching on a phone sees it too
+    phone.goto(f"{server.url}/t/{code}")
+    expect(phone.locator("#summary-how")).to_be_visible()
+    shot(phone, "round-summary-phone")
 
     page.click("#next-round")
     page.wait_for_selector("#table[data-round='2'][data-round-over='false']")
