@@ -15,6 +15,8 @@ from typer.testing import CliRunner
 
 from eights.cli import app as cli_app
 from eights.engine.record import load_record, replay
+from eights.server import hub as hub_module
+from eights.server import room as room_module
 from eights.server.room import Room
 from eights.server.store import Base, Store
 from postgres import BACKENDS, database_url
@@ -170,6 +172,50 @@ def test_finished_tables_can_still_be_watched(db: str) -> None:
         state = late.expect("state")
         assert state["view"]["match_over"] and state["view"]["hand"] == []
         assert state["view"]["revealed"] is not None
+
+
+def test_finished_tables_are_replayed_once_for_many_readers(db: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    with make_client(db) as client:
+        made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
+                      target=1, seed=4)
+        with client.websocket_connect(f"/ws/tables/{made['code']}") as ws:
+            watcher = Peer(ws)
+            watcher.hello()
+            watcher.send("start", token=made["host_token"])
+            watcher.until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+    code = made["code"]
+    replays: list[str] = []
+    real = room_module.replay_table
+
+    def counted(data: Any) -> Any:
+        replays.append(data.code)
+        return real(data)
+
+    monkeypatch.setattr(hub_module, "replay_table", counted)
+    monkeypatch.setattr(room_module, "replay_table", counted)
+    with make_client(db) as client:
+        for _ in range(5):
+            assert client.get(f"/api/tables/{code}").json()["status"] == "finished"
+            assert client.get(f"/api/tables/{code}/record").json()["meta"]["table"] == code
+        assert replays == [code, code]  # once for the table, once for its record
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:  # the host closes it
+            host = Peer(ws)
+            host.hello()
+            host.send("close", token=made["host_token"])
+            host.until(lambda m: m["type"] == "table" and m["table"]["status"] == "closed")
+        closed = client.get(f"/api/tables/{code}")
+        assert closed.status_code == 409 and closed.json()["code"] == "wrong_status"
+        assert client.get(f"/api/tables/{code}/record").status_code == 200
+
+
+def test_a_stored_turn_timer_is_brought_within_the_bounds(db: str) -> None:
+    with make_client(db) as client:
+        made = create(client, rules="classic", players=2, turn_timer=30)
+        hub_of(client).store.run(Store.set_table(made["code"], turn_timer=0.001))  # an old table
+    with make_client(db) as client:
+        assert room_of(client, made["code"]).turn_timer == 5.0
+        assert client.get(f"/api/tables/{made['code']}").json()["turn_timer"] == 5.0
 
 
 def test_a_failed_commit_changes_nothing(db: str, stack: ExitStack,

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import re
 import secrets
-from collections import Counter
+from collections import Counter, OrderedDict
 from typing import Any
 
 from eights.engine.errors import EightsError, RulesError
@@ -34,6 +34,8 @@ what a rule allows); a number here is this server's own cap on top of them (it b
 cards in play, so the work of every move), ``None`` for no cap."""
 
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+READ_BACK = 64
+"""Finished tables, and records, kept in memory once read back (a match is replayed to read it)."""
 
 
 class Hub:
@@ -52,6 +54,10 @@ class Hub:
         self.owners: dict[str, str] = {}
         """Open table code -> the address that created it."""
         self.connections: Counter[str] = Counter()
+        self._read_back: OrderedDict[str, Room] = OrderedDict()
+        """Finished tables read back from the database, the last used last."""
+        self._records: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        """Records of finished or closed tables (they never change), the last used last."""
         self._requests: dict[str, TokenBucket] = {}
 
     # ------------------------------------------------------------------ life
@@ -60,7 +66,11 @@ class Hub:
         """Migrate the schema, then rebuild every open table by replaying its actions."""
         self.store.migrate()
         self.writer.start()
+        low, high = self.limits.turn_timer
         for data in self.store.load_open():
+            if data.turn_timer is not None and not low <= data.turn_timer <= high:
+                # Stored before the timer had bounds: a short one would let the table play itself.
+                data.turn_timer = min(max(data.turn_timer, low), high)
             try:
                 room = self._room(data)
             except (EightsError, ValueError) as exc:
@@ -206,22 +216,26 @@ class Hub:
         """A table to join or watch: an open one, or a finished one read back from the database.
 
         A finished table read back is kept while someone watches it (``keep``);
-        :meth:`Room.leave` lets it go with the last connection.
+        :meth:`Room.leave` lets it go with the last connection. The last few read
+        back are kept too (:data:`READ_BACK`), so asking again does not replay them.
         """
-        room = self.rooms.get(code)
-        if room is not None:
-            return room
-        data = await asyncio.to_thread(self.store.load, code) if _CODE.fullmatch(code) else None
-        if data is None:
-            raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no table {code[:32]!r}; check the "
-                                "invite code")
-        if data.status == "closed":
-            raise ProtocolError(ErrorCode.WRONG_STATUS, f"table {code} is closed")
-        room = self.rooms.get(code)  # loaded meanwhile by another request
+        room = self.rooms.get(code) or self._read_back.get(code)
         if room is None:
-            room = self._room(data)
-            if keep:
-                self.rooms[code] = room
+            data = await asyncio.to_thread(self.store.load, code) if _CODE.fullmatch(code) else None
+            if data is None:
+                raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no table {code[:32]!r}; check "
+                                    "the invite code")
+            if data.status == "closed":
+                raise ProtocolError(ErrorCode.WRONG_STATUS, f"table {code} is closed")
+            replayed = await asyncio.to_thread(self._room, data)  # off the event loop
+            # Loaded meanwhile by another request? Then that one.
+            room = self.rooms.get(code) or self._read_back.get(code) or replayed
+        if room.status == "closed":
+            raise ProtocolError(ErrorCode.WRONG_STATUS, f"table {code} is closed")
+        if keep:
+            self.rooms.setdefault(code, room)
+        if not room.open:
+            _remember(self._read_back, code, room)
         return room
 
     def lobby(self) -> list[dict[str, Any]]:
@@ -237,7 +251,20 @@ class Hub:
             raise ProtocolError(ErrorCode.WRONG_STATUS, "the record shows every hand and the order of "
                                 "the stock, so it is given once the match is over or the table is "
                                 "closed")
-        game = replay_table(data)
-        seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
-        return record_of(game, meta={"table": code, "title": data.title, "seats": seats}).to_json()
+        record = self._records.get(code)
+        if record is None:
+            game = await asyncio.to_thread(replay_table, data)
+            seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
+            record = record_of(game, meta={"table": code, "title": data.title,
+                                           "seats": seats}).to_json()
+        _remember(self._records, code, record)
+        return record
+
+
+def _remember(cache: OrderedDict[str, Any], code: str, value: Any) -> None:
+    """Keep ``value`` among the :data:`READ_BACK` last used."""
+    cache[code] = value
+    cache.move_to_end(code)
+    while len(cache) > READ_BACK:
+        cache.popitem(last=False)
 
