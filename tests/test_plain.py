@@ -182,7 +182,7 @@ def test_keys_of_the_full_screen_and_a_wild_card_without_its_suit(tmp_path: Path
     driver.send("h")
     after = driver.read_until_prompt()
     assert after is not None and after.startswith("You play 8♦ and name ♥")
-    hand, legal = hand_and_legal(after)
+    _hand, legal = hand_and_legal(after)
     assert "draw" in legal
     driver.send("d")  # d draws, as on the full screen, and names the card drawn
     drawn = driver.read_until_prompt()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from eights import IllegalActionError, RecordError
+from eights.i18n import translator
 from eights.session import Session
 
 
@@ -89,3 +91,61 @@ def test_bad_seating_is_refused() -> None:
         Session.start("classic", 3, humans=4, save_dir=None)
     with pytest.raises(ValueError, match="unknown bot"):
         Session.start("classic", 3, bots=["nobody"], save_dir=None)
+
+
+def test_resume_rebuilds_the_undo_stack_of_the_round(tmp_path: Path) -> None:
+    s = Session.start("huit-americain", 3, bots=["greedy"], seed=7, save_dir=tmp_path)
+    before: list[dict[str, Any]] = []
+    for _ in range(4):
+        if s.game.over:
+            break
+        before.append(s.game.to_json())
+        s.play(s.legal()[0])
+        play_until_human(s)
+    assert s.path is not None and s.game.round == 1
+    again = Session.resume(s.path)
+    assert again.can_undo and again.undo_depth == len(before)
+    for state in reversed(before):  # each of the person's moves, back to the deal
+        assert again.undo()
+        assert again.game.to_json() == state
+        assert Session.resume(s.path).game.to_json() == state  # the save follows
+    assert not again.can_undo
+    # after an undo, the bots answer as a game resumed at that point would
+    there = Session.resume(s.path)
+    there.path = None
+    for session in (again, there):
+        session.play(session.legal()[-1])
+        play_until_human(session)
+    assert there.game.to_json() == again.game.to_json()
+
+
+def test_the_story_tells_the_match_as_the_log_told_it(tmp_path: Path) -> None:
+    s = Session.start("huit-fou", 3, bots=["greedy", "random"], seed=5, save_dir=tmp_path)
+    _ = translator("en")
+    told = [_("Round {n}: {dealer} deals.", n=1, dealer=s.names[s.game.dealer])]
+    mine: list[int] = []
+    for _turn in range(5):
+        if s.game.over:
+            break
+        mine.append(len(told))
+        told.append(s.describe(s.play(s.legal()[0]), _))
+        while s.bot_to_play:
+            told.append(s.describe(s.bot_move(), _))
+    assert s.path is not None
+    story = Session.resume(s.path).story(_)
+    assert [line.text for line in story] == told
+    assert [k for k, line in enumerate(story) if line.undoable] == mine
+    assert all(line.text.startswith("You ") for line in story if line.undoable)
+    assert not any(line.text.startswith("Player ") for line in story)
+
+
+def test_a_person_against_bots_is_you_in_the_log(tmp_path: Path) -> None:
+    s = Session.start("classic", 2, bots=["greedy"], seed=1, save_dir=None)
+    _ = translator("en")
+    hand = s.game.hand(0)
+    step = s.play("draw")
+    [card] = [c for c in s.game.hand(0) if c not in hand]
+    assert s.describe(step, _) == f"You draw {card.pretty()}"
+    assert Session.start("classic", 2, humans=2, seed=1, save_dir=None).you is None
+    two = Session.start("classic", 2, humans=2, seed=1, save_dir=None)
+    assert two.describe(two.play("draw"), _) == "Player 1 draws 1 card"

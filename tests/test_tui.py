@@ -14,25 +14,28 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widget import Widget
+from textual.widgets import Button, RichLog, Static
 from typer.testing import CliRunner
 
 from eights.bots import Bot, GreedyBot, RandomBot
-from eights.engine.actions import DRAW, Action, Kind
+from eights.engine.actions import DRAW, PASS, Action, Kind
 from eights.engine.cards import Rank, Suit
 from eights.engine.errors import IllegalActionError
 from eights.engine.game import Game
 from eights.engine.observation import Observation
 from eights.engine.record import record_of
-from eights.engine.rules import preset_names
+from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
+from eights.i18n.text import card_label, match_words, suit_words
 from eights.session import Session
-from eights.tui.app import EightsApp, TableScreen
+from eights.tui.app import EightsApp, TableScreen, is_wild
 from eights.tui.cards import CardChips
-from eights.tui.hand import HandFan
 from eights.tui.dialogs import (
     HandoverScreen,
     QuitScreen,
@@ -40,6 +43,8 @@ from eights.tui.dialogs import (
     RulesScreen,
     SuitPicker,
 )
+from eights.tui.hand import CARD_WIDTH, HandFan, mini_face
+from eights.tui.panels import played_by, table_lines
 from eights.tui.replay import ReplayApp, ReplayScreen
 
 KEYS = {Kind.DRAW: "d", Kind.PASS: "p", Kind.TAKE: "t"}
@@ -66,6 +71,7 @@ def start(tmp_path: Path, rules: str = "classic", *, seed: int = 1, lang: str = 
 
 async def settle(pilot: AppPilot, app: EightsApp) -> None:
     """Wait until no bot is thinking (a bot chooses in a worker thread; instant speed)."""
+    await pilot.pause()  # the screen is laid out
     for _step in range(200):
         if not app.is_running or not app.table.thinking:
             return
@@ -694,3 +700,347 @@ def test_snapshot_light_theme(snap_compare: Callable[..., bool], tmp_path: Path,
 
     assert snap_compare(snapshot_app("en", tmp_path, monkeypatch), terminal_size=SIZE,
                         run_before=light)
+
+
+# ---------------------------------------------------------------------- the layout at 80×24
+
+
+SMALL = (80, 24)
+TABLES = [(rules, n) for rules in sorted(preset_names()) for n in (2, 4, 6)
+          if load_rules(rules).players[0] <= n <= load_rules(rules).players[1]]
+
+
+def inside(widget: Widget, outer: Region) -> bool:
+    """The widget is shown and lies wholly inside ``outer`` (nothing clipped)."""
+    region = widget.region
+    return bool(region.area) and outer.contains_region(region)
+
+
+def assert_table_fits(app: EightsApp, lang: str = "en") -> None:
+    """Up-card, what to match, stock, goal, every player, the whole hand, prompt and keys."""
+    table = app.table
+    screen = Region(0, 0, *app.size)
+    assert not table.has_class("-too-small")
+    panel = table.query_one("#table")
+    for selector in ("#up-card", "#table-info"):
+        assert inside(table.query_one(selector), panel.content_region), selector
+    _ = translator(lang)
+    obs = app.session.observe(table.seat)
+    info = str(table.query_one("#table-info", Static).render())
+    for line in table_lines(obs, app.session.names, _, app.session.you):
+        assert line in info
+    assert match_words(obs.rules, _) in info
+    players = table.query_one("#players")
+    assert inside(players, screen)
+    for label in players.query(".name"):
+        assert inside(label, players.content_region)
+    log = table.query_one("#log")
+    assert inside(log, screen) and log.content_region.height >= 1
+    for selector in ("#prompt", "#hand", "#actions"):
+        assert inside(table.query_one(selector), screen), selector
+    fan = table.query_one(HandFan)
+    if fan.cards:
+        assert fan.lefts()[-1] + CARD_WIDTH <= fan.content_region.width
+        assert fan.step >= 3  # each card shows its border, rank and suit
+    for button in table.query("#actions > Button"):
+        if button.display:
+            assert inside(button, screen), button.id
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize(("rules", "players"), TABLES)
+async def test_every_table_fits_80_by_24(rules: str, players: int, lang: str,
+                                         tmp_path: Path) -> None:
+    app = start(tmp_path, rules, seed=3, players=players, lang=lang)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        assert_table_fits(app, lang)
+        if load_rules(rules).announce_last_card:  # the longer label of the key, too
+            app.table.announce = True
+            await pilot.pause()
+            assert_table_fits(app, lang)
+
+
+def test_every_preset_and_table_size_is_checked() -> None:
+    assert {rules for rules, _n in TABLES} == set(preset_names())
+    assert ("les-huit", 4) in TABLES and ("classic", 6) in TABLES and ("openspiel", 6) in TABLES
+
+
+@pytest.mark.asyncio
+async def test_a_long_hand_overlaps_and_stays_whole(tmp_path: Path) -> None:
+    session = Session.start("classic", 2, bots=["random"], seed=5, save_dir=tmp_path)
+    while len(session.game.hands[0]) < 22:  # draw until the hand is far wider than the screen
+        if session.bot_to_play:
+            session.bot_move()
+        elif DRAW in session.legal():
+            session.play(DRAW)
+        else:
+            session.play(session.legal()[0])
+    app = EightsApp(session, translator("en"), speed="instant")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        fan = app.table.query_one(HandFan)
+        assert len(fan.cards) >= 22 and fan.step < CARD_WIDTH
+        assert_table_fits(app)
+        lines = str(fan.render()).splitlines()
+        corners = "".join(line[left + 1:left + 3] for line in lines[1:4]
+                          for left in fan.lefts())
+        for card in fan.cards:  # every rank and suit can be read in the overlapped fan
+            first, second = mini_face(card, translator("en"))
+            assert first[:2].strip() in corners and second[0] in corners
+        obs = session.observe(0)
+        playable = {a.card for a in obs.legal if a.card is not None}
+        stuck = max(i for i, card in enumerate(obs.hand) if card not in playable)
+        history = len(session.game.history)
+        await click_card(pilot, app, stuck)  # a click picks the card under the mouse, even
+        assert app.table.selected == stuck  # half hidden under the next one
+        assert len(session.game.history) == history
+        assert prompt_of(app) == f"{card_label(obs.hand[stuck], translator('en'))} cannot be " \
+                                 "played now."
+
+
+@pytest.mark.asyncio
+async def test_the_suit_picker_and_the_keys_are_whole_at_80_by_24(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", seed=4, players=4, lang="fr")
+    async with app.run_test(size=SMALL) as pilot:
+        obs = await play_until(pilot, app, lambda o: any(a.suit is not None for a in o.legal))
+        assert obs is not None
+        eight = next(a.card for a in obs.legal if a.suit is not None)
+        assert eight is not None
+        await pilot.press(str(obs.hand.index(eight) + 1), "enter")
+        picker = app.screen
+        assert isinstance(picker, SuitPicker)
+        screen = Region(0, 0, *SMALL)
+        dialog = picker.query_one("#suit-dialog")
+        assert inside(dialog, screen)
+        for button in picker.query(Button):
+            assert inside(button, dialog.content_region), button.label
+        await pilot.press("escape")
+
+
+@pytest.mark.asyncio
+async def test_below_the_minimum_size_a_message_says_so(tmp_path: Path) -> None:
+    app = start(tmp_path, "les-huit", seed=3)
+    async with app.run_test(size=(70, 20)) as pilot:
+        table = app.table
+        assert table.has_class("-too-small")
+        message = table.query_one("#too-small", Static)
+        assert message.display and "70×20" in str(message.render())
+        assert "80×24" in str(message.render())
+        assert not table.query_one("#top").display
+        await pilot.resize_terminal(*SMALL)
+        await pilot.pause()
+        assert not table.has_class("-too-small") and not message.display
+        assert_table_fits(app)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)])
+async def test_large_terminals_give_the_log_and_the_table_more_room(
+        size: tuple[int, int], tmp_path: Path) -> None:
+    app = start(tmp_path, "les-huit", seed=3)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        assert_table_fits(app)
+        table = app.table
+        assert table.query_one("#log").region.height > size[1] // 3
+        assert table.query_one("#players-grid > .head").display  # headings are back
+        fan = table.query_one(HandFan)
+        assert fan.step == CARD_WIDTH + 1  # the cards stand apart
+
+
+# ---------------------------------------------------------------------- feedback
+
+
+def prompt_of(app: EightsApp) -> str:
+    return str(app.table.query_one("#prompt", Static).render())
+
+
+@pytest.mark.asyncio
+async def test_keys_that_do_not_apply_say_why(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert PASS not in app.session.legal()
+        await pilot.press("p")
+        assert prompt_of(app) == "p: you cannot pass now; play a card or draw (d)."
+        assert app.table.query_one("#prompt").has_class("-flash")
+        await pilot.press("t")
+        assert prompt_of(app).startswith("t does nothing here: these rules never let you take")
+        await pilot.press("a")
+        assert prompt_of(app).startswith("a does nothing here: these rules have no last-card")
+        assert len(app.session.game.history) == 0
+        await pilot.press("d")  # a key that applies clears the message
+        await settle(pilot, app)
+        assert not app.table.query_one("#prompt").has_class("-flash")
+    app = start(tmp_path, "huit-americain", seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        assert prompt_of(app) == ("a: announce only with the play that leaves you one card; "
+                                  "you hold 7 cards.")
+        assert not app.table.announce
+    app = start(tmp_path, "les-huit", seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        assert prompt_of(app).startswith("t: you may take the top card of the stock only right "
+                                         "after playing a card")
+
+
+@pytest.mark.asyncio
+async def test_your_draw_is_named_and_the_new_card_marked(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        before = list(app.session.observe(0).hand)
+        await pilot.press("d")
+        await settle(pilot, app)
+        hand = app.session.observe(0).hand
+        [new] = [c for c in hand if c not in before]
+        assert f"You draw {card_label(new, translator('en'))}" in log_text(app)
+        fan = app.table.query_one(HandFan)
+        assert fan.new == {hand.index(new)}
+        lines = str(fan.render()).splitlines()
+        i = hand.index(new)
+        top = 0 if i == fan.selected else 1
+        assert lines[top + 3][fan.lefts()[i] + 1] == "+"
+        played = [line for line in app.table.log_lines if line.startswith("Bot ")]
+        assert played and all("Player" not in line for line in played)
+        info = str(app.table.query_one("#table-info", Static).render())
+        by = played_by(app.session.observe(0))
+        assert by is not None and f"played by Bot {by}" in info
+
+
+@pytest.mark.asyncio
+async def test_the_chosen_card_is_never_a_wild_card_when_another_will_do(tmp_path: Path) -> None:
+    app = start(tmp_path, "huit-americain", seed=4, players=4)
+    async with app.run_test(size=SIZE) as pilot:
+        seen = 0
+
+        def check(obs: Observation) -> bool:
+            nonlocal seen
+            hand = obs.hand
+            chosen = hand[app.table.selected]
+            wild = [is_wild(c, obs) for c in hand]
+            if not all(wild):
+                assert not is_wild(chosen, obs), (hand, chosen)
+            playable = {a.card for a in obs.legal if a.card is not None}
+            if any(c in playable and not is_wild(c, obs) for c in hand):
+                assert chosen in playable
+            seen += 1
+            return seen > 12
+
+        await play_until(pilot, app, check, seed=4)
+        assert seen > 12
+
+
+@pytest.mark.asyncio
+async def test_undone_moves_are_struck_through_in_the_log(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", seed=8)
+    async with app.run_test(size=SIZE) as pilot:
+        first = len(app.table.log_lines)
+        await pilot.press("d")
+        await settle(pilot, app)
+        moves = len(app.table.log_lines) - first
+        assert moves >= 2  # your draw and the bots' answers
+        await pilot.press("u")
+        table = app.table
+        assert table.undone == set(range(first, first + moves))
+        assert table.log_lines[-1] == "Your last move is taken back."
+        log = table.query_one("#log", RichLog)
+        assert sum(line.text.startswith("↶ ") for line in log.lines) >= moves
+
+
+# ---------------------------------------------------------------------- resume: log and undo
+
+
+@pytest.mark.asyncio
+async def test_resume_restores_the_log_and_the_undo_history(tmp_path: Path) -> None:
+    app = start(tmp_path, "huit-fou", seed=6)
+    states: list[dict[str, Any]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        session = app.session
+        path = session.path
+        assert path is not None
+        count = 0
+
+        def three(obs: Observation) -> bool:
+            nonlocal count
+            count += 1
+            if count <= 3:
+                states.append(session.game.to_json())
+            return count > 3
+
+        await play_until(pilot, app, three, next_rounds=False)
+        told = [line for line in app.table.log_lines if "saved" not in line
+                and "Press ?" not in line]
+        await pilot.press("q", "k")
+    resumed = Session.resume(path)
+    again = EightsApp(resumed, translator("en"), speed="instant")
+    async with again.run_test(size=SIZE) as pilot:
+        log = again.table.log_lines
+        assert log[-len(told):] == told  # the same story, in the same words
+        assert resumed.can_undo
+        for state in reversed(states[-resumed.undo_depth:]):
+            await pilot.press("u")
+            await settle(pilot, again)
+            assert resumed.game.to_json() == state
+        assert again.table.undone  # the lines taken back are marked
+        assert "Your last move is taken back." in again.table.log_lines
+
+
+# ---------------------------------------------------------------------- suit keys in two languages
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("lang", "keys"), [
+    ("en", {"1": Suit.CLUBS, "c": Suit.CLUBS, "d": Suit.DIAMONDS, "3": Suit.HEARTS,
+            "s": Suit.SPADES, "h": Suit.HEARTS}),
+    ("fr", {"t": Suit.CLUBS, "k": Suit.DIAMONDS, "c": Suit.HEARTS, "p": Suit.SPADES,
+            "d": Suit.DIAMONDS, "4": Suit.SPADES}),
+])
+async def test_suit_keys_in_english_and_french(lang: str, keys: dict[str, Suit],
+                                               tmp_path: Path) -> None:
+    for key, suit in keys.items():
+        app = start(tmp_path, "classic", seed=4, lang=lang)
+        async with app.run_test(size=SIZE) as pilot:
+            obs = await play_until(pilot, app,
+                                   lambda o: any(a.suit is not None for a in o.legal))
+            assert obs is not None
+            eight = next(a.card for a in obs.legal if a.suit is not None)
+            assert eight is not None
+            history = len(app.session.game.history)
+            await pilot.press(str(obs.hand.index(eight) + 1), "enter")
+            picker = app.screen
+            assert isinstance(picker, SuitPicker)
+            labels = [str(b.label) for b in picker.query(Button)]
+            letters = "tkcp" if lang == "fr" else "cdhs"
+            assert labels == [f"{i + 1} {s.symbol} {suit_words(s, translator(lang))} "
+                              f"({letters[i]})" for i, s in enumerate(Suit)]
+            await pilot.press(key)
+            assert app.session.game.history[history] == (0, Action.play(eight, suit)), key
+
+
+def test_snapshot_les_huit_at_80_by_24(snap_compare: Callable[..., bool], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    session = Session.start("les-huit", 4, bots=["random"], seed=3, save_dir=None)
+    session.path = Path("saves") / "les-huit-3.json"
+    app = EightsApp(session, translator("en"), speed="instant")
+    assert snap_compare(app, press=["d"], terminal_size=SMALL)
+
+
+def test_snapshot_french_suit_picker_at_80_by_24(snap_compare: Callable[..., bool],
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    session = Session.start("classic", 4, bots=["random"], seed=3, save_dir=None, lang="fr")
+    session.path = Path("saves") / "classic-3.json"
+    eight = next(a.card for a in session.legal() if a.suit is not None)
+    assert eight is not None
+    key = str(session.observe(0).hand.index(eight) + 1)
+    app = EightsApp(session, translator("fr"), speed="instant")
+    assert snap_compare(app, press=[key, "enter"], terminal_size=SMALL)
+
+
+def test_snapshot_too_small(snap_compare: Callable[..., bool], tmp_path: Path,
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    assert snap_compare(snapshot_app("en", tmp_path, monkeypatch), terminal_size=(60, 16))

@@ -254,7 +254,7 @@ class Session:
         """
         record = self.record()
         names = self.names
-        undoable = len(self._undo)
+        undoable = self.undo_depth
         last = len(record.rounds) - 1
         lines: list[Told] = []
         mine: list[int] = []
@@ -326,6 +326,11 @@ class Session:
     def can_undo(self) -> bool:
         """Undo is for one person against bots, within the current round."""
         return len(self.humans) == 1 and bool(self._undo)
+
+    @property
+    def undo_depth(self) -> int:
+        """How many of the person's moves :meth:`undo` can still take back (this round)."""
+        return len(self._undo) if self.can_undo else 0
 
     def undo(self) -> bool:
         """Take back the person's last action and every bot move after it."""
