@@ -848,6 +848,11 @@ async def test_large_terminals_give_the_log_and_the_table_more_room(
         assert table.query_one("#players-grid > .head").display  # headings are back
         fan = table.query_one(HandFan)
         assert fan.step == CARD_WIDTH + 1  # the cards stand apart
+        seats = table.query_one("#seats", Static)  # the other hands, around the table
+        assert inside(seats, table.query_one("#table").content_region)
+        text = str(seats.render()).splitlines()
+        assert [line.split()[0:2] for line in text] == [["Bot", "1"], ["Bot", "2"], ["Bot", "3"]]
+        assert all(line.rstrip().endswith(" 5") for line in text)  # five cards each
 
 
 # ---------------------------------------------------------------------- feedback
@@ -907,6 +912,10 @@ async def test_your_draw_is_named_and_the_new_card_marked(tmp_path: Path) -> Non
         info = str(app.table.query_one("#table-info", Static).render())
         by = played_by(app.session.observe(0))
         assert by is not None and f"played by Bot {by}" in info
+        seats = str(app.table.query_one("#seats", Static).render())
+        for line in played:  # what each bot did last is said around the table
+            assert " ".join(line.split()[:2]) in seats
+        assert "· last: " in seats
 
 
 @pytest.mark.asyncio

@@ -16,6 +16,7 @@ from eights.engine.actions import Kind
 from eights.engine.observation import Observation
 from eights.i18n import Translator
 from eights.i18n.text import (
+    action_words,
     card_label,
     card_words,
     hand_count_words,
@@ -25,7 +26,7 @@ from eights.i18n.text import (
 )
 from eights.tui.cards import CardChips, CardFace, set_text
 
-__all__ = ["PlayersPanel", "TablePanel", "played_by", "table_lines"]
+__all__ = ["PlayersPanel", "TablePanel", "played_by", "seat_lines", "table_lines"]
 
 
 class PlayersPanel(Vertical):
@@ -115,10 +116,34 @@ def table_lines(obs: Observation, names: Sequence[str], _: Translator,
     return lines
 
 
+def seat_lines(obs: Observation, names: Sequence[str], _: Translator,
+               you: int | None = None) -> list[str]:
+    """Around the table in the order of play from the seat shown: each other seat's cards
+    (as backs), their count and the last thing they did this round."""
+    backs = 24
+    """At most this many card backs are drawn for one hand."""
+    last: dict[int, str] = {}
+    for seat, action in obs.history:
+        last[seat] = action_words(action, _)
+    width = max(len(names[s]) for s in range(obs.players))
+    most = min(backs, max(obs.hand_sizes)) + 1
+    lines: list[str] = []
+    for k in range(1, obs.players):
+        seat = (obs.seat + k * obs.direction) % obs.players
+        n = obs.hand_sizes[seat]
+        marker = "▶ " if obs.to_play == seat else "  "
+        cards = ("▒" * min(n, backs) + ("…" if n > backs else "")).ljust(most)
+        line = f"{marker}{names[seat].ljust(width)}  {cards} {n:>2}"
+        if seat in last:
+            line += "  · " + _("last: {action}", action=last[seat])
+        lines.append(line)
+    return lines
+
+
 class TablePanel(Vertical):
     """The up-card as a big card, the state of play beside it, the last cards played below."""
 
-    RECENT = 12
+    RECENT = 24
     """How many cards of the discard pile are listed under the up-card."""
 
     def __init__(self, _: Translator, *, id: str | None = None) -> None:
@@ -132,11 +157,15 @@ class TablePanel(Vertical):
             yield Static(id="table-info", markup=False)
         yield Label(_("Played before (latest last):"), id="discard-label")
         yield CardChips(id="discard", empty="")
+        yield Label(_("Around the table, in the order of play:"), id="seats-label")
+        yield Static(id="seats", markup=False)
 
     def show(self, obs: Observation, names: Sequence[str], you: int | None = None) -> None:
         self.query_one("#up-card", CardFace).show(obs.up_card)
         set_text(self.query_one("#table-info", Static),
                  "\n".join(table_lines(obs, names, self.tr, you)))
+        set_text(self.query_one("#seats", Static),
+                 "\n".join(seat_lines(obs, names, self.tr, you)))
         below = obs.discard[-self.RECENT - 1:-1]
         self.query_one("#discard-label").display = bool(below)
         self.query_one("#discard", CardChips).cards = below
