@@ -7,6 +7,9 @@ with fields drawn from good, bad and strange values. After each frame the
 same connection must still answer a ping, no ``internal`` error may appear,
 and the table (version, game, every seat's view) must be exactly as before
 unless the frame was a legal action or the deal of the next round.
+
+A second one posts arbitrary bodies to create a table and to join one: every
+answer is JSON, a table or an error with a code, never a failure or a trace.
 """
 
 from __future__ import annotations
@@ -175,7 +178,7 @@ def test_any_frame_is_answered_and_changes_only_what_it_may(table: Table) -> Non
 
     # The table lives on from one example to the next (as a real one does), so an example does
     # not replay alike: no shrinking (Phase.generate only), and a failure shows the frames sent.
-    @settings(max_examples=150, deadline=None, database=None, phases=[Phase.generate],
+    @settings(max_examples=300, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(frames=st.lists(st.tuples(st.sampled_from([0, 1]), FRAMES), min_size=1, max_size=3))
     def check(frames: list[tuple[int, Frame]]) -> None:
@@ -225,3 +228,42 @@ def test_any_frame_is_answered_and_changes_only_what_it_may(table: Table) -> Non
 
     check()
     assert changes > 0, "legal actions were among the frames"
+
+
+# --------------------------------------------------------------------------- HTTP bodies
+
+CREATE_FIELDS = ["rules", "players", "bots", "target", "rounds", "overrides", "title", "public",
+                 "turn_timer", "seed", "name"]
+SOME = st.one_of(LEAVES, JSON, st.sampled_from(["classic", "huit-fou", "les-huit", 2, 3, 4, 30,
+                                                True, False, "Ana", {"1": "greedy"},
+                                                {"jokers": 2}, {"draw": "repeat"}, {"decks": 9}]))
+
+
+def test_any_create_or_join_body_gets_a_json_answer(tmp_path: Path) -> None:
+    limits = Limits(requests_per_second=1e9, request_burst=10**9, tables=10**6,
+                    tables_per_address=10**6)
+    with make_client(f"sqlite:///{tmp_path / 'server.sqlite3'}", limits=limits,
+                     fixed_seeds=False) as client:
+        code = client.post("/api/tables", json={"rules": "classic", "players": 3}).json()["code"]
+
+        @settings(max_examples=100, deadline=None, database=None,
+                  suppress_health_check=[HealthCheck.too_slow])
+        @given(body=st.dictionaries(st.sampled_from(CREATE_FIELDS) | st.text(max_size=6), SOME,
+                                    max_size=6) | JSON,
+               join=st.booleans())
+        def check(body: Any, join: bool) -> None:
+            path = f"/api/tables/{code}/join" if join else "/api/tables"
+            response = client.post(path, content=json.dumps(body),
+                                   headers={"content-type": "application/json"})
+            answer = response.json()
+            if response.status_code in (200, 201):
+                assert "token" in answer or "host_token" in answer
+                assert "seed" not in json.dumps(answer)
+                return
+            assert response.status_code in (400, 409, 413, 422), response.text
+            assert answer["type"] == "error" and answer["message"], answer
+            assert "Traceback" not in response.text
+            if isinstance(body, dict) and "seed" in body and response.status_code == 400:
+                assert answer["code"] == "bad_request"
+
+        check()
