@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from eights import IllegalActionError, RecordError
+from eights.engine.actions import DRAW
 from eights.i18n import translator
 from eights.session import Session
 
@@ -149,3 +150,49 @@ def test_a_person_against_bots_is_you_in_the_log(tmp_path: Path) -> None:
     assert Session.start("classic", 2, humans=2, seed=1, save_dir=None).you is None
     two = Session.start("classic", 2, humans=2, seed=1, save_dir=None)
     assert two.describe(two.play("draw"), _) == "Player 1 draws 1 card"
+
+
+@pytest.mark.parametrize("you", [0, 1])
+def test_overflow_points_and_reshuffles_are_told(you: int) -> None:
+    """HF9 with a hand limit of 3: the forced draw overflows back to the attacker as points."""
+    from eights.bots import RandomBot
+    from eights.engine.actions import Action
+    from eights.session import Seat
+    from stacked import stacked
+
+    game = stacked("huit-fou", ["5c 7c 3d", "4h 9c 7s"], "9h", "5h",
+                   overrides=["hand_size=3", "hand_limit=3"])
+    attacker = game.to_play
+    assert attacker is not None
+    seats = [Seat("Ana"), Seat("Ben")]
+    seats[1 - you] = Seat(seats[1 - you].name, "random", RandomBot())
+    s = Session(game, seats, path=None, bot_seed="0")
+    _ = translator("en")
+    told = []
+    for text in ("4h", "draw"):
+        action = Action.parse(text)
+        step = s.play(action) if s.human_to_play else s.bot_play(s.bot_turn(), action)
+        told.append(s.describe(step, _))
+    if you == attacker:
+        assert told == ["You play 4♥ — Ana must draw 4",
+                        "Ana draws 0 cards — you take 5♥ back — "
+                        "you score 3 penalty points (overflow)"]
+    else:
+        assert told == ["Ben plays 4♥ — you must draw 4",
+                        "You draw no card — Ben takes 1 card back — "
+                        "Ben scores 3 penalty points (overflow)"]
+
+
+def test_a_reshuffle_is_told() -> None:
+    s = Session.start("classic", 2, bots=["random"], seed=5, save_dir=None)
+    _ = translator("en")
+    told: list[str] = []
+    while not any("shuffled into a new stock" in line for line in told):
+        assert not s.game.over and len(told) < 500
+        if s.bot_to_play:
+            step = s.bot_move()
+        else:  # the person draws whenever allowed: the stock runs out
+            legal = s.legal()
+            step = s.play(DRAW if DRAW in legal else legal[0])
+        told.append(s.describe(step, _))
+    assert told[-1].endswith("the discard pile is shuffled into a new stock")
