@@ -393,3 +393,92 @@ def test_replay_record_with_inline_rules(tmp_path: Path) -> None:
     game = play(Game({"extends": "huit-americain", "jokers": 2}, seed=3), 200, seed=3)
     path = write_record(tmp_path / "inline.json", record_of(game).dumps())
     assert json.loads(ok("replay", path, "--json")) == json.loads(json.dumps(game.to_json()))
+
+
+# --------------------------------------------------------------------------- version, options, progress
+
+
+def test_version() -> None:
+    from importlib.metadata import version
+
+    import eights
+
+    assert ok("--version") == f"eights {eights.__version__}\n"
+    assert eights.__version__ == version("eights")
+
+
+@pytest.mark.parametrize(("args", "needles"), [
+    (("--speed", "warp"), ("unknown speed 'warp'", "slow, normal, fast, instant")),
+    (("--bots", "clever"), ("unknown bot 'clever'", "expert, greedy, ismcts, random")),
+    (("--bots", "ismcts:iterations=abc"), ("option iterations must be a whole number, not 'abc'",)),
+    (("--bots", "greedy:depth=2"), ("has no option 'depth'",)),
+    (("--rules", "nope"), ("nope",)),
+    (("--players", "99"), ("99",)),
+    (("--lang", "xx"), ("unknown language 'xx'",)),
+    (("--humans", "5", "--players", "2"), ("5 people",)),
+    (("--set", "hand_size=banana"), ("hand_size",)),
+    (("--plain", "--speed", "warp"), ("unknown speed 'warp'",)),
+])
+def test_play_checks_every_option_before_writing_anything(
+        tmp_path: Path, args: tuple[str, ...], needles: tuple[str, ...]) -> None:
+    data = tmp_path / "data"
+    result = runner.invoke(app, ["play", *args], env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    for needle in needles:
+        assert needle in result.stderr, result.stderr
+    assert not data.exists() or not list(data.iterdir())
+
+
+def test_play_plain_writes_its_save_when_the_options_are_good(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    result = runner.invoke(app, ["play", "--plain", "--speed", "fast", "--seed", "2"],
+                           env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert len(list(data.iterdir())) == 1
+
+
+def progress_run(*args: str, forced: str | None = "1") -> Result:
+    result = runner.invoke(app, list(args), env={"EIGHTS_PROGRESS": forced})
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def test_simulate_shows_progress_with_the_time_left_on_stderr_only() -> None:
+    result = progress_run("simulate", "--games", "3", "--json")
+    assert "matches" in result.stderr
+    assert "3/3" in result.stderr
+    assert "elapsed" in result.stderr and "left" in result.stderr
+    assert json.loads(result.stdout)["matches"] == 3  # stdout is the JSON alone
+    result = progress_run("simulate", "--rounds", "4", "--json")
+    assert "rounds" in result.stderr and "4/4" in result.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_tournament_shows_progress_per_round_also_from_workers(jobs: str) -> None:
+    result = progress_run("tournament", "-n", "3", "--bots", "greedy,random", "--deals", "1",
+                          "-j", jobs, "--json", "-")
+    assert "rounds" in result.stderr
+    assert "3/3" in result.stderr  # one deal, three seatings: three rounds
+    assert json.loads(result.stdout)["rounds"] == 3
+
+
+@pytest.mark.parametrize(("forced", "quiet"), [(None, ()), ("1", ("--quiet",)), ("1", ("-q",)),
+                                                ("0", ())])
+def test_no_progress_off_a_terminal_with_quiet_or_when_turned_off(
+        forced: str | None, quiet: tuple[str, ...]) -> None:
+    assert progress_run("simulate", "--games", "2", "--json", *quiet, forced=forced).stderr == ""
+    assert progress_run("tournament", "--deals", "1", "--json", "-", *quiet,
+                        forced=forced).stderr == ""
+
+
+def test_counts_are_said_in_good_english() -> None:
+    first = ok("simulate", "--rounds", "1").splitlines()[0]
+    assert ": 0 matches, 1 round, " in first
+    assert " 1 decisions" not in first
+    first = ok("simulate", "--games", "1").splitlines()[0]
+    assert ": 1 match, " in first
+    first = ok("tournament", "-n", "2", "--deals", "1").splitlines()[0]
+    assert "2 players: 1 deal x 2 seatings = 2 rounds" in first
+    first = ok("tournament", "-n", "2", "--bots", "greedy", "--deals", "1").splitlines()[0]
+    assert "2 players: 1 deal x 1 seating = 1 round," in first
