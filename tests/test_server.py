@@ -261,6 +261,8 @@ def test_create_join_and_lobby(client: TestClient) -> None:
     ({"rules": "classic", "bots": {"1": "expert:depth=2"}}, 400, "its options are block"),
     ({"rules": "classic", "overrides": {"decks": 50}}, 400,
      "key 'decks' has bad value 50; allowed on this server: at most 3"),
+    ({"rules": "classic", "overrides": {"decks": 500}}, 400, "allowed on this server: at most 3"),
+    ({"rules": "classic", "overrides": {"decks": -1}}, 400, "key 'decks' has bad value -1"),
     ({"rules": "classic", "overrides": {"jokers": True}}, 400, "key 'jokers' has bad value True"),
     ({"rules": "classic", "overrides": {"title": "x"}}, 400, "cannot be changed"),
     ({"rules": "classic", "overrides": {"draw": "x" * 41}}, 422, "the value of 'draw' must be"),

@@ -162,6 +162,11 @@ class Hub:
             if key not in OVERRIDES:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"the rules field {key!r} cannot be changed "
                                     f"here; fields are {', '.join(sorted(OVERRIDES))}")
+            top = OVERRIDES[key]
+            if top is not None and type(value) is int and value > top:  # the tighter bound first
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"preset {req.rules!r} with overrides: "
+                                    f"key {key!r} has bad value {value!r}; allowed on this "
+                                    f"server: at most {top}")
             overrides[key] = value
         if req.target is not None:
             overrides["target"] = req.target
@@ -173,12 +178,6 @@ class Hub:
             rules.check_players(players)
         except RulesError as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
-        for key, value in overrides.items():
-            top = OVERRIDES[key]
-            if top is not None and isinstance(value, int) and value > top:
-                raise ProtocolError(ErrorCode.BAD_REQUEST, f"preset {req.rules!r} with overrides: "
-                                    f"key {key!r} has bad value {value!r}; allowed on this "
-                                    f"server: at most {top}")
         seats = [SeatData(i) for i in range(players)]
         for key, spec in req.bots.items():
             seat = int(key) if key.isascii() and key.isdecimal() and key == str(int(key)) else -1
