@@ -242,6 +242,24 @@ def test_internal_failures_send_no_details(duel: Duel, monkeypatch: pytest.Monke
     assert ana.until(lambda m: m["type"] == "state")["version"] == before[0] + 1
 
 
+def test_a_failure_after_the_change_is_stored_sends_the_current_state(
+        duel: Duel, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The action is stored and applied, then telling everyone fails: the sender hears that
+    it failed and gets the state the table is now in (never "unchanged")."""
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("broadcast bug")
+
+    monkeypatch.setattr(Room, "_broadcast_state", broken)
+    ana, version = duel.ana, duel.room.version
+    seq = ana.play(pick(ana.view["legal"], random.Random(1)))
+    error = ana.error("internal")
+    assert error["seq"] == seq and error["message"].endswith("here is the current state")
+    state = ana.expect("state")
+    assert state["version"] == version + 1 == duel.room.version
+    assert state["view"] == duel.room.game.observe(0).to_json()
+    ana.alive()
+
+
 def test_a_failure_inside_the_engine_changes_nothing(duel: Duel,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """An exception halfway through applying an action: the room's game is untouched (the

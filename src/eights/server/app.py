@@ -298,6 +298,7 @@ async def _frame(conn: Connection, room: Room, limits: Limits, text: str | None)
                               f"messages are capped at {cap} bytes"))
         return True
     seq: int | None = None
+    version = room.version
     try:
         msg = parse_message(text)
         seq = msg.seq
@@ -315,5 +316,11 @@ async def _frame(conn: Connection, room: Room, limits: Limits, text: str | None)
         conn.send(error_event(exc.code, exc.message, exc.seq if exc.seq is not None else seq))
     except Exception:
         log.exception("table %s: a %s message failed", room.code, message_type(text))
-        conn.send(error_event(ErrorCode.INTERNAL, _INTERNAL, seq))
+        if room.version == version:
+            conn.send(error_event(ErrorCode.INTERNAL, _INTERNAL, seq))
+        else:  # the table moved on (a failure after a change was stored, or a bot meanwhile)
+            conn.send(error_event(ErrorCode.INTERNAL, "the server failed to handle this message; "
+                                  "here is the current state", seq))
+            if conn.joined:
+                conn.send(room.state_event(conn.seat, conn.lang))
     return True
