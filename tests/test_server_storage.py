@@ -256,5 +256,6 @@ def test_serve_command() -> None:
     runner = CliRunner()
     helped = runner.invoke(cli_app, ["serve", "--help"])
     assert helped.exit_code == 0 and "--db" in helped.output and "--port" in helped.output
+    assert "--testing-fixed-seeds" in helped.output and "TESTS ONLY" in helped.output
     bad = runner.invoke(cli_app, ["serve", "--db", "not a url"])
     assert bad.exit_code == 2 and "cannot use the database" in bad.output
