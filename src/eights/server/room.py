@@ -534,9 +534,8 @@ class Room:
         step = game.apply(action)
         stored = ActionData(self.actions + 1, self.game.round, seat, str(action), source)
         await self.writer.run(Store.add_action(self.code, stored))
-        self.game = game
+        self.game, self.actions = game, stored.seq  # together: the version moves by one
         self._log_step(step)
-        self.actions = stored.seq
         done = "finished" if game.match_over else None
         if done:
             try:
