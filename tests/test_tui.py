@@ -1053,3 +1053,28 @@ def test_snapshot_french_suit_picker_at_80_by_24(snap_compare: Callable[..., boo
 def test_snapshot_too_small(snap_compare: Callable[..., bool], tmp_path: Path,
                             monkeypatch: pytest.MonkeyPatch) -> None:
     assert snap_compare(snapshot_app("en", tmp_path, monkeypatch), terminal_size=(60, 16))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("rules", "players"), [("classic", 10), ("huit-americain", 6)])
+async def test_the_round_summary_keeps_its_keys_in_view_at_80_by_24(
+        rules: str, players: int, tmp_path: Path) -> None:
+    session = Session.start(rules, players, bots=["greedy"], seed=2, save_dir=tmp_path)
+    while not session.game.over:
+        if session.bot_to_play:
+            session.bot_move()
+        else:
+            session.play(session.legal()[0])
+    app = EightsApp(session, translator("en"), speed="instant")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        summary = app.screen
+        assert isinstance(summary, RoundOverScreen)
+        dialog = summary.query_one("#round-dialog")
+        assert inside(dialog, Region(0, 0, *SMALL))
+        for selector in (".dialog-title", ".hint"):
+            assert inside(summary.query_one(selector), dialog.content_region), selector
+        body = summary.query_one("#round-body")
+        assert inside(body, dialog.content_region)
+        await pilot.press("enter")
+        assert app.session.observe(0).round == 2

@@ -9,7 +9,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
-from textual.events import Key
+from textual.events import Key, Resize
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Label, Static
 
@@ -188,30 +188,43 @@ class RoundOverScreen(ModalScreen[str]):
         n = obs.players
         with Vertical(id="round-dialog", classes="dialog"):
             yield Static(self.summary[0], classes="dialog-title", markup=False)
-            with Grid(id="round-grid"):
-                for head in (_("Player"), _("Hand"), _("Value"), _("Round"), _("Total")):
-                    yield Label(head, classes="head")
-                winners = set(obs.winners or ()) | {s for s in range(n) if not obs.revealed[s]}
-                for s in range(n):
-                    hand = obs.revealed[s]
-                    team = _(" (team {t})", t=s % 2 + 1) if obs.teams else ""
-                    best = "-winner" if s in winners else ""
-                    yield Label(self.names[s] + team, classes="name " + best, markup=False)
-                    yield CardChips(hand, classes="hand")
-                    counted = " + ".join(str(points[c.rank]) for c in hand)
-                    value = sum(points[c.rank] for c in hand)
-                    yield Label(f"{counted} = {value}" if len(hand) > 1 else str(value),
-                                classes="value")
-                    yield Label(f"{obs.round_points[s]:+d}", classes="points")
-                    yield Label(str(obs.scores[s]), classes="total " + best)
-            yield Static(scoring_words(obs, self.names, _), classes="how", markup=False)
-            for line in self.summary[1 + n:]:
-                yield Static(line, classes="result", markup=False)
+            with VerticalScroll(id="round-body"):  # scrolls at big tables on small screens
+                with Grid(id="round-grid"):
+                    for head in (_("Player"), _("Hand"), _("Value"), _("Round"), _("Total")):
+                        yield Label(head, classes="head")
+                    winners = set(obs.winners or ()) | {s for s in range(n) if not obs.revealed[s]}
+                    for s in range(n):
+                        hand = obs.revealed[s]
+                        team = _(" (team {t})", t=s % 2 + 1) if obs.teams else ""
+                        best = "-winner" if s in winners else ""
+                        yield Label(self.names[s] + team, classes="name " + best, markup=False)
+                        yield CardChips(hand, classes="hand")
+                        counted = " + ".join(str(points[c.rank]) for c in hand)
+                        value = sum(points[c.rank] for c in hand)
+                        yield Label(f"{counted} = {value}" if len(hand) > 1 else str(value),
+                                    classes="value")
+                        yield Label(f"{obs.round_points[s]:+d}", classes="points")
+                        yield Label(str(obs.scores[s]), classes="total " + best)
+                yield Static(scoring_words(obs, self.names, _), classes="how", markup=False)
+                for line in self.summary[1 + n:]:
+                    yield Static(line, classes="result", markup=False)
             if obs.match_over:
                 hint = _("The match is over. Press q or Enter to leave.")
             else:
                 hint = _("Enter or n: next round · q: quit")
             yield Static(hint, classes="hint")
+
+    def on_mount(self) -> None:
+        self._fit(self.app.size.height)
+        self.query_one("#round-body").focus()  # ↑/↓ scroll a long table
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The table, the scoring and the results scroll; the title and the keys stay in view."""
+        around = 2 + 2 + 2 + 2  # the dialog's border and padding, the title, the keys
+        self.query_one("#round-body").styles.max_height = max(3, height * 9 // 10 - around)
 
     def action_next(self) -> None:
         self.dismiss("leave" if self.obs.match_over else "next")
