@@ -134,6 +134,10 @@ def test_end_of_input_saves_and_exits_cleanly_and_resume_continues(tmp_path: Pat
     second = subprocess.run([*EIGHTS, "play", "--plain", "--resume", str(saved)], input=b"",
                             capture_output=True, env=env_for(tmp_path), timeout=60)
     assert second.returncode == 0, second.stderr
+    resumed = second.stdout.decode("utf-8")
+    drew = re.search(r"> (You draw \S+\nBot 1 .*)\n", text)
+    assert drew is not None
+    assert "Round 1: Bot 1 deals.\n" + drew.group(1) in resumed  # the round so far, again
     after = json.loads(saved.read_text("utf-8"))
     assert sum(len(r["actions"]) for r in after["rounds"]) >= before
     assert after["rounds"][0]["actions"][:before] == record["rounds"][0]["actions"][:before]

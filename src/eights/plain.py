@@ -116,6 +116,12 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
     say(_("Type a card (7h), d to draw, p to pass; a wild card alone (8h) asks for the suit."))
     if session.path is not None:
         say(_("This game is saved as you play: {path}", path=session.path))
+    if game.history:  # a resumed game: this round so far, as it was told
+        story = [told.text for told in session.story(_)]
+        deal = _("Round {n}: {dealer} deals.", n=game.round, dealer=session.names[game.dealer])
+        start = max((k for k, text in enumerate(story) if text == deal), default=0)
+        for text in story[start:]:
+            say(text)
     while True:
         game = session.game
         if game.over:
