@@ -740,7 +740,7 @@ def assert_table_fits(app: EightsApp, lang: str = "en") -> None:
         assert inside(table.query_one(selector), screen), selector
     fan = table.query_one(HandFan)
     if fan.cards:
-        assert fan.lefts()[-1] + CARD_WIDTH <= fan.content_region.width
+        assert fan.lefts()[-1] + fan.card_width <= fan.content_region.width
         assert fan.step >= 3  # each card shows its border, rank and suit
     for button in table.query("#actions > Button"):
         if button.display:
@@ -847,7 +847,9 @@ async def test_large_terminals_give_the_log_and_the_table_more_room(
         assert table.query_one("#log").region.height > size[1] // 3
         assert table.query_one("#players-grid > .head").display  # headings are back
         fan = table.query_one(HandFan)
-        assert fan.step == CARD_WIDTH + 1  # the cards stand apart
+        assert fan.big and fan.card_width > CARD_WIDTH  # tall screens: big cards
+        assert fan.region.height == fan.card_height + 1
+        assert fan.step == fan.card_width + 1  # the cards stand apart
         seats = table.query_one("#seats", Static)  # the other hands, around the table
         assert inside(seats, table.query_one("#table").content_region)
         text = str(seats.render()).splitlines()

@@ -73,6 +73,8 @@ MIN_SIZE = (80, 24)
 """The smallest terminal (columns, lines) the table fits in; below it a message says so."""
 SHORT = 32
 """Below this many lines the panels drop their headings and spacing."""
+TALL = 40
+"""From this many lines on, the hand shows big cards."""
 NARROW = 100
 """Below this many columns the keys of the bottom bar stand without gaps between them."""
 FLASH_SECONDS = 4.0
@@ -241,6 +243,7 @@ class TableScreen(Screen[None]):
         self.set_class(small, "-too-small")
         self.set_class(height < SHORT, "-short")
         self.set_class(width < NARROW, "-narrow")
+        self.query_one(HandFan).set_big(height >= TALL)
         if small:
             set_text(self.query_one("#too-small", Static), _(
                 "This terminal is {width}×{height}: the table needs at least {min_width}×"

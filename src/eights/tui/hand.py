@@ -24,10 +24,12 @@ from eights.i18n import Translator
 from eights.i18n.text import rank_label
 from eights.tui.cards import is_red
 
-__all__ = ["CARD_WIDTH", "HandFan", "fan_step", "mini_face"]
+__all__ = ["BIG_WIDTH", "CARD_WIDTH", "HandFan", "fan_step", "mini_face"]
 
 CARD_WIDTH = 7
 """Columns of one whole card, borders included."""
+BIG_WIDTH = 9
+"""Columns of one whole card on a tall screen (:attr:`HandFan.big`)."""
 GAP = 1
 """Columns between two cards that do not overlap."""
 MIN_STEP = 3
@@ -36,20 +38,21 @@ LIGHT = "╭─╮│╰╯"
 HEAVY = "┏━┓┃┗┛"
 
 
-def fan_step(cards: int, width: int) -> int:
+def fan_step(cards: int, width: int, card_width: int = CARD_WIDTH) -> int:
     """Columns from one card's left edge to the next one's, so that ``cards`` fit in ``width``.
 
     >>> fan_step(5, 76), fan_step(12, 76), fan_step(30, 76)
     (8, 6, 3)
     """
     if cards <= 1:
-        return CARD_WIDTH + GAP
-    room = (width - CARD_WIDTH) // (cards - 1)
-    return max(MIN_STEP, min(CARD_WIDTH + GAP, room))
+        return card_width + GAP
+    room = (width - card_width) // (cards - 1)
+    return max(MIN_STEP, min(card_width + GAP, room))
 
 
-def mini_face(card: Card, _: Translator) -> tuple[str, str]:
-    """The two inner lines of a card in the fan: rank over suit on the left, mirrored on the right.
+def mini_face(card: Card, _: Translator, big: bool = False) -> tuple[str, ...]:
+    """The inner lines of a card in the fan: rank over suit on the left, mirrored on the right
+    (and the suit in the middle of a big card).
 
     Court cards carry the letters players write in the language shown (R, D, V in French).
 
@@ -57,13 +60,18 @@ def mini_face(card: Card, _: Translator) -> tuple[str, str]:
     >>> from eights.i18n import translator
     >>> mini_face(Card.parse("Th"), translator("en")), mini_face(Card.parse("Ks"), translator("fr"))
     (('10  ♥', '♥  10'), ('R   ♠', '♠   R'))
+    >>> mini_face(Card.parse("Qd"), translator("en"), big=True)
+    ('Q     ♦', '       ', '   ♦   ', '       ', '♦     Q')
     """
     if card.suit is None:
         rank = suit = "★"
     else:
         rank, suit = rank_label(card.rank, _), card.suit.symbol
-    inner = CARD_WIDTH - 2
-    return (rank + suit.rjust(inner - len(rank)), suit + rank.rjust(inner - len(suit)))
+    inner = (BIG_WIDTH if big else CARD_WIDTH) - 2
+    first, last = rank + suit.rjust(inner - len(rank)), suit + rank.rjust(inner - len(suit))
+    if not big:
+        return (first, last)
+    return (first, " " * inner, suit.center(inner), " " * inner, last)
 
 
 class HandFan(Widget, can_focus=False):
@@ -91,6 +99,23 @@ class HandFan(Widget, can_focus=False):
         self.selected = -1
         self.new: frozenset[int] = frozenset()
         """Positions of the cards received since the last move of this seat."""
+        self.big = False
+        """Bigger cards, for tall screens (set by the table's layout)."""
+
+    @property
+    def card_width(self) -> int:
+        return BIG_WIDTH if self.big else CARD_WIDTH
+
+    @property
+    def card_height(self) -> int:
+        """Lines of one card, borders included."""
+        return 7 if self.big else 4
+
+    def set_big(self, big: bool) -> None:
+        """Show big cards (or the usual ones); the widget is one line taller than a card."""
+        self.big = big
+        self.styles.height = self.card_height + 1
+        self.refresh()
 
     def show(self, cards: Sequence[Card], *, playable: Collection[Card] = (),
              turn: bool = False, selected: int = -1, new: Collection[int] = ()) -> None:
@@ -104,7 +129,8 @@ class HandFan(Widget, can_focus=False):
 
     @property
     def step(self) -> int:
-        return fan_step(len(self.cards), self.content_region.width or self.size.width)
+        return fan_step(len(self.cards), self.content_region.width or self.size.width,
+                        self.card_width)
 
     def lefts(self) -> list[int]:
         """The column where each card starts."""
@@ -116,12 +142,12 @@ class HandFan(Widget, can_focus=False):
         for i in reversed(range(len(self.cards))):  # the later card lies on top
             left = i * step
             top = 0 if i == self.selected else 1
-            if left <= x < left + CARD_WIDTH and top <= y < top + 4:
+            if left <= x < left + self.card_width and top <= y < top + self.card_height:
                 return i
         return -1
 
     def _card_cells(self, i: int, card: Card) -> list[list[tuple[str, tuple[str, ...]]]]:
-        """The four lines of card ``i``, as (character, component classes) cells."""
+        """The lines of card ``i``, as (character, component classes) cells."""
         playable = self.turn and card in self.playable
         box = HEAVY if playable else LIGHT
         colour = ("hand--joker" if card.suit is None
@@ -133,13 +159,13 @@ class HandFan(Widget, can_focus=False):
         if i == self.selected:
             state += ("hand--selected",)
         number = str(i + 1) if i < 9 else box[1]
-        top = box[0] + number + box[1] * (CARD_WIDTH - 3) + box[2]
+        width = self.card_width
+        top = box[0] + number + box[1] * (width - 3) + box[2]
         mark = "+" if i in self.new else box[1]
-        bottom = box[4] + mark + box[1] * (CARD_WIDTH - 3) + box[5]
-        first, second = mini_face(card, self.tr)
+        bottom = box[4] + mark + box[1] * (width - 3) + box[5]
         lines: list[list[tuple[str, tuple[str, ...]]]] = []
         lines.append([(ch, frame + state) for ch in top])
-        for inner in (first, second):
+        for inner in mini_face(card, self.tr, self.big):
             lines.append([(box[3], frame + state)] + [(ch, (colour, *state)) for ch in inner]
                          + [(box[3], frame + state)])
         new_mark = ("hand--new",) if i in self.new else ()
@@ -149,7 +175,7 @@ class HandFan(Widget, can_focus=False):
 
     def render(self) -> Content:
         width = self.content_region.width or self.size.width
-        height = 5
+        height = self.card_height + 1
         grid: list[list[tuple[str, tuple[str, ...]]]] = [
             [(" ", ())] * max(width, 1) for _row in range(height)]
         step = self.step
