@@ -1080,3 +1080,26 @@ async def test_the_round_summary_keeps_its_keys_in_view_at_80_by_24(
         assert inside(body, dialog.content_region)
         await pilot.press("enter")
         assert app.session.observe(0).round == 2
+
+
+def test_default_selection_rests_on_a_wild_card_only_when_nothing_else_is_there() -> None:
+    from dataclasses import replace
+
+    from eights.engine.cards import Card
+    from eights.tui.app import default_selection
+
+    obs = Session.start("classic", 2, seed=1, save_dir=None).observe(0)
+
+    def case(hand: str, legal: str, drawn: str | None = None, current: int = -1) -> int:
+        return default_selection(replace(
+            obs, hand=tuple(Card.parse(c) for c in hand.split()),
+            legal=tuple(Action.parse(a) for a in legal.split()),
+            drawn=Card.parse(drawn) if drawn else None), current)
+
+    assert case("8h 7c 9d", "8h=c 8h=d 8h=h 8h=s 7c draw") == 1  # the 7, not the 8
+    assert case("8h 7c 9d 9c", "8h=c 8h=d 8h=h 8h=s 7c 9c draw", current=3) == 3  # kept
+    assert case("8h 7c 9d 9c", "8h=c 8h=d 8h=h 8h=s 7c 9c draw", current=0) == 1
+    assert case("8h 7d 9d", "8h=c 8h=d 8h=h 8h=s draw") == 1  # no other play: not the 8 either
+    assert case("7d 8h 9d", "8h=c 8h=d 8h=h 8h=s pass", drawn="8h") == 0  # even just drawn
+    assert case("7d 9c 9d", "9c pass", drawn="9c") == 1  # a drawn card that plays: chosen
+    assert case("8h 8s", "8h=c 8h=d 8h=h 8h=s 8s=c 8s=d 8s=h 8s=s") == 0  # only eights
