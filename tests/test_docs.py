@@ -249,3 +249,13 @@ def test_house_rules_examples_load() -> None:
         table = tomllib.loads(text)
         assert "extends" in table
         load_rules(table)  # a RulesError here is a wrong example
+
+
+def test_docs_rules_names_each_seed_preset_by_its_title_and_source() -> None:
+    from eights.engine.rules import load_rules
+
+    doc = RULES_DOC.read_text("utf-8")
+    for name in ("huit-fou", "huit-americain", "classic", "les-huit"):
+        rules = load_rules(name)
+        assert f"| `{name}` | {rules.title} | {rules.source} |" in doc
+        assert "seed" not in rules.source.lower()  # players never see an internal seed number
