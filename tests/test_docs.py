@@ -18,7 +18,7 @@ import typer.main
 from typer.testing import CliRunner
 
 from eights.cli import app
-from eights.engine.rules import CardRule, Rules
+from eights.engine.rules import CardRule, Rules, load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -241,9 +241,7 @@ def test_house_rules_guide_lists_every_field_with_its_default() -> None:
 
 
 def test_house_rules_examples_load() -> None:
-    from eights.engine.rules import load_rules
-
-    examples = [b for b in _blocks(DOCS / "house-rules.md", "toml")]
+    examples = _blocks(DOCS / "house-rules.md", "toml")
     assert len(examples) >= 4
     for text in examples:
         table = tomllib.loads(text)
@@ -252,8 +250,6 @@ def test_house_rules_examples_load() -> None:
 
 
 def test_docs_rules_names_each_seed_preset_by_its_title_and_source() -> None:
-    from eights.engine.rules import load_rules
-
     doc = RULES_DOC.read_text("utf-8")
     for name in ("huit-fou", "huit-americain", "classic", "les-huit"):
         rules = load_rules(name)
