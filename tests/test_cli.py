@@ -482,3 +482,16 @@ def test_counts_are_said_in_good_english() -> None:
     assert "2 players: 1 deal x 2 seatings = 2 rounds" in first
     first = ok("tournament", "-n", "2", "--bots", "greedy", "--deals", "1").splitlines()[0]
     assert "2 players: 1 deal x 1 seating = 1 round," in first
+
+
+def test_output_paths_are_checked_before_the_run(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "result.json"
+    err = fails(2, "tournament", "--deals", "1", "--json", str(missing))
+    assert f"--json {str(missing)!r}: there is no directory" in err
+    err = fails(2, "tournament", "--deals", "1", "--json", str(tmp_path))
+    assert "is a directory; give a file name" in err
+    a_file = tmp_path / "charts.png"
+    a_file.write_text("")
+    err = fails(2, "simulate", "--games", "1", "--plot", str(a_file))
+    assert "is a file, not a directory" in err
+    assert not (tmp_path / "no").exists()

@@ -92,6 +92,17 @@ def _need(extra: str, command: str, *modules: str, instead: str = "") -> None:
                   f"pip install 'eights[{extra}]'" + (f" ({instead})" if instead else ""), 1)
 
 
+def _check_output(path: Path, option: str, *, directory: bool = False) -> None:
+    """Stop now, before a long run, when ``path`` plainly cannot be written."""
+    if directory:
+        if path.exists() and not path.is_dir():
+            _fail(f"{option} {str(path)!r} is a file, not a directory")
+    elif path.is_dir():
+        _fail(f"{option} {str(path)!r} is a directory; give a file name")
+    elif not path.parent.is_dir():
+        _fail(f"{option} {str(path)!r}: there is no directory {str(path.parent)!r}")
+
+
 def _count(n: int, word: str, words: str | None = None) -> str:
     """``1 round``, ``2 rounds``: English counts in the lab reports."""
     return f"{n} {word if n == 1 else words or word + 's'}"
@@ -397,6 +408,7 @@ def simulate(
             _fail(f"{label} must be 1 or more, not {value}")
     if plot is not None:
         _need("lab", "eights simulate --plot", "matplotlib")
+        _check_output(plot, "--plot", directory=True)
     with progress("matches" if games is not None else "rounds", quiet=quiet) as advance:
         result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed, bots=seats,
                                 on_progress=advance)
@@ -474,6 +486,8 @@ def tournament_cmd(
 
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
+    if json_file is not None and str(json_file) != "-":
+        _check_output(json_file, "--json")
     specs = [b.strip() for b in bots.split(",")]
     lineup: list[int] | None = None
     if seats is not None:
