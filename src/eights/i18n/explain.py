@@ -84,9 +84,9 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     """Paragraphs that explain ``rules`` to a player."""
     _ = _ or translator("en")
     low, high = rules.players
-    lines = [f"{rules.title} ({rules.name})"]
+    lines = [f"{_(rules.title)} ({rules.name})"]  # a preset's title through the catalog, as online
     if rules.source:
-        lines.append(_("Source: {source}.", source=rules.source))
+        lines.append(_("Source: {source}.", source=_(rules.source)))
     text = _("Players: {low} to {high} (default {default}). Decks of 52 cards: {decks}.",
              low=low, high=high, default=rules.default_players, decks=_steps(rules.decks, _))
     if rules.jokers:
