@@ -98,14 +98,15 @@ class Session:
     """A match at a table of people and bots."""
 
     def __init__(self, game: Game, seats: Sequence[Seat], *, path: Path | None,
-                 bot_seed: str) -> None:
+                 bot_seed: str, undo: Sequence[tuple[Game, tuple[Any, ...]]] = ()) -> None:
         if len(seats) != game.n:
             raise ValueError(f"{len(seats)} seats for {game.n} players")
         self.game = game
         self.seats = list(seats)
         self.path = path
         self.bot_rng = random.Random(bot_seed)
-        self._undo: list[tuple[Game, tuple[Any, ...]]] = []
+        self._undo: list[tuple[Game, tuple[Any, ...]]] = list(undo)
+        """Positions before each of the person's actions this round, with the bots' generator."""
         self._version = 0
 
     # ------------------------------------------------------------------ set-up
@@ -189,9 +190,7 @@ class Session:
         game = replay(record, before)
         seats = [Seat(s["name"]) if s["player"] == "human"
                  else Seat(s["name"], s["player"], make_bot(s["player"])) for s in raw]
-        session = cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}")
-        session._undo = undo
-        return session
+        return cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}", undo=undo)
 
     # ------------------------------------------------------------------ state
 
