@@ -87,7 +87,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -553,7 +553,7 @@ def _in_workers(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
             pool.submit(_play_unit, first, stop, runs)
             for first, stop, runs in _units(deals, replays, jobs)}
         while pending:
-            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 error = future.exception()
                 if error is not None:
