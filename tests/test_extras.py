@@ -62,7 +62,7 @@ def test_the_core_imports_none_of_the_extras(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "needle"), [
     (("rules", "list"), "huit-americain"),
     (("rules", "show", "huit-fou"), "8"),
-    (("demo", "--seed", "3"), "seed 3"),
+    (("demo", "--seed", "3", "--lang", "en"), "seed 3"),
     (("simulate", "--games", "3", "--bots", "greedy,random"), "3 matches"),
     (("--version",), "eights 0.1.0"),
 ])
@@ -74,7 +74,7 @@ def test_commands_of_the_core_work_without_extras(tmp_path: Path, args: tuple[st
 
 
 def test_plain_play_works_without_extras(tmp_path: Path) -> None:
-    done = eights(tmp_path, "play", "--plain", "--seed", "1", stdin="quit\n")
+    done = eights(tmp_path, "play", "--plain", "--seed", "1", "--lang", "en", stdin="quit\n")
     assert done.returncode == 0, done.stderr
     assert "quit" in done.stdout
     assert list((tmp_path / "data").iterdir())  # the game was saved
