@@ -31,7 +31,7 @@ from eights.engine.record import Record, ReplayError, load_record, replay
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.i18n import Translator, translator
 from eights.i18n.explain import describe
-from eights.i18n.text import describe_move, round_summary
+from eights.i18n.text import card_label, describe_move, round_summary
 from eights.lab.analysis import variant_lines
 from eights.lab.simulate import simulate as run_simulation
 from eights.plain import run_plain
@@ -204,7 +204,7 @@ def demo(
     typer.echo(_("{title}: {n} random bots, seed {seed} (again: eights demo -r {rules} -n {n} "
                  "--seed {seed})", title=rules_obj.title, n=n, seed=seed, rules=rules))
     typer.echo(_("Dealer: {name}. Starter: {card}.", name=names[game.dealer],
-                 card=game.up_card.pretty()))
+                 card=card_label(game.up_card, _)))
     while not game.over:
         legal = game.legal_actions()
         action = legal[int(rng.random() * len(legal))]
@@ -369,7 +369,7 @@ def _narrated_replay(record: Record, _: Translator) -> Game:
     def step(game: Game, r: int, i: int, action: Action) -> None:
         if i == 0:
             typer.echo(_("Round {n}: {name} deals, starter {card}", n=r + 1,
-                         name=names[game.dealer], card=game.up_card.pretty()))
+                         name=names[game.dealer], card=card_label(game.up_card, _)))
 
     def done(game: Game, r: int, i: int, made: Step) -> None:
         typer.echo(describe_move(game, names, made, _))

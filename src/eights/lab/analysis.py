@@ -168,6 +168,11 @@ def _interval(ci: Sequence[float]) -> str:
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 round``, ``3 rounds`` (the report is in English)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def variant_lines(data: Mapping[str, Any]) -> list[str]:
     """The variant-analysis lines of the ``eights simulate`` report, from its JSON."""
     n = data["players"]
@@ -177,10 +182,11 @@ def variant_lines(data: Mapping[str, Any]) -> list[str]:
                  f"{_interval(data['blocked_share_ci95'])}")
     lines.append(f"forced draws/round:  {data['forced_draws_per_round']:.2f} "
                  f"({data['forced_cards_per_round']:.2f} cards; "
-                 f"{data['rounds_with_forced_draw']} of {rounds} rounds have one)")
+                 f"{data['rounds_with_forced_draw']} of {_count(rounds, 'round')} "
+                 f"{'has' if rounds == 1 else 'have'} one)")
     lines.append(f"overflows/round:     {data['overflows_per_round']:.3f} "
                  f"({data['overflow_cards_per_round']:.3f} cards back to the attacker or as "
-                 f"penalty; {data['rounds_with_overflow']} rounds)")
+                 f"penalty; {_count(data['rounds_with_overflow'], 'round')})")
     special = data["special_cards_per_round"]
     if special:
         lines.append("special cards played per round: " + ", ".join(
