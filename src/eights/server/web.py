@@ -88,7 +88,6 @@ MESSAGES: tuple[str, ...] = (
     _("Your turn"), _("Your turn: play a highlighted card."), _("Nothing to play: draw a card."),
     _("Nothing to play and nothing to draw: pass."), _("{name} is playing…"),
     _("You drew {card}: play it or keep it (Pass)."), _("You drew {card}: play it."),
-    _("{n} cards to draw: answer with a card or draw them."), _("{n} cards to draw."),
     _("Take the top card of the stock?"), _("You must play again."),
     _("Announce your last card with this play, or pay the penalty."),
     _("Name the suit to follow"), _("You play {card}: name the suit to follow."),
@@ -115,6 +114,9 @@ MESSAGES: tuple[str, ...] = (
 
 PLURALS: tuple[tuple[str, str], ...] = (
     plural("{n} card", "{n} cards"),
+    plural("{n} card to draw: answer with a card or draw it.",
+           "{n} cards to draw: answer with a card or draw them."),
+    plural("{n} card to draw.", "{n} cards to draw."),
     plural("{n} free seat", "{n} free seats"),
     plural("The match is over after {n} round.", "The match is over after {n} rounds."),
     plural("Winner: {names}.", "Winners: {names}."),

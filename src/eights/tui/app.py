@@ -530,10 +530,12 @@ class TableScreen(Screen[None]):
                 text = _("You drew {card}: press Enter to play it.", card=card_label(obs.drawn, _))
         elif obs.pending_draw:
             if plays:
-                text = _("{n} cards to draw: answer with a card (Enter) or press d to draw them.",
-                         n=obs.pending_draw)
+                text = _.plural("{n} card to draw: answer with a card (Enter) or press d to draw it.",
+                                "{n} cards to draw: answer with a card (Enter) or press d to draw them.",
+                                obs.pending_draw)
             else:
-                text = _("{n} cards to draw: press d.", n=obs.pending_draw)
+                text = _.plural("{n} card to draw: press d.", "{n} cards to draw: press d.",
+                                obs.pending_draw)
         elif obs.must_play_again and not plays:
             text = _("You cannot play again: press d to draw the penalty.")
         else:

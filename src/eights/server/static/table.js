@@ -699,8 +699,10 @@ class TablePage {
       if (plays.every((a) => cardOf(a) === view.drawn)) return t("You drew {card}: play it.", { card });
     }
     if (view.pending_draw) {
-      return plays.length ? t("{n} cards to draw: answer with a card or draw them.", { n: view.pending_draw })
-        : t("{n} cards to draw.", { n: view.pending_draw });
+      const n = view.pending_draw;
+      return plays.length
+        ? tn("{n} card to draw: answer with a card or draw it.", "{n} cards to draw: answer with a card or draw them.", n)
+        : tn("{n} card to draw.", "{n} cards to draw.", n);
     }
     if (view.must_play_again && plays.length) return t("You must play again.");
     if (legal.some((a) => a.endsWith("!"))) return t("Announce your last card with this play, or pay the penalty.");
