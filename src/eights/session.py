@@ -28,7 +28,7 @@ from eights.engine.observation import Observation
 from eights.engine.record import Record, load_record, record_of, replay
 from eights.engine.rules import Rules, load_rules
 from eights.i18n import Translator, translator
-from eights.i18n.text import describe_move, describe_own_move
+from eights.i18n.text import describe_move
 
 __all__ = ["BotTurn", "Seat", "Session", "Told", "default_save_dir"]
 
@@ -239,10 +239,7 @@ class Session:
 
     def tell(self, game: Game, step: Step, _: Translator) -> str:
         """``step`` in words, ``game`` being the state right after it."""
-        you = self.you
-        if you is None:
-            return describe_move(game, self.names, step, _)
-        return describe_own_move(game, self.names, step, you, _)
+        return describe_move(game, self.names, step, _, you=self.you)
 
     def story(self, _: Translator) -> list[Told]:
         """The match so far as the log tells it: each round's deal, then every move.

@@ -32,7 +32,6 @@ __all__ = [
     "card_label",
     "card_words",
     "describe_move",
-    "describe_own_move",
     "hand_count_words",
     "match_words",
     "rank_label",
@@ -184,57 +183,80 @@ def hand_count_words(n: int, _: Translator) -> str:
     return _.plural("{n} card", "{n} cards", n)
 
 
-def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator) -> str:
+def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
+                  you: int | None = None) -> str:
     """One line in words for an action just applied (``step``: what :meth:`Game.apply` said).
 
     Effects are named: who loses their turn, a reversal, a forced draw
     waiting, a forgotten announcement, cards sent back (HF9), a reshuffle, the
-    player going out. Only counts of cards are said, never the cards drawn.
+    player going out. Only counts of cards are said, never the cards drawn,
+    except to ``you``: told to the one person at the table, their own moves
+    read "You play 7♥", "You draw J♦" (the cards they received, and only
+    theirs), and what falls on them "you must draw 2", "you lose your turn".
     """
     seat, action = step.seat, step.action
     who = names[seat]
+    me = seat == you
     counts = step.counts()
+    mine = " ".join(card_label(c, _) for c in step.received[you]) if you is not None else ""
     parts: list[str] = []
     if action.kind is Kind.PLAY:
         assert action.card is not None
         card = card_label(action.card, _)
         if action.suit is not None:
-            parts.append(_("{name} plays {card} and names {suit}", name=who, card=card,
-                           suit=action.suit.symbol))
+            parts.append(_("You play {card} and name {suit}", card=card, suit=action.suit.symbol)
+                         if me else _("{name} plays {card} and names {suit}", name=who, card=card,
+                                      suit=action.suit.symbol))
         else:
-            parts.append(_("{name} plays {card}", name=who, card=card))
+            parts.append(_("You play {card}", card=card) if me
+                         else _("{name} plays {card}", name=who, card=card))
         if action.announce:
             parts.append(_("“last card!”"))
         if step.out == seat:
-            parts.append(_("{name} goes out", name=who))
+            parts.append(_("you go out") if me else _("{name} goes out", name=who))
             return " — ".join(parts)
         if counts[seat]:  # HA13: the penalty for a last card not announced
-            parts.append(_.plural("{name} forgot to announce and draws {n} card",
-                                  "{name} forgot to announce and draws {n} cards", counts[seat],
-                                  name=who))
-        parts.extend(_effects(game, names, step, action.card, _))
+            parts.append(_("you forgot to announce and draw {cards}", cards=mine) if me
+                         else _.plural("{name} forgot to announce and draws {n} card",
+                                       "{name} forgot to announce and draws {n} cards",
+                                       counts[seat], name=who))
+        parts.extend(_effects(game, names, step, action.card, you, _))
     elif action.kind is Kind.DRAW:
-        parts.append(_.plural("{name} draws {n} card", "{name} draws {n} cards", counts[seat],
-                              name=who))
+        if not me:
+            parts.append(_.plural("{name} draws {n} card", "{name} draws {n} cards",
+                                  counts[seat], name=who))
+        elif counts[seat] == 1:
+            parts.append(_("You draw {card}", card=mine))
+        elif counts[seat]:
+            parts.append(_("You draw {n} cards: {cards}", n=counts[seat], cards=mine))
+        else:
+            parts.append(_("You draw no card"))
         for s in range(game.n):
-            if s != seat and counts[s]:
-                parts.append(_.plural("{name} takes {n} card back", "{name} takes {n} cards back",
-                                      counts[s], name=names[s]))
+            if s != seat and counts[s]:  # HF9: the overflow goes back to the attacker
+                parts.append(_("you take {cards} back", cards=mine) if s == you
+                             else _.plural("{name} takes {n} card back",
+                                           "{name} takes {n} cards back", counts[s],
+                                           name=names[s]))
     elif action.kind is Kind.TAKE:
-        parts.append(_("{name} takes the top card of the stock", name=who))
+        parts.append(_("You take the top card of the stock: {card}", card=mine) if me
+                     else _("{name} takes the top card of the stock", name=who))
     else:
         previous = game.history[-2] if len(game.history) > 1 else None
         if previous is not None and previous[0] == seat and previous[1].kind is Kind.PLAY:
-            parts.append(_("{name} does not take a card", name=who))
+            parts.append(_("You do not take a card") if me
+                         else _("{name} does not take a card", name=who))
         elif previous is not None and previous[0] == seat and previous[1].kind is Kind.DRAW:
-            parts.append(_("{name} keeps the card and passes", name=who))
+            parts.append(_("You keep the card and pass") if me
+                         else _("{name} keeps the card and passes", name=who))
         else:
-            parts.append(_("{name} passes", name=who))
+            parts.append(_("You pass") if me else _("{name} passes", name=who))
     for s, points in enumerate(step.penalties):
         if points:
-            parts.append(_.plural("{name} scores {n} penalty point (overflow)",
-                                  "{name} scores {n} penalty points (overflow)", points,
-                                  name=names[s]))
+            parts.append(_.plural("you score {n} penalty point (overflow)",
+                                  "you score {n} penalty points (overflow)", points) if s == you
+                         else _.plural("{name} scores {n} penalty point (overflow)",
+                                       "{name} scores {n} penalty points (overflow)", points,
+                                       name=names[s]))
     if step.reshuffled:
         parts.append(_("the discard pile is shuffled into a new stock"))
     if step.blocked:
@@ -242,22 +264,28 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator) -
     return " — ".join(parts)
 
 
-def _effects(game: Game, names: Sequence[str], step: Step, card: Card,
+def _effects(game: Game, names: Sequence[str], step: Step, card: Card, you: int | None,
              _: Translator) -> list[str]:
     rule = game.rules.card(card.rank)
     out: list[str] = []
     nxt = game.to_play
     if game.pending and nxt is not None:
-        if rule.stack or rule.cancelled_by:
+        answer = bool(rule.stack or rule.cancelled_by)
+        if nxt == you:
+            out.append(_("you must draw {n} or answer", n=game.pending) if answer
+                       else _("you must draw {n}", n=game.pending))
+        elif answer:
             out.append(_("{name} must draw {n} or answer", name=names[nxt], n=game.pending))
         else:
             out.append(_("{name} must draw {n}", name=names[nxt], n=game.pending))
     if step.reversed:
         out.append(_("play changes direction"))
     if step.skipped is not None:
-        out.append(_("{name} loses their turn", name=names[step.skipped]))
+        out.append(_("you lose your turn") if step.skipped == you
+                   else _("{name} loses their turn", name=names[step.skipped]))
     if rule.again and game.to_play == step.seat and game.again:
-        out.append(_("{name} plays again", name=names[step.seat]))
+        out.append(_("you play again") if step.seat == you
+                   else _("{name} plays again", name=names[step.seat]))
     return out
 
 
@@ -307,118 +335,6 @@ def round_summary(game: Game, names: Sequence[str], _: Translator) -> list[str]:
                               names=", ".join(names[s] for s in game.winners)))
     return lines
 
-
-def describe_own_move(game: Game, names: Sequence[str], step: Step, you: int,
-                      _: Translator) -> str:
-    """:func:`describe_move` told to the one person at the table (seat ``you``).
-
-    Their own moves read "You play 7♥", "You draw J♦" (they see the cards
-    they receive, and only theirs); what happens to them reads "you must draw
-    2", "you lose your turn". Everyone else is named, with counts only.
-    """
-    seat, action = step.seat, step.action
-    if seat != you and not step.received[you] and not step.penalties[you] \
-            and step.skipped != you and game.to_play != you:
-        return describe_move(game, names, step, _)  # nothing happens to the person
-    mine = " ".join(card_label(c, _) for c in step.received[you])
-    who = names[seat]
-    counts = step.counts()
-    parts: list[str] = []
-    if action.kind is Kind.PLAY:
-        assert action.card is not None
-        card = card_label(action.card, _)
-        if seat == you and action.suit is not None:
-            parts.append(_("You play {card} and name {suit}", card=card, suit=action.suit.symbol))
-        elif seat == you:
-            parts.append(_("You play {card}", card=card))
-        elif action.suit is not None:
-            parts.append(_("{name} plays {card} and names {suit}", name=who, card=card,
-                           suit=action.suit.symbol))
-        else:
-            parts.append(_("{name} plays {card}", name=who, card=card))
-        if action.announce:
-            parts.append(_("“last card!”"))
-        if step.out == seat:
-            parts.append(_("you go out") if seat == you else _("{name} goes out", name=who))
-            return " — ".join(parts)
-        if seat == you and counts[seat]:  # HA13: the penalty for a last card not announced
-            parts.append(_("you forgot to announce and draw {cards}", cards=mine))
-        elif counts[seat]:
-            parts.append(_.plural("{name} forgot to announce and draws {n} card",
-                                  "{name} forgot to announce and draws {n} cards", counts[seat],
-                                  name=who))
-        parts.extend(_own_effects(game, names, step, action.card, you, _))
-    elif action.kind is Kind.DRAW:
-        if seat != you:
-            parts.append(_.plural("{name} draws {n} card", "{name} draws {n} cards",
-                                  counts[seat], name=who))
-        elif counts[seat] == 1:
-            parts.append(_("You draw {card}", card=mine))
-        elif counts[seat]:
-            parts.append(_("You draw {n} cards: {cards}", n=counts[seat], cards=mine))
-        else:
-            parts.append(_("You draw no card"))
-        for s in range(game.n):
-            if s != seat and counts[s] and s == you:  # HF9: the overflow goes back to you
-                parts.append(_("you take {cards} back", cards=mine))
-            elif s != seat and counts[s]:
-                parts.append(_.plural("{name} takes {n} card back", "{name} takes {n} cards back",
-                                      counts[s], name=names[s]))
-    elif action.kind is Kind.TAKE:
-        if seat == you:
-            parts.append(_("You take the top card of the stock: {card}", card=mine))
-        else:
-            parts.append(_("{name} takes the top card of the stock", name=who))
-    else:
-        previous = game.history[-2] if len(game.history) > 1 else None
-        if previous is not None and previous[0] == seat and previous[1].kind is Kind.PLAY:
-            parts.append(_("You do not take a card") if seat == you
-                         else _("{name} does not take a card", name=who))
-        elif previous is not None and previous[0] == seat and previous[1].kind is Kind.DRAW:
-            parts.append(_("You keep the card and pass") if seat == you
-                         else _("{name} keeps the card and passes", name=who))
-        else:
-            parts.append(_("You pass") if seat == you else _("{name} passes", name=who))
-    for s, points in enumerate(step.penalties):
-        if points and s == you:
-            parts.append(_.plural("you score {n} penalty point (overflow)",
-                                  "you score {n} penalty points (overflow)", points))
-        elif points:
-            parts.append(_.plural("{name} scores {n} penalty point (overflow)",
-                                  "{name} scores {n} penalty points (overflow)", points,
-                                  name=names[s]))
-    if step.reshuffled:
-        parts.append(_("the discard pile is shuffled into a new stock"))
-    if step.blocked:
-        parts.append(_("the round is blocked"))
-    return " — ".join(parts)
-
-
-def _own_effects(game: Game, names: Sequence[str], step: Step, card: Card, you: int,
-                 _: Translator) -> list[str]:
-    """:func:`_effects` with "you" where the effect falls on the person."""
-    rule = game.rules.card(card.rank)
-    out: list[str] = []
-    nxt = game.to_play
-    if game.pending and nxt is not None:
-        answer = bool(rule.stack or rule.cancelled_by)
-        if nxt == you:
-            out.append(_("you must draw {n} or answer", n=game.pending) if answer
-                       else _("you must draw {n}", n=game.pending))
-        elif answer:
-            out.append(_("{name} must draw {n} or answer", name=names[nxt], n=game.pending))
-        else:
-            out.append(_("{name} must draw {n}", name=names[nxt], n=game.pending))
-    if step.reversed:
-        out.append(_("play changes direction"))
-    if step.skipped == you:
-        out.append(_("you lose your turn"))
-    elif step.skipped is not None:
-        out.append(_("{name} loses their turn", name=names[step.skipped]))
-    if rule.again and game.to_play == step.seat and game.again:
-        out.append(_("you play again") if step.seat == you
-                   else _("{name} plays again", name=names[step.seat]))
-    return out
 
 def match_words(rules: Rules, _: Translator) -> str:
     """The match goal in a few words: ``Target 250 · highest wins``, ``1 round · lowest wins``."""
