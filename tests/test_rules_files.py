@@ -401,7 +401,6 @@ def test_jokers_need_a_joker_rule(tmp_path: Path) -> None:
         (["cards.5.stack=true"], "cards.5.stack"),
         (['cards.5.cancelled_by=["8"]'], "cards.5.cancelled_by"),
         (["cards.5.again_penalty=2"], "cards.5.again_penalty"),
-        (["cards.8.transparent=true"], "cards.8.transparent"),
         (['draw="repeat"', "max_draws=0"], "max_draws"),
         (["default_players=11"], "default_players"),
     ],

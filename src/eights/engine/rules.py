@@ -18,13 +18,13 @@ that names the file, the key, the value and what is allowed.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from eights.engine.cards import Rank
 from eights.engine.errors import NotationError, RulesError
@@ -33,11 +33,82 @@ __all__ = [
     "BlockedScoring",
     "CardRule",
     "DrawPolicy",
+    "FrozenMap",
     "Rules",
     "Scoring",
     "load_rules",
     "preset_names",
 ]
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class FrozenMap(Mapping[_K, _V]):
+    """A read-only, hashable mapping: the tables of :class:`Rules` (``points``, ``cards``).
+
+    A loaded rule set is shared (presets are cached), so nothing in it may change.
+
+    >>> m = FrozenMap({Rank.ACE: 1})
+    >>> m[Rank.ACE], m == {Rank.ACE: 1}, hash(m) == hash(FrozenMap({Rank.ACE: 1}))
+    (1, True, True)
+    >>> m[Rank.ACE] = 2
+    Traceback (most recent call last):
+    TypeError: 'FrozenMap' object does not support item assignment
+    """
+
+    __slots__ = ("_data",)
+    _data: dict[_K, _V]
+
+    def __init__(self, data: Mapping[_K, _V] | Iterable[tuple[_K, _V]] = ()) -> None:
+        object.__setattr__(self, "_data", dict(data))
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def get(self, key: _K, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def keys(self) -> KeysView[_K]:
+        return self._data.keys()
+
+    def items(self) -> ItemsView[_K, _V]:
+        return self._data.items()
+
+    def values(self) -> ValuesView[_V]:
+        return self._data.values()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == dict(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._data.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"
+
+    def __reduce__(self) -> tuple[type[FrozenMap[_K, _V]], tuple[dict[_K, _V]]]:
+        return (type(self), (self._data,))
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"{type(self).__name__} is read-only")
 
 
 class DrawPolicy(Enum):
@@ -101,6 +172,9 @@ class CardRule:
     """The player must play again (HA11 10)."""
     again_penalty: int = 0
     """Cards drawn by a player who must play again and cannot (HA11)."""
+
+    def __post_init__(self) -> None:
+        _freeze(self)
 
     @property
     def has_effect(self) -> bool:
@@ -190,10 +264,13 @@ class Rules:
     """The match ends after this many rounds; 0 for none."""
     teams: frozenset[int] = frozenset()
     """Player counts at which partners sit opposite and score together (LH1)."""
-    cards: Mapping[Rank, CardRule] = field(default_factory=dict)
+    cards: Mapping[Rank, CardRule] = field(default_factory=FrozenMap)
     """What each rank does; ranks not listed are plain."""
     _tables: object = field(default=None, init=False, repr=False, compare=False)
     """The engine's lookup tables, built on first use (see :mod:`eights.engine.tables`)."""
+
+    def __post_init__(self) -> None:
+        _freeze(self)  # tables, sets and lists given by hand become read-only
 
     def card(self, rank: Rank) -> CardRule:
         """The rule of a rank, with effects removed when ``special_cards`` is off."""
@@ -240,6 +317,32 @@ class Rules:
             for rank, rule in self.cards.items()
         }
         return table
+
+
+def _frozen(value: Any) -> Any:
+    """A read-only equal of a field value: a mapping becomes a :class:`FrozenMap`,
+    a set a frozenset, a list a tuple (the same object when it is read-only already)."""
+    if isinstance(value, FrozenMap):
+        return value
+    if isinstance(value, Mapping):
+        return FrozenMap(value)
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
+    if isinstance(value, (list, tuple)):
+        items = tuple(_frozen(v) for v in value)
+        if isinstance(value, tuple) and all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return items
+    return value
+
+
+def _freeze(obj: Any) -> None:
+    for f in fields(obj):
+        if f.init:
+            value = getattr(obj, f.name)
+            frozen = _frozen(value)
+            if frozen is not value:
+                object.__setattr__(obj, f.name, frozen)
 
 
 _PLAIN = CardRule()
@@ -568,6 +671,24 @@ def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
     return out
 
 
+CARD_CONFLICTS: tuple[tuple[str, str, str], ...] = (
+    ("again", "draw", "a card that makes its player play again cannot also make the next "
+                      "player draw: its own player would have to take the draw"),
+    ("again", "skip", "a card that makes its player play again passes the turn to nobody, "
+                      "so there is no next player to skip"),
+    ("draw", "skip", "a forced draw already costs the next player their turn; with a skip "
+                     "the draw would fall on the player after them, and with two players "
+                     "on the player who laid it"),
+    ("transparent", "name_suit", "a transparent card leaves the card beneath to match, so "
+                                 "the suit it names would be lost"),
+    ("transparent", "takes_covered_rank", "a transparent card leaves the card beneath to "
+                                          "match, rank and suit, so it takes no rank"),
+)
+"""Pairs of :class:`CardRule` fields that one card may not both set, with the reason:
+``(field, other field, why)``. Every other pair combines (the rules-file schema and the
+tests read this table)."""
+
+
 def _check(rules: Rules, origin: str) -> None:
     low, high = rules.players
     if not low <= rules.default_players <= high:
@@ -587,9 +708,20 @@ def _check(rules: Rules, origin: str) -> None:
         if rule.again_penalty and not rule.again:
             raise _bad(origin, f"{where}.again_penalty", rule.again_penalty,
                        "0 unless again = true")
-        if rule.transparent and rule.name_suit:
-            raise _bad(origin, f"{where}.transparent", True,
-                       "false for a card that names a suit")
+        if rule.not_on and not rule.wild:
+            raise _bad(origin, f"{where}.not_on", sorted(r.letter for r in rule.not_on),
+                       "[] unless wild = true (a card that is not wild plays by suit or rank)")
+        for first, second, reason in CARD_CONFLICTS:
+            if getattr(rule, first) and getattr(rule, second):
+                raise RulesError(f"{origin}: {where}: {second!r} cannot be combined with "
+                                 f"{first!r} ({reason})")
+        for other in sorted(rule.cancelled_by):
+            if rules.cards.get(other, _PLAIN).draw:
+                raise RulesError(
+                    f"{origin}: {where}.cancelled_by lists {other.letter}, but "
+                    f"cards.{other.letter}.draw is set: 'cancelled_by' cannot name a card "
+                    f"with a 'draw' (a card that cancels a forced draw lies as a plain card, "
+                    f"so its own draw would be lost); allowed: ranks without a draw")
     if rules.jokers and Rank.JOKER not in rules.cards:
         # A joker without a rule could only match another joker; make it explicit.
         raise _bad(origin, "jokers", rules.jokers,
