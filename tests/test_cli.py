@@ -20,7 +20,7 @@ from eights.cli import app
 from eights.engine.record import record_of
 from stacked import random_play
 
-PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]
+PRESETS = ["classic", "crazy-eights", "huit-americain", "huit-fou", "les-huit", "openspiel"]
 STATE_KEYS = {
     "round", "over", "match_over", "to_play", "legal", "hands", "up_card", "suit",
     "direction", "pending_draw", "stock", "discard", "round_points", "scores", "winners",
@@ -93,7 +93,7 @@ def test_module_help() -> None:
 def test_rules_list_lists_every_preset() -> None:
     out = ok("rules", "list")
     lines = out.splitlines()
-    assert len(lines) == len(preset_names()) == 5
+    assert len(lines) == len(preset_names()) == len(PRESETS)
     for name in PRESETS:
         rules = load_rules(name)
         line = next(line for line in lines if line.split()[0] == name)

@@ -20,7 +20,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eights import Action, Game, load_rules, make_deck, preset_names
+from eights import Action, Game, load_rules, preset_names
 from eights.engine.record import load_record, record_of, replay
 
 CASES = [
@@ -36,8 +36,7 @@ seeds = st.integers(min_value=0, max_value=2**32)
 
 
 def full_deck(game: Game) -> Counter[int]:
-    rules = game.rules
-    return Counter(make_deck(rules.decks_for(game.n), rules.jokers))
+    return Counter(game.rules.deck(game.n))
 
 
 def cards_in_play(game: Game) -> Counter[int]:

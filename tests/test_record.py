@@ -16,7 +16,7 @@ from eights import Action, Card, Game, IllegalActionError, RecordError, load_rul
 from eights.engine.record import FORMAT, Record, ReplayError, RoundRecord, load_record, record_of, replay
 from stacked import random_play
 
-PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]
+PRESETS = ["classic", "crazy-eights", "huit-americain", "huit-fou", "les-huit", "openspiel"]
 MAX_DECISIONS = 200_000
 
 

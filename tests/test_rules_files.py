@@ -14,7 +14,7 @@ from eights import CardRule, DrawPolicy, Rank, Rules, RulesError, Scoring, load_
 from eights.engine.rules import BlockedScoring
 from eights.i18n.explain import describe
 
-PRESETS = ["classic", "huit-americain", "huit-fou", "les-huit", "openspiel"]
+PRESETS = ["classic", "crazy-eights", "huit-americain", "huit-fou", "les-huit", "openspiel"]
 
 
 def write(path: Path, text: str) -> Path:
@@ -32,7 +32,7 @@ def rules_error(spec: str | Path, overrides: list[str] | None = None) -> str:
 # --------------------------------------------------------------------------- presets
 
 
-def test_preset_names_are_the_five_shipped_presets() -> None:
+def test_preset_names_are_the_six_shipped_presets() -> None:
     assert preset_names() == PRESETS
 
 
@@ -401,7 +401,6 @@ def test_jokers_need_a_joker_rule(tmp_path: Path) -> None:
         (["cards.5.stack=true"], "cards.5.stack"),
         (['cards.5.cancelled_by=["8"]'], "cards.5.cancelled_by"),
         (["cards.5.again_penalty=2"], "cards.5.again_penalty"),
-        (['draw="repeat"', "max_draws=0"], "max_draws"),
         (["default_players=11"], "default_players"),
     ],
 )

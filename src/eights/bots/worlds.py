@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from eights.engine.actions import Kind
-from eights.engine.cards import Card, make_deck
+from eights.engine.cards import Card
 from eights.engine.game import Game
 from eights.engine.observation import TELL_KINDS, Observation
 from eights.engine.rules import DrawPolicy
@@ -43,9 +43,7 @@ that rank, and no wild card that could cover them."""
 
 def unseen_cards(seen: Observation) -> list[Card]:
     """The cards the observer cannot place: the deck less its hand and the discard pile."""
-    rules = seen.rules
-    decks = rules.decks_for(seen.players)
-    pool = Counter(make_deck(decks, rules.jokers))
+    pool = Counter(seen.rules.deck(seen.players))
     pool.subtract(seen.hand)
     pool.subtract(seen.discard)
     return sorted(card for card, count in pool.items() for _ in range(max(0, count)))

@@ -202,13 +202,23 @@ _CARD_TEXT: tuple[str, ...] = tuple(
 )
 
 
-def make_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
+def make_deck(decks: int = 1, jokers: int = 0, ranks: Iterable[Rank] | None = None) -> list[Card]:
     """The cards of ``decks`` standard decks with ``jokers`` jokers per deck.
+
+    ``ranks`` chooses the ranks of each deck (all thirteen when ``None``), each
+    in the four suits: a 32-card pack is the ranks 7 to A.
 
     >>> len(make_deck()), len(make_deck(2, jokers=2))
     (52, 108)
+    >>> short = make_deck(ranks=[Rank.ACE, *RANKS[6:]])
+    >>> len(short), str(short[0]), str(short[-1])
+    (32, 'Ac', 'Ks')
     """
-    return [CARDS[i] for i in range(52)] * decks + [JOKER] * (jokers * decks)
+    if ranks is None:
+        one = list(CARDS[:52])
+    else:  # card order, as the full deck: a deck never depends on how its ranks were listed
+        one = [CARDS[r * 4 + s] for r in sorted(set(ranks)) if r is not Rank.JOKER for s in range(4)]
+    return one * decks + [JOKER] * (jokers * decks)
 
 
 def parse_cards(items: Iterable[str]) -> list[Card]:

@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from eights.engine.cards import Rank
+from eights.engine.cards import RANKS, Card, Rank, make_deck
 from eights.engine.errors import NotationError, RulesError
 
 __all__ = [
@@ -121,7 +121,8 @@ class DrawPolicy(Enum):
     UNTIL_PLAYABLE = "until-playable"
     """Take cards until one is playable, then play it (HF5, LH6)."""
     REPEAT = "repeat"
-    """Take one card and stay in the turn, up to ``max_draws`` a turn (OpenSpiel)."""
+    """Take one card and stay in the turn, up to ``max_draws`` a turn (OpenSpiel);
+    ``max_draws = 0`` for no limit (CE4)."""
 
 
 class Scoring(Enum):
@@ -210,6 +211,9 @@ class Rules:
     """Standard decks by player count (HA1, CL1)."""
     jokers: int = 0
     """Jokers per deck (HA12)."""
+    ranks: frozenset[Rank] = frozenset(RANKS)
+    """Ranks of each standard deck, in four suits: all thirteen, or a short pack
+    (7 to A: 32 cards for Mau-Mau, MM1; 6 to A: 36 cards for Tschau Sepp, TS1)."""
     hand_size: Steps = ((2, 7),)
     """Cards dealt to each player, by player count (HF1, HA2, CL1, LH2)."""
     starter_redraw: frozenset[Rank] = frozenset()
@@ -221,7 +225,8 @@ class Rules:
     draw: DrawPolicy = DrawPolicy.ONE_END
     """What ``draw`` does when no forced draw is pending."""
     max_draws: int = 1
-    """Draws a turn with the ``repeat`` policy; then the player may pass."""
+    """Draws a turn with the ``repeat`` policy; then the player may pass.
+    0 for no limit: the turn ends with a play, or a pass when nothing is left to draw (CE4)."""
     voluntary_draw: bool = False
     """A player may draw even when able to play (CL5)."""
     voluntary_pass: bool = False
@@ -284,6 +289,11 @@ class Rules:
         """Standard decks used with this many players."""
         return _step(self.decks, players)
 
+    def deck(self, players: int) -> list[Card]:
+        """Every card of the stock before the deal with this many players, in card order:
+        :attr:`ranks` in four suits, :meth:`decks_for` times, and the jokers."""
+        return make_deck(self.decks_for(players), self.jokers, self.ranks)
+
     def hand_size_for(self, players: int) -> int:
         """Cards dealt to each of this many players."""
         return _step(self.hand_size, players)
@@ -298,11 +308,12 @@ class Rules:
         if not low <= players <= high:
             raise RulesError(f"{self.name}: {players} players is not allowed; "
                              f"this rule set takes {low} to {high}")
-        cards = 52 * self.decks_for(players) + self.jokers * self.decks_for(players)
+        cards = (4 * len(self.ranks) + self.jokers) * self.decks_for(players)
         if self.hand_size_for(players) * players >= cards:
+            more = "" if len(self.ranks) == len(RANKS) else ", or use more ranks (ranks)"
             raise RulesError(f"{self.name}: {players} players with "
                              f"{self.hand_size_for(players)} cards each need more than "
-                             f"{cards} cards; add a deck (decks) or deal fewer (hand_size)")
+                             f"{cards} cards; add a deck (decks) or deal fewer (hand_size){more}")
 
     def to_table(self) -> dict[str, Any]:
         """The rules as a TOML-ready table with every field (no ``extends``)."""
@@ -310,7 +321,9 @@ class Rules:
         for f in fields(self):
             if f.init:
                 table[f.name] = _to_plain(getattr(self, f.name))
-        table["points"] = {rank.letter: pts for rank, pts in self.points.items()}
+        table["points"] = {rank.letter: pts for rank, pts in self.points.items()
+                           if rank in self.ranks or rank is Rank.JOKER}
+        table["ranks"] = [rank.letter for rank in sorted(self.ranks)]
         table["cards"] = {
             rank.letter: {f.name: _to_plain(getattr(rule, f.name)) for f in fields(rule)
                           if getattr(rule, f.name) != getattr(_PLAIN, f.name)}
@@ -529,8 +542,13 @@ def _build(table: Mapping[str, Any], origin: str) -> Rules:
             raise RulesError(f"{origin}: unknown key {key!r}; known keys are "
                              f"{', '.join(sorted(_FIELDS))}")
         values[key] = _convert(key, raw, origin)
+    if "ranks" in values and "points" in values:  # a rank outside the deck keeps its default
+        default = _default_points()
+        values["points"] = {rank: pts if rank in values["ranks"] or rank is Rank.JOKER
+                            else default[rank] for rank, pts in values["points"].items()}
     rules = Rules(**values)
     _check(rules, origin)
+    _check_deck(rules, table.get("points"), origin)
     return rules
 
 
@@ -573,6 +591,17 @@ def _ranks(origin: str, key: str, value: Any) -> frozenset[Rank]:
     return frozenset(_rank(origin, key, v) for v in value)
 
 
+def _deck_ranks(origin: str, value: Any) -> frozenset[Rank]:
+    allowed = ('a list of the ranks of each deck, each once, no joker: '
+               '["7", "8", "9", "T", "J", "Q", "K", "A"] for a 32-card pack')
+    if not isinstance(value, list) or not value:
+        raise _bad(origin, "ranks", value, allowed)
+    ranks = [_rank(origin, "ranks", v) for v in value]
+    if Rank.JOKER in ranks or len(set(ranks)) != len(ranks):
+        raise _bad(origin, "ranks", value, allowed + " (jokers come with the key 'jokers')")
+    return frozenset(ranks)
+
+
 def _enum(origin: str, key: str, value: Any, kind: type[Enum]) -> Any:
     for member in kind:
         if member.value == value:
@@ -610,6 +639,8 @@ def _convert(key: str, raw: Any, origin: str) -> Any:
         return _steps(origin, key, raw)
     if key in ("starter_redraw",):
         return _ranks(origin, key, raw)
+    if key == "ranks":
+        return _deck_ranks(origin, raw)
     if key == "teams":
         if not isinstance(raw, list) or not all(
                 isinstance(v, int) and not isinstance(v, bool) and v >= 4 and v % 2 == 0
@@ -694,8 +725,6 @@ def _check(rules: Rules, origin: str) -> None:
     if not low <= rules.default_players <= high:
         raise _bad(origin, "default_players", rules.default_players,
                    f"a number within players = [{low}, {high}]")
-    if rules.draw is DrawPolicy.REPEAT and rules.max_draws < 1:
-        raise _bad(origin, "max_draws", rules.max_draws, "1 or more with draw = 'repeat'")
     if rules.overflow and not rules.hand_limit:
         raise _bad(origin, "overflow", True, "false unless hand_limit is set")
     for rank, rule in rules.cards.items():
@@ -726,3 +755,39 @@ def _check(rules: Rules, origin: str) -> None:
         # A joker without a rule could only match another joker; make it explicit.
         raise _bad(origin, "jokers", rules.jokers,
                    "0 unless [cards.X] says what a joker does (e.g. wild = true)")
+
+
+def _check_deck(rules: Rules, points: Any, origin: str) -> None:
+    """A key that names a rank outside the deck (``ranks``) is an error naming the key.
+    The joker is not a rank of ``ranks``: ``jokers`` decides whether it is dealt."""
+    deck = rules.ranks
+    if deck <= rules.starter_redraw and not (rules.jokers and Rank.JOKER not in rules.starter_redraw):
+        raise _bad(origin, "starter_redraw", sorted(r.letter for r in rules.starter_redraw),
+                   "a list that leaves some card of the deck to start the discard pile")
+    if len(deck) == len(RANKS):
+        return
+    held = " ".join(r.letter for r in sorted(deck))
+
+    def refuse(key: str, rank: Rank) -> RulesError:
+        return RulesError(f"{origin}: key {key!r} names the rank {rank.letter}, which is not in "
+                          f"the deck; allowed: the ranks of 'ranks' ({held}), or X for a joker. "
+                          f"Add {rank.letter} to ranks or leave it out of {key!r}")
+
+    def outside(ranks: frozenset[Rank]) -> Rank | None:
+        return min((r for r in ranks if r is not Rank.JOKER and r not in deck), default=None)
+
+    if isinstance(points, Mapping):
+        for text in points:
+            rank = Rank.parse(str(text))  # parsed already by _points
+            if rank is not Rank.JOKER and rank not in deck:
+                raise refuse(f"points.{text}", rank)
+    missing = outside(rules.starter_redraw)
+    if missing is not None:
+        raise refuse("starter_redraw", missing)
+    for rank, rule in sorted(rules.cards.items()):
+        if rank is not Rank.JOKER and rank not in deck:
+            raise refuse(f"cards.{rank.letter}", rank)
+        for key in ("cancelled_by", "not_on"):
+            missing = outside(getattr(rule, key))
+            if missing is not None:
+                raise refuse(f"cards.{rank.letter}.{key}", missing)

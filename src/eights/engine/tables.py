@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from eights.engine.actions import Action
-from eights.engine.cards import CARDS, Card, Rank, Suit, make_deck
+from eights.engine.cards import CARDS, Card, Rank, Suit
 from eights.engine.errors import RulesError
 from eights.engine.rules import DrawPolicy, Rules, load_rules
 
@@ -50,7 +50,8 @@ class Tables:
                             zip(self.draw, self.skip, self.reverse, self.again, strict=True))
         self.voluntary_draw = rules.voluntary_draw
         self.voluntary_pass = rules.voluntary_pass
-        self.max_draws = rules.max_draws
+        self.max_draws = rules.max_draws or 1 << 30
+        """Draws a turn under ``repeat``; ``max_draws = 0`` is no limit (CE4)."""
         self.max_plays = rules.max_plays
         self.limit = rules.hand_limit
         self.cap = rules.hand_limit or 1 << 30
@@ -75,8 +76,7 @@ class Tables:
         """A fresh full stock for this many players."""
         cards = self._decks.get(players)
         if cards is None:
-            decks = self._rules.decks_for(players)
-            cards = self._decks[players] = tuple(make_deck(decks, self._rules.jokers))
+            cards = self._decks[players] = tuple(self._rules.deck(players))
         return list(cards)
 
     def _variants(self, c: int, announce: bool) -> tuple[Action, ...]:

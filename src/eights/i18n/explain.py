@@ -7,7 +7,7 @@ come from the message catalogs (English and French).
 
 from __future__ import annotations
 
-from eights.engine.cards import Rank
+from eights.engine.cards import RANKS, Rank
 from eights.engine.rules import BlockedScoring, CardRule, DrawPolicy, Rules, Scoring
 from eights.i18n import Translator, translator
 
@@ -87,8 +87,14 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     lines = [f"{_(rules.title)} ({rules.name})"]  # a preset's title through the catalog, as online
     if rules.source:
         lines.append(_("Source: {source}.", source=_(rules.source)))
-    text = _("Players: {low} to {high} (default {default}). Decks of 52 cards: {decks}.",
-             low=low, high=high, default=rules.default_players, decks=_steps(rules.decks, _))
+    if len(rules.ranks) == len(RANKS):
+        text = _("Players: {low} to {high} (default {default}). Decks of 52 cards: {decks}.",
+                 low=low, high=high, default=rules.default_players, decks=_steps(rules.decks, _))
+    else:  # a short pack (MM1, TS1)
+        text = _("Players: {low} to {high} (default {default}). Decks of {size} cards "
+                 "({ranks}): {decks}.", low=low, high=high, default=rules.default_players,
+                 size=4 * len(rules.ranks), decks=_steps(rules.decks, _),
+                 ranks=", ".join(_rank_short(r, _) for r in sorted(rules.ranks)))
     if rules.jokers:
         text += " " + _("Jokers per deck: {n}.", n=rules.jokers)
     if len(rules.hand_size) == 1:
@@ -121,7 +127,10 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         DrawPolicy.UNTIL_PLAYABLE: _("draw cards one at a time until one can be played, then "
                                      "play it"),
         DrawPolicy.REPEAT: _("draw one card and carry on: play, or draw again, up to {n} cards "
-                             "a turn, after which you may pass", n=rules.max_draws),
+                             "a turn, after which you may pass", n=rules.max_draws)
+        if rules.max_draws else  # CE4
+        _("draw one card and carry on: play, or draw again, with no limit; you pass only when "
+          "nothing is left to draw and you cannot play"),
     }[rules.draw]
     if rules.voluntary_draw:
         lines.append(_("Instead of playing (even when you could play), {draw}.", draw=draw))
@@ -165,7 +174,7 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         blocked += _("; a forced draw that takes the last card of the stock counts as a pass")
     lines.append(blocked + ".")
     pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
-                    if r is not Rank.JOKER or rules.jokers)
+                    if r in rules.ranks or (r is Rank.JOKER and rules.jokers))
     if rules.scoring is Scoring.OWN_HAND:
         lines.append(_("Scoring: every player scores the cards left in their own hand ({points}); "
                        "the lowest total wins the match.", points=pts))
@@ -210,7 +219,7 @@ def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
     says whether the lowest or the highest total wins), then when the match ends."""
     _ = _ or translator("en")
     pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
-                    if r is not Rank.JOKER or rules.jokers)
+                    if r in rules.ranks or (r is Rank.JOKER and rules.jokers))
     if rules.scoring is Scoring.OWN_HAND:
         scoring = _("Scoring: every player scores the cards left in their own hand ({points}); "
                     "the lowest total wins the match.", points=pts)
