@@ -290,6 +290,14 @@ def rules_show(
         typer.echo(line)
 
 
+@rules_app.command("schema")
+def rules_schema_cmd() -> None:
+    """Print the JSON Schema of rules files, for an editor that checks a file as it is typed."""
+    from eights.engine.schema import rules_schema
+
+    typer.echo(json.dumps(rules_schema(), indent=2, ensure_ascii=False))
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

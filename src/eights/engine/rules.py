@@ -556,7 +556,23 @@ def _bad(origin: str, key: str, value: Any, allowed: str) -> RulesError:
     return RulesError(f"{origin}: key {key!r} has bad value {value!r}; allowed: {allowed}")
 
 
-def _int(origin: str, key: str, value: Any, low: int = 0, high: int = 10_000) -> int:
+NUMBER = (0, 10_000)
+"""Smallest and largest value of a whole-number key that :data:`LIMITS` does not name."""
+LIMITS: dict[str, tuple[int, int]] = {
+    "players": (2, 20),
+    "default_players": (2, 20),
+    "decks": (1, 100),
+    "hand_size": (1, 100),
+    "steps.players": (2, 100),
+    "cards.draw": (0, 52),
+    "cards.again_penalty": (0, 52),
+}
+"""Smallest and largest value of each whole-number key that has its own range
+(``decks``, ``hand_size``: the value; ``steps.players``: the player count of one of
+their ``[players, value]`` pairs). The loader and the rules-file schema read this."""
+
+
+def _int(origin: str, key: str, value: Any, low: int = NUMBER[0], high: int = NUMBER[1]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise _bad(origin, key, value, f"a whole number from {low} to {high}")
     return value
@@ -611,7 +627,7 @@ def _enum(origin: str, key: str, value: Any, kind: type[Enum]) -> Any:
 
 def _steps(origin: str, key: str, value: Any) -> Steps:
     if isinstance(value, int) and not isinstance(value, bool):
-        return ((2, _int(origin, key, value, 1, 100)),)
+        return ((2, _int(origin, key, value, *LIMITS[key])),)
     allowed = "a whole number, or a list of [players, value] pairs such as [[2, 7], [5, 5]]"
     if not isinstance(value, list) or not value:
         raise _bad(origin, key, value, allowed)
@@ -620,7 +636,8 @@ def _steps(origin: str, key: str, value: Any) -> Steps:
         if (not isinstance(item, list) or len(item) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
             raise _bad(origin, key, value, allowed)
-        steps.append((_int(origin, key, item[0], 2, 100), _int(origin, key, item[1], 1, 100)))
+        steps.append((_int(origin, key, item[0], *LIMITS["steps.players"]),
+                      _int(origin, key, item[1], *LIMITS[key])))
     if [s[0] for s in steps] != sorted({s[0] for s in steps}):
         raise _bad(origin, key, value, "pairs in increasing order of players")
     return tuple(steps)
@@ -632,8 +649,9 @@ def _convert(key: str, raw: Any, origin: str) -> Any:
     if key == "players":
         if (not isinstance(raw, list) or len(raw) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
-                or not 2 <= raw[0] <= raw[1] <= 20):
-            raise _bad(origin, key, raw, "[smallest, largest] with 2 <= smallest <= largest <= 20")
+                or not LIMITS[key][0] <= raw[0] <= raw[1] <= LIMITS[key][1]):
+            raise _bad(origin, key, raw, f"[smallest, largest] with {LIMITS[key][0]} <= smallest "
+                                         f"<= largest <= {LIMITS[key][1]}")
         return (raw[0], raw[1])
     if key in ("decks", "hand_size"):
         return _steps(origin, key, raw)
@@ -661,7 +679,7 @@ def _convert(key: str, raw: Any, origin: str) -> Any:
     if isinstance(default, bool):
         return _bool(origin, key, raw)
     if key == "default_players":
-        return _int(origin, key, raw, 2, 20)
+        return _int(origin, key, raw, *LIMITS[key])
     return _int(origin, key, raw)
 
 
@@ -695,7 +713,7 @@ def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
             if key in ("not_on", "cancelled_by"):
                 values[key] = _ranks(origin, where, value)
             elif key in ("draw", "again_penalty"):
-                values[key] = _int(origin, where, value, 0, 52)
+                values[key] = _int(origin, where, value, *LIMITS[f"cards.{key}"])
             else:
                 values[key] = _bool(origin, where, value)
         out[rank] = CardRule(**values)
