@@ -165,7 +165,7 @@ async def play_until(pilot: AppPilot, app: EightsApp, done: Callable[[Observatio
 
 # Seeds whose first round is short and uses the suit picker (and take in les-huit).
 ROUNDS = [("classic", 1), ("huit-fou", 43), ("huit-americain", 21), ("les-huit", 12),
-          ("openspiel", 15)]
+          ("openspiel", 15), ("crazy-eights", 5)]
 
 
 def test_every_preset_is_played() -> None:
