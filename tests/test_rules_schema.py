@@ -138,6 +138,8 @@ def test_the_schema_is_draft_2020_12_with_known_keywords() -> None:
         assert set(node) <= ANNOTATIONS | CHECKS, set(node) - ANNOTATIONS - CHECKS
         assert node.get("type", "object") in TYPES
         assert "$ref" not in node or node["$ref"].removeprefix("#/$defs/") in schema["$defs"]
+        # nothing an older draft (taplo reads draft 4) would read otherwise
+        assert "const" not in node and node.get("items", {}) is not False
     assert json.loads(json.dumps(schema)) == schema  # plain JSON all through
 
 

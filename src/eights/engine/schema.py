@@ -9,6 +9,10 @@ allowed words are the enums' values, the ranges are the loader's
 :data:`~eights.engine.rules.LIMITS`, and the pairs one card may not set together are
 :data:`~eights.engine.rules.CARD_CONFLICTS`.
 
+Its keywords mean the same in the older drafts that some editors still read (taplo
+reads draft 4), but for ``prefixItems`` (the ranges of a ``[players, value]`` pair) and
+``propertyNames`` (the ranks of ``[cards]`` and ``[points]``), which they skip.
+
 The schema judges one file on its own. What depends on the file it extends (a
 ``stack`` needs a ``draw``, which may come from the preset) is left to the loader,
 which checks the merged rules.
@@ -132,8 +136,7 @@ def _property(name: str, hint: Any, limit_key: str) -> dict[str, Any]:
         return {"type": "string", "enum": [m.value for m in hint]}
     if hint == Steps:
         pair = {"type": "array", "minItems": 2, "maxItems": 2,
-                "prefixItems": [_integer(LIMITS["steps.players"]), _integer(LIMITS[limit_key])],
-                "items": False}
+                "prefixItems": [_integer(LIMITS["steps.players"]), _integer(LIMITS[limit_key])]}
         return {"anyOf": [_integer(LIMITS[limit_key]),
                           {"type": "array", "minItems": 1, "items": pair}]}
     if hint == frozenset[Rank]:
@@ -175,7 +178,7 @@ def _truthy(prop: Mapping[str, Any]) -> dict[str, Any]:
     """The values that turn a card field on (true, 1 or more, a non-empty list)."""
     kind = prop.get("type")
     if kind == "boolean":
-        return {"const": True}
+        return {"enum": [True]}  # not "const": editors on an older draft skip it
     if kind == "integer":
         return {"minimum": 1}
     if kind == "array":
