@@ -252,7 +252,7 @@ class Game:
                 self.pending, self.pending_rank, self.attacker = t.draw[rank], rank, self.dealer
             if t.reverse[rank] and n > 2:
                 self.direction = -1
-            if t.skip[rank]:
+            if t.skip[rank] or (t.reverse[rank] and n == 2 and t.reverse_skip):  # UC3
                 steps = 2
         self.to_move = (self.dealer + self.direction * steps) % n
 
@@ -437,10 +437,17 @@ class Game:
         return Step(
             seat, action, received,
             (0,) * n if after == penalties else tuple(a - b for a, b in zip(after, penalties, strict=True)),
-            (seat + self.direction) % n if card is not None and self._t.skip[card >> 2] and not over
+            (seat + self.direction) % n if card is not None and not over and self._skips(card)
             else None,
             self.direction != direction, max(0, discard - len(self.discard)), over,
             self.out if over else None)
+
+    def _skips(self, c: Card) -> bool:
+        """Whether playing ``c`` makes the next player lose their turn (a skip, or a
+        reverse with two players under ``reverse_two = "skip"``)."""
+        t = self._t
+        r = c >> 2
+        return t.skip[r] or (t.reverse[r] and self.n == 2 and t.reverse_skip)
 
     @property
     def legal(self) -> Sequence[Action]:
@@ -532,9 +539,13 @@ class Game:
                 self.pending, self.pending_rank, self.attacker = 0, -1, -1
         elif t.draw[r] and self.stock:
             self.pending, self.pending_rank, self.attacker = t.draw[r], r, p
-        if t.reverse[r] and self.n > 2:  # HF10, HA9: no effect with two players
-            self.direction = -self.direction
         skip = 1 if t.skip[r] else 0
+        if t.reverse[r]:
+            if self.n > 2:
+                self.direction = -self.direction
+            elif t.reverse_skip:  # SW7, PE10, TS8, UC6: a skip with two players
+                skip = 1
+            # else HF10, HA9: no effect with two players
         if t.again[r]:  # HA11: play again
             self.again = True
             self.again_penalty = t.again_penalty[r]

@@ -34,6 +34,7 @@ __all__ = [
     "CardRule",
     "DrawPolicy",
     "FrozenMap",
+    "ReverseTwo",
     "Rules",
     "Scoring",
     "load_rules",
@@ -123,6 +124,16 @@ class DrawPolicy(Enum):
     REPEAT = "repeat"
     """Take one card and stay in the turn, up to ``max_draws`` a turn (OpenSpiel);
     ``max_draws = 0`` for no limit (CE4)."""
+
+
+class ReverseTwo(Enum):
+    """What a reverse does while only two players hold cards."""
+
+    NONE = "none"
+    """Nothing: the direction has no meaning with two players (HF10, HA9)."""
+    SKIP = "skip"
+    """It acts as a skip: the other player loses their turn, the direction stays (SW7, PE10,
+    TS8, UC6); on a starter under ``starter_effects`` the dealer plays first (UC3)."""
 
 
 class Scoring(Enum):
@@ -245,6 +256,8 @@ class Rules:
     """Cards drawn at the end of the turn when the announcement is missing."""
     special_cards: bool = True
     """False turns off every card effect (draw, skip, reverse, again); wilds stay wild."""
+    reverse_two: ReverseTwo = ReverseTwo.NONE
+    """What a reverse does while two players hold cards: nothing, or a skip (SW7, PE10, UC6)."""
     max_plays: int = 0
     """The round ends after this many card plays; 0 for no limit (OpenSpiel max_turns)."""
     extra_passes_to_block: int = 0
@@ -676,6 +689,8 @@ def _convert(key: str, raw: Any, origin: str) -> Any:
     if key == "cards":
         return _cards(raw, origin)
     default = _FIELDS[key].default
+    if isinstance(default, Enum):
+        return _enum(origin, key, raw, type(default))
     if isinstance(default, bool):
         return _bool(origin, key, raw)
     if key == "default_players":
@@ -769,6 +784,16 @@ def _check(rules: Rules, origin: str) -> None:
                     f"cards.{other.letter}.draw is set: 'cancelled_by' cannot name a card "
                     f"with a 'draw' (a card that cancels a forced draw lies as a plain card, "
                     f"so its own draw would be lost); allowed: ranks without a draw")
+    if rules.reverse_two is ReverseTwo.SKIP:  # with two players a reverse is a skip
+        for rank, rule in sorted(rules.cards.items()):
+            for first, second, reason in CARD_CONFLICTS:
+                mate = first if second == "skip" else second if first == "skip" else None
+                if rule.reverse and mate and getattr(rule, mate):
+                    raise RulesError(
+                        f"{origin}: cards.{rank.letter}: 'reverse' with {mate!r} cannot be "
+                        f"combined with 'reverse_two' = 'skip' (with two players the reverse "
+                        f"is a skip, and {reason}); allowed: reverse_two = 'none', or a "
+                        f"reverse without {mate!r}")
     if rules.jokers and Rank.JOKER not in rules.cards:
         # A joker without a rule could only match another joker; make it explicit.
         raise _bad(origin, "jokers", rules.jokers,

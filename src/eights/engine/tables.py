@@ -12,7 +12,7 @@ from typing import Any
 from eights.engine.actions import Action
 from eights.engine.cards import CARDS, Card, Rank, Suit
 from eights.engine.errors import RulesError
-from eights.engine.rules import DrawPolicy, Rules, load_rules
+from eights.engine.rules import DrawPolicy, ReverseTwo, Rules, load_rules
 
 __all__ = ["SUIT_OF", "Tables", "tables_for"]
 
@@ -38,6 +38,8 @@ class Tables:
         self.again = tuple(c.again for c in cr)
         self.again_penalty = tuple(c.again_penalty for c in cr)
         self.points = tuple(rules.points[rank] for rank in Rank)
+        self.reverse_skip = rules.reverse_two is ReverseTwo.SKIP
+        """With two players a reverse acts as a skip (SW7, PE10, TS8, UC3, UC6)."""
         self.redraw = frozenset(int(r) for r in rules.starter_redraw)
         self.spec: str | dict[str, Any] = rules.name if rules == _preset(rules.name) else rules.to_table()
         self.repeat = rules.draw is DrawPolicy.REPEAT

@@ -8,7 +8,7 @@ come from the message catalogs (English and French).
 from __future__ import annotations
 
 from eights.engine.cards import RANKS, Rank
-from eights.engine.rules import BlockedScoring, CardRule, DrawPolicy, Rules, Scoring
+from eights.engine.rules import BlockedScoring, CardRule, DrawPolicy, ReverseTwo, Rules, Scoring
 from eights.i18n import Translator, translator
 
 __all__ = ["card_effects", "describe", "match_goal"]
@@ -41,7 +41,7 @@ def _steps(steps: tuple[tuple[int, int], ...], _: Translator) -> str:
     return ", ".join(_("{value} from {players} players", value=v, players=p) for p, v in steps)
 
 
-def _card_line(rank: Rank, rule: CardRule, _: Translator) -> str:
+def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
     bits: list[str] = []
     if rule.wild:
         if rule.not_on:
@@ -67,7 +67,11 @@ def _card_line(rank: Rank, rule: CardRule, _: Translator) -> str:
     if rule.skip:
         bits.append(_("the next player loses their turn"))
     if rule.reverse:
-        bits.append(_("the direction of play reverses (no effect with two players)"))
+        if rules.reverse_two is ReverseTwo.SKIP:  # SW7, PE10, UC6
+            bits.append(_("the direction of play reverses; with two players, the next player "
+                          "loses their turn"))
+        else:
+            bits.append(_("the direction of play reverses (no effect with two players)"))
     if rule.again:
         if rule.again_penalty:
             bits.append(_("the player must play again; if they cannot, they draw {n} and the "
@@ -159,7 +163,7 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     specials = [(rank, rules.card(rank)) for rank in Rank if rank in rules.cards]
     if specials:
         lines.append(_("Special cards:"))
-        lines.extend("  " + _card_line(rank, rule, _) for rank, rule in specials)
+        lines.extend("  " + _card_line(rank, rule, rules, _) for rank, rule in specials)
     if not rules.special_cards:
         lines.append("  " + _("(special_cards = false: card effects other than wild cards are "
                               "off.)"))
@@ -210,7 +214,7 @@ def card_effects(rules: Rules, _: Translator | None = None) -> list[str]:
         rule = rules.card(rank)
         if rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent \
                 or rule.has_effect:
-            lines.append(_card_line(rank, rule, _))
+            lines.append(_card_line(rank, rule, rules, _))
     return lines
 
 

@@ -1,0 +1,76 @@
+"""The mechanisms of the family (docs/rules.md, "New mechanisms"), each a rules field
+with its default declared once, on stacked decks: the rules that need each one are
+named in the test's docstring. The defaults leave every shipped preset as it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from eights import RulesError, load_rules, preset_names
+from eights.engine.rules import ReverseTwo
+from eights.i18n import translator
+from eights.i18n.explain import describe
+from stacked import stacked
+
+HA = "huit-americain"
+"""J reverses, 7 skips, 2 and A make the next player draw 2, 10 plays again."""
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
+    rules = load_rules(name)
+    assert rules.reverse_two is ReverseTwo.NONE
+
+
+# reverse_two --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reverse_two", "players", "to_move", "direction", "skipped"), [
+    ("none", 2, 0, 1, None),  # HA9: no effect with two players
+    ("skip", 2, 1, 1, 0),  # SW7, BJ8, PE10, TS8, UC6: a skip with two players
+    ("none", 3, 0, -1, None),  # a reverse with three players, whatever reverse_two says
+    ("skip", 3, 0, -1, None),
+])
+def test_reverse_two(reverse_two: str, players: int, to_move: int, direction: int,
+                     skipped: int | None) -> None:
+    """SW7, BJ8, PE10, TS8, UC6: ``reverse_two = "skip"``: with two players a reverse acts
+    as a skip and the direction stays; with more it reverses as before."""
+    hands = ["3c 4c 5c", "Jh 4d 9s", "3d 6d 9d"][:players]
+    g = stacked(HA, hands, "5h", overrides=["hand_size=3", f"reverse_two={reverse_two}"])
+    assert g.to_play == 1
+    step = g.apply("Jh")
+    assert (g.to_play, g.direction, step.skipped, step.reversed) == (
+        to_move, direction, skipped, direction == -1)
+
+
+@pytest.mark.parametrize(("reverse_two", "first"), [("none", 1), ("skip", 0)])
+def test_reverse_two_on_a_starter(reverse_two: str, first: int) -> None:
+    """UC3: a starter reverse under ``starter_effects`` with two players skips the first
+    player, so the dealer starts."""
+    g = stacked(HA, ["3c 4c 5c", "4d 9s 6s"], "Jh",
+                overrides=["hand_size=3", "starter_redraw=[]", "starter_effects=true",
+                           f"reverse_two={reverse_two}"])
+    assert (g.to_play, g.direction) == (first, 1)
+
+
+def test_reverse_two_refuses_a_reverse_that_would_skip_and_draw_or_play_again() -> None:
+    """With two players the reverse is a skip: a reverse card with ``draw`` or ``again``
+    would be a pair of CARD_CONFLICTS, so the file is refused naming both fields."""
+    for extra, other in (("cards.J.draw=2", "draw"), ("cards.J.again=true", "again")):
+        with pytest.raises(RulesError) as info:
+            load_rules(HA, ["reverse_two=skip", extra])
+        message = str(info.value)
+        assert f"cards.J: 'reverse' with {other!r} cannot be combined with 'reverse_two' = " \
+               "'skip'" in message, message
+        load_rules(HA, [extra])  # with the default, a reverse may draw or play again
+    with pytest.raises(RulesError, match="'reverse_two' has bad value 'twice'; allowed: "
+                                         "'none', 'skip'"):
+        load_rules(HA, ["reverse_two=twice"])
+
+
+def test_reverse_two_in_words() -> None:
+    en = describe(load_rules(HA, ["reverse_two=skip"]))
+    assert any("with two players, the next player loses their turn" in line for line in en)
+    fr = describe(load_rules(HA, ["reverse_two=skip"]), translator("fr"))
+    assert any("à deux joueurs, le joueur suivant passe son tour" in line for line in fr)
+    assert any("(no effect with two players)" in line for line in describe(load_rules(HA)))
