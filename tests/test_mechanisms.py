@@ -4,13 +4,15 @@ named in the test's docstring. The defaults leave every shipped preset as it was
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from eights import RulesError, load_rules, preset_names
+from eights import Game, RulesError, load_rules, preset_names
 from eights.engine.rules import ReverseTwo
 from eights.i18n import translator
 from eights.i18n.explain import describe
-from stacked import stacked
+from stacked import assert_illegal, cards, legal, stacked
 
 HA = "huit-americain"
 """J reverses, 7 skips, 2 and A make the next player draw 2, 10 plays again."""
@@ -20,6 +22,7 @@ HA = "huit-americain"
 def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     rules = load_rules(name)
     assert rules.reverse_two is ReverseTwo.NONE
+    assert rules.forced_draw_ends_turn
 
 
 # reverse_two --------------------------------------------------------------------
@@ -74,3 +77,54 @@ def test_reverse_two_in_words() -> None:
     fr = describe(load_rules(HA, ["reverse_two=skip"]), translator("fr"))
     assert any("à deux joueurs, le joueur suivant passe son tour" in line for line in fr)
     assert any("(no effect with two players)" in line for line in describe(load_rules(HA)))
+
+
+# forced_draw_ends_turn ----------------------------------------------------------
+
+
+def rebuilt(g: Game) -> Game:
+    """The game as a search rebuilds it from the observation of the player to move."""
+    seen = g.observe(g.to_move)
+    return Game.from_observation(seen, g.hands, g.stock, random.Random(0))
+
+
+@pytest.mark.parametrize(("then", "up", "next_legal"), [
+    ("Kh", "Kh", ["draw"]), ("9h", "9h", ["9s", "9s!"]), ("pass", "2h", ["draw"]),
+])
+def test_forced_draw_ends_turn_false(then: str, up: str, next_legal: list[str]) -> None:
+    """PE5: ``forced_draw_ends_turn = false``: the victim takes the draw in full and stays
+    in turn, to play a card legal on the up-card or pass; never to draw again."""
+    g = stacked(HA, ["3c 4c Kh", "2h 4d 9s"], "5h", "9h 3s",
+                overrides=["hand_size=3", "forced_draw_ends_turn=false"])
+    g.apply("2h")
+    assert legal(g) == ["draw"]
+    step = g.apply("draw")
+    assert step.received[0] == tuple(cards("9h 3s"))
+    assert g.to_play == 0 and g.pending == 0
+    assert legal(g) == ["9h", "Kh", "pass"]
+    assert_illegal(g, "draw")
+    seen = g.observe(1)
+    assert seen.served and g.observe(0).served and seen.to_json()["served"]
+    assert rebuilt(g).legal_actions() == g.legal_actions()
+    assert g.clone().legal_actions() == g.legal_actions()
+    g.apply(then)
+    assert (g.to_play, str(g.up_card), g.served) == (1, up, False)
+    assert legal(g) == next_legal
+
+
+def test_forced_draw_ends_turn_by_default() -> None:
+    """HF7, HA8: the victim of a forced draw loses their turn."""
+    g = stacked(HA, ["3c 4c Kh", "2h 4d 9s"], "5h", "9h 3s", overrides=["hand_size=3"])
+    g.apply("2h")
+    g.apply("draw")
+    assert g.to_play == 1 and not g.observe(0).served
+
+
+def test_forced_draw_not_taken_in_full_ends_the_turn() -> None:
+    """PE5 says "in full": when the stock runs dry during the draw, the turn ends as before."""
+    g = stacked(HA, ["3c 4c Kh", "2h 4d 9s"], "5h", "9h",
+                overrides=["hand_size=3", "forced_draw_ends_turn=false", "reshuffle=false"])
+    g.stock[:] = cards("9h")  # one card left: the draw of 2 cannot be served in full
+    g.apply("2h")
+    g.apply("draw")
+    assert g.to_play == 1 and not g.served

@@ -136,6 +136,7 @@ class Game:
         "rules_spec",
         "scores",
         "seed",
+        "served",
         "skip_next",
         "stock",
         "suit",
@@ -206,6 +207,7 @@ class Game:
         self.again_penalty = 0
         self.replace = False
         self.skip_next = 0
+        self.served = False
         self.announce_due = False
         self.passes = 0
         self.plays = 0
@@ -322,7 +324,8 @@ class Game:
         return legal[:]
 
     def _generate(self) -> list[Action]:
-        if self.over or self.replace or self.pending or self.again or self.drawn is not None:
+        if (self.over or self.replace or self.pending or self.again or self.drawn is not None
+                or self.served):
             return self._generate_special()
         t = self._t
         hand = self.hands[self.to_move]
@@ -347,7 +350,8 @@ class Game:
 
     def _generate_special(self) -> list[Action]:
         """Legal actions in the rarer moments: round over, LH5 choice, a forced
-        draw waiting, HA11 play again, a drawn card to play or keep."""
+        draw waiting, HA11 play again, a drawn card to play or keep, PE5 a forced
+        draw taken and the turn going on."""
         if self.over:
             return []
         if self.replace:  # LH5
@@ -365,7 +369,9 @@ class Game:
                 out.append(PASS)
             return out
         out = self._plays_of([c for c in hand if self._row[c]], len(hand))
-        if not out:  # HA11: cannot play again
+        if self.served and not self.again:  # PE5: play on the up-card, or pass; no draw
+            out.append(PASS)
+        elif not out:  # HA11: cannot play again
             out.append(DRAW)
         return out
 
@@ -525,7 +531,7 @@ class Game:
             if t.replace and self.stock and len(hand) < t.cap:
                 self.replace = True  # LH5
                 return
-            if self.announce_due or self.draws or self.skip_next or self.free:
+            if self.announce_due or self.draws or self.skip_next or self.free or self.served:
                 self._end_turn(p, 1)
             else:  # the common case of _end_turn, inline
                 self.to_move = (p + self.direction) % self.n
@@ -549,6 +555,7 @@ class Game:
         if t.again[r]:  # HA11: play again
             self.again = True
             self.again_penalty = t.again_penalty[r]
+            self.served = False
             return
         self.again = False
         if t.replace and self.can_draw(p):  # LH5
@@ -571,8 +578,12 @@ class Game:
     def _draw(self, p: int) -> None:
         self.passes = 0
         if self.pending:  # forced draw in full; the victim loses the turn
-            if self._forced_draw(p) and not self.stock and self.rules.served_draw_counts_as_pass:
+            full = self._forced_draw(p)
+            if full and not self.stock and self.rules.served_draw_counts_as_pass:
                 self.passes = 1
+            if full and self._t.served_stays:  # PE5: the turn goes on, without drawing
+                self.served = True
+                return
             self._end_turn(p, 1)
             return
         if self.again:  # HA11: cannot play again
@@ -637,6 +648,9 @@ class Game:
         if self.replace:  # LH5: declined the top card
             self._end_turn(p, 1 + self.skip_next)
             return
+        if self.served:  # PE5: the forced draw taken, the player ends the turn
+            self._end_turn(p, 1)
+            return
         if self.can_draw(p):
             self.passes = 0
         else:
@@ -655,7 +669,7 @@ class Game:
             self._row = self._t.row(self.suit, self.rank, False)
         self.drawn = None
         self.draws = 0
-        self.again = self.replace = False
+        self.again = self.replace = self.served = False
         self.skip_next = 0
         self.to_move = (p + self.direction * steps) % self.n
 
@@ -798,6 +812,7 @@ class Game:
             plays=self.plays,
             passes=self.passes,
             skip_next=self.skip_next,
+            served=self.served,
             announce_due=self.announce_due,
             penalties=tuple(self.penalties),
             draw_log=tuple((p, None if su < 0 else Suit(su), Rank(r), fr)
@@ -855,6 +870,7 @@ class Game:
         g.again_penalty = g._t.again_penalty[g.discard[-1] >> 2] if seen.must_play_again else 0
         g.replace = seen.may_take
         g.skip_next = seen.skip_next
+        g.served = seen.served
         g.announce_due = seen.announce_due
         g.passes = seen.passes
         g.plays = seen.plays
@@ -905,7 +921,7 @@ class Game:
             g.attacker, g.dealer, g.direction, g.drawn, g.draws, g.free, g.match_over, g.n,
             g.out, g.over, g.passes, g.pending, g.pending_rank, g.plays, g.rank, g.replace,
             g.round, g.round_points, g.round_winners, g.rules, g.rules_spec, g.seed,
-            g.skip_next, g.suit, g.teams, g.to_move, g.winners,
+            g.skip_next, g.suit, g.teams, g.to_move, g.winners, g.served,
         ) = (
             self._legal, self._row, self._script, self._script_pos, self._t, self.again,
             self.again_penalty, self.announce_due, self.attacker, self.dealer, self.direction,
@@ -913,6 +929,7 @@ class Game:
             self.passes, self.pending, self.pending_rank, self.plays, self.rank, self.replace,
             self.round, self.round_points, self.round_winners, self.rules, self.rules_spec,
             self.seed, self.skip_next, self.suit, self.teams, self.to_move, self.winners,
+            self.served,
         )
         g.hands = [h[:] for h in self.hands]
         g.stock = self.stock[:]

@@ -102,6 +102,9 @@ class Observation:
     """Passes in a row with nothing to draw (towards a blocked round)."""
     skip_next: int = 0
     """Seats skipped once the LH5 choice is made."""
+    served: bool = False
+    """PE5: the player to move took a forced draw in full and stays in turn, to play a
+    card legal on the up-card or pass (``forced_draw_ends_turn = false``)."""
     announce_due: bool = False
     """HA13: the player to move left one card without announcing it."""
     penalties: tuple[int, ...] = ()
@@ -160,6 +163,7 @@ class Observation:
             "plays": self.plays,
             "passes": self.passes,
             "skip_next": self.skip_next,
+            "served": self.served,
             "announce_due": self.announce_due,
             "penalties": list(self.penalties),
             "draw_log": [[p, None if s is None else s.letter, r.letter, free]

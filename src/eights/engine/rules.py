@@ -256,6 +256,10 @@ class Rules:
     """Cards drawn at the end of the turn when the announcement is missing."""
     special_cards: bool = True
     """False turns off every card effect (draw, skip, reverse, again); wilds stay wild."""
+    forced_draw_ends_turn: bool = True
+    """The player who takes a forced draw loses their turn (HF7). False: after taking it in
+    full they stay in turn, to play a card legal on the up-card or ``pass``; they do not
+    draw again (PE5)."""
     reverse_two: ReverseTwo = ReverseTwo.NONE
     """What a reverse does while two players hold cards: nothing, or a skip (SW7, PE10, UC6)."""
     max_plays: int = 0

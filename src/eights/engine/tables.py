@@ -38,6 +38,8 @@ class Tables:
         self.again = tuple(c.again for c in cr)
         self.again_penalty = tuple(c.again_penalty for c in cr)
         self.points = tuple(rules.points[rank] for rank in Rank)
+        self.served_stays = not rules.forced_draw_ends_turn
+        """A victim who took a forced draw in full stays in turn (PE5)."""
         self.reverse_skip = rules.reverse_two is ReverseTwo.SKIP
         """With two players a reverse acts as a skip (SW7, PE10, TS8, UC3, UC6)."""
         self.redraw = frozenset(int(r) for r in rules.starter_redraw)

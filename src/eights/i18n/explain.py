@@ -167,6 +167,10 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     if not rules.special_cards:
         lines.append("  " + _("(special_cards = false: card effects other than wild cards are "
                               "off.)"))
+    if not rules.forced_draw_ends_turn:  # PE5
+        lines.append(_("A player who takes a forced draw in full does not lose their turn: "
+                       "they may then play a card that fits the up-card, or pass; they do not "
+                       "draw again."))
     lines.append(_("The round ends the moment a player plays their last card; that card's "
                    "effect does not apply."))
     if rules.max_plays:
