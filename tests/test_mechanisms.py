@@ -9,7 +9,7 @@ import random
 import pytest
 
 from eights import Game, RulesError, load_rules, preset_names
-from eights.engine.rules import ReverseTwo
+from eights.engine.rules import DrawPolicy, ReverseTwo
 from eights.i18n import translator
 from eights.i18n.explain import describe
 from stacked import assert_illegal, cards, legal, stacked
@@ -23,6 +23,7 @@ def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     rules = load_rules(name)
     assert rules.reverse_two is ReverseTwo.NONE
     assert rules.forced_draw_ends_turn
+    assert rules.draw is not DrawPolicy.ONE_MUST_PLAY
 
 
 # reverse_two --------------------------------------------------------------------
@@ -79,6 +80,19 @@ def test_reverse_two_in_words() -> None:
     assert any("(no effect with two players)" in line for line in describe(load_rules(HA)))
 
 
+@pytest.mark.parametrize(("override", "english", "french"), [
+    ("forced_draw_ends_turn=false", "takes a forced draw in full does not lose their turn",
+     "ne passe pas son tour"),
+    ("draw=one-must-play", "if it can be played you must play it at once",
+     "vous devez la poser tout de suite"),
+])
+def test_mechanisms_in_words(override: str, english: str, french: str) -> None:
+    rules = load_rules(HA, [override])
+    assert any(english in line for line in describe(rules))
+    assert any(french in line for line in describe(rules, translator("fr")))
+    assert not any(english in line for line in describe(load_rules(HA)))
+
+
 # forced_draw_ends_turn ----------------------------------------------------------
 
 
@@ -128,3 +142,40 @@ def test_forced_draw_not_taken_in_full_ends_the_turn() -> None:
     g.apply("2h")
     g.apply("draw")
     assert g.to_play == 1 and not g.served
+
+
+# draw = "one-must-play" ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("policy", "drawn", "after_draw", "to_move"), [
+    ("one-must-play", "6h", ["6h"], 1),  # TS4: a playable drawn card must be played
+    ("one-must-play", "6c", [], 0),  # TS4: otherwise the turn ends
+    ("one-may-play", "6h", ["6h", "pass"], 1),  # HA4: it may be kept
+])
+def test_draw_one_must_play(policy: str, drawn: str, after_draw: list[str], to_move: int) -> None:
+    """TS4: ``draw = "one-must-play"``: take one card; if it is playable its plays are the
+    only legal actions, otherwise the turn ends."""
+    g = stacked(HA, ["3c 4c Kc", "3d 4d 9s"], "5h", drawn,
+                overrides=["hand_size=3", f"draw={policy}"])
+    assert legal(g) == ["draw"]
+    g.apply("draw")
+    assert g.to_play == to_move
+    if after_draw:
+        assert legal(g) == after_draw
+        assert g.observe(1).drawn == cards(drawn)[0]
+        assert rebuilt(g).legal_actions() == g.legal_actions()
+        if "pass" not in after_draw:
+            assert_illegal(g, "pass")
+        assert_illegal(g, "draw")
+        g.apply(drawn)
+        assert g.to_play == 0 and str(g.up_card) == drawn
+
+
+def test_draw_one_must_play_with_voluntary_draw() -> None:
+    """TS4's toggle ``voluntary_draw = true``: a player who could play may draw, and must
+    then play the drawn card if it fits (not a card of the hand)."""
+    g = stacked(HA, ["3c 4c Kc", "3h 4d 9s"], "5h", "6h",
+                overrides=["hand_size=3", "draw=one-must-play", "voluntary_draw=true"])
+    assert legal(g) == ["3h", "draw"]
+    g.apply("draw")
+    assert legal(g) == ["6h"]

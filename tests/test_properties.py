@@ -188,7 +188,7 @@ def test_an_observation_never_shows_another_hand_or_the_stock(
             "suit", "rank", "free", "direction", "to_play", "dealer", "pending_draw", "drawn",
             "must_play_again", "may_take", "round", "scores", "round_points", "round_over",
             "match_over", "winners", "teams", "history", "legal", "revealed", "pending_rank",
-            "attacker", "draws_this_turn", "plays", "passes", "skip_next", "announce_due",
+            "attacker", "draws_this_turn", "plays", "passes", "skip_next", "served", "announce_due",
             "penalties", "draw_log", "tells", "received"}
         assert isinstance(data["stock"], int)
         assert data["revealed"] is None

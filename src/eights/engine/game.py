@@ -363,7 +363,7 @@ class Game:
             out = self._plays_of([c for c in hand if row[c]], len(hand))
             out.append(DRAW)
             return out
-        if self.drawn is not None:  # HA4 may play it, HF5 must play it
+        if self.drawn is not None:  # HA4 may play it, HF5 and TS4 must play it
             out = self._plays_of([self.drawn], len(hand)) if self._row[self.drawn] else []
             if t.may_keep or not out:
                 out.append(PASS)
@@ -613,9 +613,9 @@ class Game:
             self._end_turn(p, 1)  # HF6: stopped at the limit; LH7: nothing left
             return
         c = self._give_one(p)
-        if t.may_keep and c is not None:
+        if t.play_drawn and c is not None:
             if self._playable(c):
-                self.drawn = c  # HA4: may be played at once
+                self.drawn = c  # HA4: may be played at once; TS4: must be
                 return
             self._told(p, 0)  # the turn ends at once: the card drawn did not match
         self._end_turn(p, 1)

@@ -119,6 +119,8 @@ class DrawPolicy(Enum):
     """Take one card; the turn ends (CL5)."""
     ONE_MAY_PLAY = "one-may-play"
     """Take one card; if it is playable it may be played at once, else ``pass`` (HA4)."""
+    ONE_MUST_PLAY = "one-must-play"
+    """Take one card; if it is playable it must be played at once, else the turn ends (TS4)."""
     UNTIL_PLAYABLE = "until-playable"
     """Take cards until one is playable, then play it (HF5, LH6)."""
     REPEAT = "repeat"

@@ -19,7 +19,7 @@ which checks the merged rules.
 
 >>> schema = rules_schema()
 >>> schema["properties"]["draw"]["enum"]
-['one-end', 'one-may-play', 'until-playable', 'repeat']
+['one-end', 'one-may-play', 'one-must-play', 'until-playable', 'repeat']
 >>> schema["properties"]["default_players"]["maximum"]
 20
 """

@@ -46,6 +46,8 @@ class Tables:
         self.spec: str | dict[str, Any] = rules.name if rules == _preset(rules.name) else rules.to_table()
         self.repeat = rules.draw is DrawPolicy.REPEAT
         self.may_keep = rules.draw is DrawPolicy.ONE_MAY_PLAY
+        self.play_drawn = rules.draw in (DrawPolicy.ONE_MAY_PLAY, DrawPolicy.ONE_MUST_PLAY)
+        """One card is drawn and, if playable, may (HA4) or must (TS4) be played at once."""
         self.until_playable = rules.draw is DrawPolicy.UNTIL_PLAYABLE
         self.replace = rules.replace_after_play
         self.telling_draws = not rules.voluntary_draw and rules.draw is not DrawPolicy.REPEAT

@@ -128,6 +128,8 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         DrawPolicy.ONE_END: _("draw one card; your turn ends"),
         DrawPolicy.ONE_MAY_PLAY: _("draw one card; if it can be played you may play it at "
                                    "once, otherwise you keep it and your turn ends"),
+        DrawPolicy.ONE_MUST_PLAY: _("draw one card; if it can be played you must play it "
+                                    "at once, otherwise you keep it and your turn ends"),
         DrawPolicy.UNTIL_PLAYABLE: _("draw cards one at a time until one can be played, then "
                                      "play it"),
         DrawPolicy.REPEAT: _("draw one card and carry on: play, or draw again, up to {n} cards "
