@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from eights import Game, RulesError, load_rules, preset_names
+from eights import Game, Rank, RulesError, load_rules, preset_names
 from eights.engine.rules import DrawPolicy, ReverseTwo
 from eights.i18n import translator
 from eights.i18n.explain import describe
-from stacked import assert_illegal, cards, legal, stacked
+from stacked import assert_illegal, cards, legal, play, stacked
 
 HA = "huit-americain"
 """J reverses, 7 skips, 2 and A make the next player draw 2, 10 plays again."""
@@ -24,6 +24,7 @@ def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     assert rules.reverse_two is ReverseTwo.NONE
     assert rules.forced_draw_ends_turn
     assert rules.draw is not DrawPolicy.ONE_MUST_PLAY
+    assert all(rules.card(rank).out_multiplier == 1 for rank in Rank)
 
 
 # reverse_two --------------------------------------------------------------------
@@ -85,6 +86,9 @@ def test_reverse_two_in_words() -> None:
      "ne passe pas son tour"),
     ("draw=one-must-play", "if it can be played you must play it at once",
      "vous devez la poser tout de suite"),
+    ("cards.J.out_multiplier=2", "play reverses (no effect with two players); a player who "
+     "goes out on it multiplies every score of the round by 2.",
+     "multiplie par 2 tous les points de la manche"),
 ])
 def test_mechanisms_in_words(override: str, english: str, french: str) -> None:
     rules = load_rules(HA, [override])
@@ -179,3 +183,40 @@ def test_draw_one_must_play_with_voluntary_draw() -> None:
     assert legal(g) == ["3h", "draw"]
     g.apply("draw")
     assert legal(g) == ["6h"]
+
+
+# out_multiplier -----------------------------------------------------------------
+
+
+def round_points(preset: str, starter: str, hands: list[str], moves: str,
+                 times: int) -> list[int]:
+    g = stacked(preset, hands, starter, overrides=[
+        f"hand_size={len(hands[0].split())}", "announce_last_card=false",
+        f"cards.J.out_multiplier={times}"])
+    play(g, moves)
+    assert g.over and g.out == 1
+    assert g.round_points is not None
+    return g.round_points
+
+
+@pytest.mark.parametrize(("preset", "left"), [
+    ("huit-americain", [1, 0]),  # own hand: seat 0 scores what it holds
+    ("classic", [0, 1]),  # winner collects: seat 1 scores it
+])
+@pytest.mark.parametrize("times", [1, 2, 3])
+def test_out_multiplier(preset: str, left: list[int], times: int) -> None:
+    """MM10: ``cards.J.out_multiplier = 2``: when the play that empties the winner's hand
+    ends with a jack, every player's points for that round are multiplied."""
+    hands = ["Kc 3c", "Jc 5c"]
+    # out on the jack: seat 0 keeps the 3c (3 points), times the multiplier
+    assert round_points(preset, "5h", hands, "5c Kc Jc", times) == [3 * times * k for k in left]
+    # out on any other card: seat 0 keeps the Kc (10 points), as usual
+    assert round_points(preset, "9c", hands, "Jc 3c 5c", times) == [10 * k for k in left]
+
+
+def test_out_multiplier_is_a_whole_number_of_one_or_more() -> None:
+    for bad in ("0", "1.5", "true", "101"):
+        with pytest.raises(RulesError) as info:
+            load_rules(HA, [f"cards.J.out_multiplier={bad}"])
+        assert "'cards.J.out_multiplier' has bad value" in str(info.value)
+        assert "a whole number from 1 to 100" in str(info.value)

@@ -83,7 +83,7 @@ def test_rules_keep_equality_hash_and_pickling(name: str) -> None:
 ON: dict[str, Any] = {
     "wild": True, "name_suit": True, "not_on": ["2"], "takes_covered_rank": True,
     "transparent": True, "draw": 2, "stack": True, "cancelled_by": ["8"], "skip": True,
-    "reverse": True, "again": True, "again_penalty": 1,
+    "reverse": True, "again": True, "again_penalty": 1, "out_multiplier": 2,
 }
 """A value that turns each card field on (classic's 8 has no draw, so it may cancel)."""
 
@@ -201,6 +201,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "draw": st.sampled_from([0, 0, 1, 2, 4]), "again_penalty": st.sampled_from([0, 0, 0, 1]),
     "not_on": st.sampled_from([[], [], [], ["8"], ["J", "A"]]),
     "cancelled_by": st.sampled_from([[], [], [], ["8"], ["J", "Q"]]),
+    "out_multiplier": st.sampled_from([1, 1, 2, 3]),
 }
 """Values of each card field, most of them off, so that about half the tables combine."""
 

@@ -755,11 +755,13 @@ class Game:
                 for w in win:
                     gpoints[w] = sum(v - base for i, v in enumerate(values) if i not in win)
         sign = 1 if rules.scoring is Scoring.OWN_HAND else -1
+        # MM10: going out on a card with a multiplier multiplies every score of the round
+        times = 1 if out is None else self._t.out_multiplier[self.discard[-1] >> 2]
         points = [0] * self.n
         for i, g in enumerate(groups):
             penalty = sum(self.penalties[s] for s in g)  # HF9
             for s in g:
-                points[s] = gpoints[i] + sign * penalty
+                points[s] = (gpoints[i] + sign * penalty) * times
         self.round_points = points
         self.round_winners = sorted(s for i in win for s in groups[i])
         for s in range(self.n):

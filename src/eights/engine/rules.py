@@ -186,6 +186,9 @@ class CardRule:
     """The player must play again (HA11 10)."""
     again_penalty: int = 0
     """Cards drawn by a player who must play again and cannot (HA11)."""
+    out_multiplier: int = 1
+    """When the play that empties a hand ends with this card, every player's points for
+    that round are multiplied by this (MM10: 2 for the jack)."""
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -585,6 +588,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "steps.players": (2, 100),
     "cards.draw": (0, 52),
     "cards.again_penalty": (0, 52),
+    "cards.out_multiplier": (1, 100),
 }
 """Smallest and largest value of each whole-number key that has its own range
 (``decks``, ``hand_size``: the value; ``steps.players``: the player count of one of
@@ -733,7 +737,7 @@ def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
                                  f"{', '.join(sorted(_CARD_FIELDS))}")
             if key in ("not_on", "cancelled_by"):
                 values[key] = _ranks(origin, where, value)
-            elif key in ("draw", "again_penalty"):
+            elif key in ("draw", "again_penalty", "out_multiplier"):
                 values[key] = _int(origin, where, value, *LIMITS[f"cards.{key}"])
             else:
                 values[key] = _bool(origin, where, value)

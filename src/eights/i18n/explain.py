@@ -78,6 +78,9 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
                           "turn ends", n=rule.again_penalty))
         else:
             bits.append(_("the player must play again"))
+    if rule.out_multiplier > 1:  # MM10
+        bits.append(_("a player who goes out on it multiplies every score of the round by "
+                      "{n}", n=rule.out_multiplier))
     name = _rank_plural(rank, _).capitalize()
     if not bits:
         return _("{cards}: no effect.", cards=name)
@@ -219,7 +222,7 @@ def card_effects(rules: Rules, _: Translator | None = None) -> list[str]:
             continue
         rule = rules.card(rank)
         if rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent \
-                or rule.has_effect:
+                or rule.has_effect or rule.out_multiplier > 1:
             lines.append(_card_line(rank, rule, rules, _))
     return lines
 
