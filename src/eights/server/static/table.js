@@ -13,6 +13,8 @@ import {
 
 const SUITS = ["c", "d", "h", "s"];
 const MOTION = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+/** The log shows the whole match up to this many lines (the latest ones past it). */
+const LOG_LINES = 1000;
 
 /** The card of a play action: "8h=s!" -> "8h"; null for draw, pass, take. */
 const cardOf = (action) => (/^(draw|pass|take)$/.test(action) ? null : action.replace("!", "").split("=")[0]);
@@ -802,7 +804,7 @@ class TablePage {
       el("td", {}, view.hand_sizes[s]),
       el("td", { class: "num" }, view.scores[s])));
     const logList = el("ol", { class: "log", id: "log", "aria-live": "polite", "aria-relevant": "additions" },
-      this.log.slice(-60).map((line) => el("li", {}, line)));
+      this.log.slice(-LOG_LINES).map((line) => el("li", {}, line)));
     this.side.replaceChildren(
       el("section", { class: "panel scores" },
         el("h2", {}, t("Scores")),
