@@ -25,6 +25,7 @@ def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     assert rules.forced_draw_ends_turn
     assert rules.draw is not DrawPolicy.ONE_MUST_PLAY
     assert all(rules.card(rank).out_multiplier == 1 for rank in Rank)
+    assert not any(rules.card(rank).any_follows for rank in Rank)
 
 
 # reverse_two --------------------------------------------------------------------
@@ -86,6 +87,8 @@ def test_reverse_two_in_words() -> None:
      "ne passe pas son tour"),
     ("draw=one-must-play", "if it can be played you must play it at once",
      "vous devez la poser tout de suite"),
+    ("cards.9.any_follows=true", "9s: any card may be played on it when no forced draw is "
+     "waiting.", "n’importe quelle carte peut se poser dessus"),
     ("cards.J.out_multiplier=2", "play reverses (no effect with two players); a player who "
      "goes out on it multiplies every score of the round by 2.",
      "multiplie par 2 tous les points de la manche"),
@@ -220,3 +223,40 @@ def test_out_multiplier_is_a_whole_number_of_one_or_more() -> None:
             load_rules(HA, [f"cards.J.out_multiplier={bad}"])
         assert "'cards.J.out_multiplier' has bad value" in str(info.value)
         assert "a whole number from 1 to 100" in str(info.value)
+
+
+# any_follows --------------------------------------------------------------------
+
+
+def test_any_follows() -> None:
+    """PE6: ``any_follows = true``: while the card is the up-card and no draw is pending,
+    any card may be played on it, also after a turn that did not cover it; the card played
+    on it sets the suit and the rank."""
+    g = stacked(HA, ["3c 4c Qs", "9h 4d Ks"], "6h", "7d",
+                overrides=["hand_size=3", "cards.9.any_follows=true", "voluntary_draw=true",
+                           "draw=one-end"])
+    g.apply("9h")
+    assert legal(g) == ["3c", "4c", "Qs", "draw"]
+    assert g.observe(1).free and rebuilt(g).legal_actions() == g.legal_actions()
+    g.apply("draw")  # the 9 stays the up-card: any card still follows it
+    assert legal(g) == ["4d", "4d!", "Ks", "Ks!", "draw"]
+    g.apply("4d!")
+    assert (str(g.up_card), g.free, legal(g)) == ("4d", False, ["4c", "7d", "draw"])
+
+
+def test_any_follows_waits_for_a_pending_draw() -> None:
+    """PE4, PE6: a card with a draw and ``any_follows``: the victim answers or draws; after
+    that any card may follow it."""
+    g = stacked(HA, ["3c 4c Qs", "9h 4d Ks"], "6h", "7d 8c",
+                overrides=["hand_size=3", "cards.9.any_follows=true", "cards.9.draw=2"])
+    g.apply("9h")
+    assert legal(g) == ["draw"]
+    g.apply("draw")
+    assert g.to_play == 1 and legal(g) == ["4d", "4d!", "Ks", "Ks!"]
+
+
+def test_any_follows_on_the_starter() -> None:
+    """PE6 on a starter that is not redrawn: the first player may play any card."""
+    g = stacked(HA, ["3c 4c Qs", "5d 4d Ks"], "9h",
+                overrides=["hand_size=3", "cards.9.any_follows=true"])
+    assert legal(g) == ["4d", "5d", "Ks"]

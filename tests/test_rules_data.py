@@ -84,6 +84,7 @@ ON: dict[str, Any] = {
     "wild": True, "name_suit": True, "not_on": ["2"], "takes_covered_rank": True,
     "transparent": True, "draw": 2, "stack": True, "cancelled_by": ["8"], "skip": True,
     "reverse": True, "again": True, "again_penalty": 1, "out_multiplier": 2,
+    "any_follows": True,
 }
 """A value that turns each card field on (classic's 8 has no draw, so it may cancel)."""
 
@@ -113,6 +114,8 @@ def test_every_card_field_is_named_in_the_pair_tests() -> None:
         ("huit-fou", "cards.8.transparent=true", "transparent", "name_suit"),
         ("les-huit", "cards.8.transparent=true", "transparent", "name_suit"),
         ("huit-americain", "cards.X.takes_covered_rank=true", "transparent", "takes_covered_rank"),
+        ("huit-americain", "cards.8.any_follows=true", "any_follows", "name_suit"),
+        ("huit-americain", "cards.X.any_follows=true", "any_follows", "transparent"),
     ],
 )
 def test_a_pair_that_cannot_combine_is_refused_naming_both(
@@ -129,7 +132,8 @@ def test_a_pair_that_cannot_combine_is_refused_naming_both(
 
 def test_every_conflict_of_the_table_is_tested_by_name() -> None:
     tested = {("again", "draw"), ("again", "skip"), ("draw", "skip"),
-              ("transparent", "name_suit"), ("transparent", "takes_covered_rank")}
+              ("transparent", "name_suit"), ("transparent", "takes_covered_rank"),
+              ("any_follows", "name_suit"), ("any_follows", "transparent")}
     assert {(a, b) for a, b, _ in CARD_CONFLICTS} == tested
 
 
@@ -201,7 +205,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "draw": st.sampled_from([0, 0, 1, 2, 4]), "again_penalty": st.sampled_from([0, 0, 0, 1]),
     "not_on": st.sampled_from([[], [], [], ["8"], ["J", "A"]]),
     "cancelled_by": st.sampled_from([[], [], [], ["8"], ["J", "Q"]]),
-    "out_multiplier": st.sampled_from([1, 1, 2, 3]),
+    "out_multiplier": st.sampled_from([1, 1, 2, 3]), "any_follows": rarely,
 }
 """Values of each card field, most of them off, so that about half the tables combine."""
 

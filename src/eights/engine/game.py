@@ -246,7 +246,7 @@ class Game:
         rank = starter >> 2
         self.suit = SUIT_OF[starter]
         self.rank = rank
-        self.free = self.rules.starter_wild_any and t.wild[rank]  # CL4
+        self.free = (self.rules.starter_wild_any and t.wild[rank]) or t.any_follows[rank]  # CL4, PE6
         self._row = t.row(self.suit, self.rank, self.free)
         steps = 1
         if self.rules.starter_effects:  # as if the dealer had played it
@@ -519,9 +519,14 @@ class Game:
             self.suit = SUIT_OF[c] if named is None else int(named)
             if not t.covered[r]:  # LH4: the 8 keeps the rank it covers
                 self.rank = r
-            self.free = False
-            suit = self.suit
-            self._row = t.fixed[suit * 14 + self.rank] if suit >= 0 else t.row(suit, self.rank, False)
+            if t.any_follows[r]:  # PE6: any card may follow it
+                self.free = True
+                self._row = t.row(self.suit, self.rank, True)
+            else:
+                self.free = False
+                suit = self.suit
+                self._row = (t.fixed[suit * 14 + self.rank] if suit >= 0
+                             else t.row(suit, self.rank, False))
         if t.announce and not announce and len(hand) == 1:
             self.announce_due = True  # HA13: penalty at the end of the turn
         if not t.effect[r]:
@@ -563,6 +568,14 @@ class Game:
             self.skip_next = skip
             return
         self._end_turn(p, 1 + skip)
+
+    def _follows_any(self) -> bool:
+        """PE6: the card to match (the top card but transparent ones) lets any card follow."""
+        t = self._t
+        for c in reversed(self.discard):
+            if not t.transparent[c >> 2]:
+                return t.any_follows[c >> 2]
+        return False
 
     def _repeated(self, p: int, c: Card, named: Suit | None) -> bool:
         """Count this position (few cards out of the hands: at most two per player);
@@ -664,7 +677,8 @@ class Game:
         if self.announce_due:
             self.announce_due = False
             self._give(p, self.rules.announce_penalty)  # HA13
-        if self.free:  # CL4: only the first player may play anything on a wild starter
+        if self.free and not self._follows_any():
+            # CL4: only the first player may play anything on a wild starter
             self.free = False
             self._row = self._t.row(self.suit, self.rank, False)
         self.drawn = None

@@ -65,7 +65,7 @@ class Observation:
     rank: Rank
     """The rank to match (the covered rank after an LH4 eight)."""
     free: bool
-    """True when any card may be played (CL4 wild starter)."""
+    """True when any card may be played (CL4 wild starter, PE6 ``any_follows``)."""
     direction: int
     to_play: int | None
     dealer: int

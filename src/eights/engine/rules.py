@@ -186,6 +186,9 @@ class CardRule:
     """The player must play again (HA11 10)."""
     again_penalty: int = 0
     """Cards drawn by a player who must play again and cannot (HA11)."""
+    any_follows: bool = False
+    """While this card is the up-card and no forced draw is pending, any card may be played
+    on it; the card played on it sets the suit and the rank (PE6 joker)."""
     out_multiplier: int = 1
     """When the play that empties a hand ends with this card, every player's points for
     that round are multiplied by this (MM10: 2 for the jack)."""
@@ -757,6 +760,10 @@ CARD_CONFLICTS: tuple[tuple[str, str, str], ...] = (
                                  "the suit it names would be lost"),
     ("transparent", "takes_covered_rank", "a transparent card leaves the card beneath to "
                                           "match, rank and suit, so it takes no rank"),
+    ("any_follows", "name_suit", "any card may follow this card, so a suit it names would "
+                                 "bind nobody"),
+    ("any_follows", "transparent", "a transparent card leaves the card beneath to match, so "
+                                   "it is never the card any card may follow"),
 )
 """Pairs of :class:`CardRule` fields that one card may not both set, with the reason:
 ``(field, other field, why)``. Every other pair combines (the rules-file schema and the

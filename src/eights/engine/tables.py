@@ -30,6 +30,8 @@ class Tables:
         self.not_on = tuple(frozenset(int(r) for r in c.not_on) for c in cr)
         self.covered = tuple(c.takes_covered_rank for c in cr)
         self.transparent = tuple(c.transparent for c in cr)
+        self.any_follows = tuple(c.any_follows for c in cr)
+        """Any card may be played on this rank while it is the card to match (PE6)."""
         self.draw = tuple(c.draw for c in cr)
         self.stack = tuple(c.stack for c in cr)
         self.cancel = tuple(frozenset(int(r) for r in c.cancelled_by) for c in cr)

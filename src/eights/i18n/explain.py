@@ -55,6 +55,8 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
         bits.append(_("it also takes the rank of the card it covers"))
     if rule.transparent:
         bits.append(_("the card to match stays the one beneath it"))
+    if rule.any_follows:  # PE6
+        bits.append(_("any card may be played on it when no forced draw is waiting"))
     if rule.draw:
         text = _("the next player draws {n} and loses their turn", n=rule.draw)
         if rule.stack:
@@ -222,7 +224,7 @@ def card_effects(rules: Rules, _: Translator | None = None) -> list[str]:
             continue
         rule = rules.card(rank)
         if rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent \
-                or rule.has_effect or rule.out_multiplier > 1:
+                or rule.has_effect or rule.any_follows or rule.out_multiplier > 1:
             lines.append(_card_line(rank, rule, rules, _))
     return lines
 
