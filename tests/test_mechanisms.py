@@ -5,11 +5,12 @@ named in the test's docstring. The defaults leave every shipped preset as it was
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from eights import Game, Rank, RulesError, load_rules, preset_names
-from eights.engine.rules import DrawPolicy, ReverseTwo
+from eights.engine.rules import DrawPolicy, ReverseTwo, WildIf
 from eights.i18n import translator
 from eights.i18n.explain import describe
 from stacked import assert_illegal, cards, legal, play, stacked
@@ -26,6 +27,7 @@ def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     assert rules.draw is not DrawPolicy.ONE_MUST_PLAY
     assert all(rules.card(rank).out_multiplier == 1 for rank in Rank)
     assert not any(rules.card(rank).any_follows for rank in Rank)
+    assert all(rules.card(rank).wild_if is WildIf.ALWAYS for rank in Rank)
 
 
 # reverse_two --------------------------------------------------------------------
@@ -89,6 +91,8 @@ def test_reverse_two_in_words() -> None:
      "vous devez la poser tout de suite"),
     ("cards.9.any_follows=true", "9s: any card may be played on it when no forced draw is "
      "waiting.", "n’importe quelle carte peut se poser dessus"),
+    ("cards.8.wild_if=no-suit", "only a player who holds no card of the suit to follow (wild "
+     "cards aside) may play it", "seul un joueur qui n’a aucune carte de la couleur à suivre"),
     ("cards.J.out_multiplier=2", "play reverses (no effect with two players); a player who "
      "goes out on it multiplies every score of the round by 2.",
      "multiplie par 2 tous les points de la manche"),
@@ -260,3 +264,63 @@ def test_any_follows_on_the_starter() -> None:
     g = stacked(HA, ["3c 4c Qs", "5d 4d Ks"], "9h",
                 overrides=["hand_size=3", "cards.9.any_follows=true"])
     assert legal(g) == ["4d", "5d", "Ks"]
+
+
+# wild_if ------------------------------------------------------------------------
+
+UNO_ACE = ["cards.K.wild=true", "cards.K.name_suit=true", "cards.K.wild_if=no-suit"]
+"""A king as Uno's Wild Draw Four is played (UC8), on huit-americain."""
+
+
+def kings(card: str) -> list[str]:
+    return [f"{card}={s}" for s in "cdhs"]
+
+
+@pytest.mark.parametrize(("hand", "starter", "expected"), [
+    ("Kd 5s 9s", "5h", [*kings("Kd"), "5s"]),  # no heart: the king goes on anything
+    ("Kd 4h 9s", "5h", ["4h"]),  # a heart in hand: the king is not playable
+    ("Kh 4h 9s", "5h", ["4h"]),  # not even by suit
+    ("Kd 4h 9s", "Kh", ["4h"]),  # nor by rank
+    ("Kd 4h 9s", "Kc", kings("Kd")),  # no club: a heart does not stop it
+    ("Kd 8h 9s", "5h", [*kings("Kd"), "8h=c", "8h=d", "8h=h", "8h=s"]),  # wild cards aside
+])
+def test_wild_if_no_suit(hand: str, starter: str, expected: list[str]) -> None:
+    """UC8: ``wild_if = "no-suit"``: a wild card playable only by a player who holds no
+    card of the suit to follow (not counting wild cards, and a card that matches by rank
+    does not stop it); then on any card, otherwise never."""
+    g = stacked(HA, ["3c 4c Qs", hand], starter, overrides=["hand_size=3", *UNO_ACE])
+    assert legal(g) == sorted(expected)
+    assert rebuilt(g).legal_actions() == g.legal_actions()
+
+
+def test_wild_if_no_suit_follows_the_named_suit() -> None:
+    """UC8: the suit to follow is the one a wild card named."""
+    g = stacked(HA, ["3c 4c Qs 4d", "Kd 8h 9s 7h"], "5h", overrides=["hand_size=4", *UNO_ACE])
+    g.apply("8h=c")
+    assert legal(g) == ["3c", "4c"]  # seat 0 holds clubs: no king for them anyway
+    g = stacked(HA, ["3c 4c Qs Kh", "Kd 8h 9s 7h"], "5h", overrides=["hand_size=4", *UNO_ACE])
+    g.apply("8h=d")
+    assert legal(g) == sorted(kings("Kh"))  # no diamond: the king goes on the 8
+
+
+def test_wild_if_no_suit_on_a_drawn_card() -> None:
+    """HA4 with UC8: a drawn king may be played at once only by a hand without the suit."""
+    g = stacked(HA, ["3c 4c Qs", "2d 9s 4h"], "5h", "Kd",
+                overrides=["hand_size=3", "voluntary_draw=true", *UNO_ACE])
+    assert legal(g) == ["4h", "draw"]
+    g.apply("draw")
+    assert g.to_play == 0  # it holds the 4h: the king cannot go down, the turn ends
+    g = stacked(HA, ["3c 4c Qs", "2d 9s 4h"], "5c", "Kd",
+                overrides=["hand_size=3", *UNO_ACE])
+    assert legal(g) == ["draw"]
+    g.apply("draw")
+    assert legal(g) == [*kings("Kd"), "pass"]  # no club: it may go down at once
+
+
+def test_wild_if_needs_a_wild_card() -> None:
+    with pytest.raises(RulesError) as info:
+        load_rules(HA, ["cards.5.wild_if=no-suit"])
+    assert "'cards.5.wild_if'" in str(info.value) and "wild = true" in str(info.value)
+    with pytest.raises(RulesError, match=re.escape(
+            "'cards.8.wild_if' has bad value 'never'; allowed: 'always', 'no-suit'")):
+        load_rules(HA, ["cards.8.wild_if=never"])

@@ -15,7 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from eights import CardRule, Game, Rank, Rules, RulesError, load_rules, preset_names
-from eights.engine.rules import CARD_CONFLICTS, FrozenMap
+from eights.engine.rules import CARD_CONFLICTS, FrozenMap, WildIf
 from eights.engine.tables import tables_for
 from test_properties import cards_in_play, check_step, full_deck
 
@@ -84,11 +84,12 @@ ON: dict[str, Any] = {
     "wild": True, "name_suit": True, "not_on": ["2"], "takes_covered_rank": True,
     "transparent": True, "draw": 2, "stack": True, "cancelled_by": ["8"], "skip": True,
     "reverse": True, "again": True, "again_penalty": 1, "out_multiplier": 2,
-    "any_follows": True,
+    "any_follows": True, "wild_if": "no-suit",
 }
 """A value that turns each card field on (classic's 8 has no draw, so it may cancel)."""
 
-NEEDS = {"not_on": "wild", "stack": "draw", "cancelled_by": "draw", "again_penalty": "again"}
+NEEDS = {"not_on": "wild", "stack": "draw", "cancelled_by": "draw", "again_penalty": "again",
+         "wild_if": "wild"}
 """A field that means something only with another one (refused alone, tested in
 test_rules_files.py)."""
 
@@ -190,7 +191,8 @@ def test_each_pair_of_card_fields_is_refused_or_plays(pair: set[str]) -> None:
         return
     rules = load_rules("classic", {"cards": {"5": body}})
     assert rules.card(Rank.FIVE) == CardRule(**{  # type: ignore[arg-type]
-        k: frozenset(Rank.parse(r) for r in v) if isinstance(v, list) else v
+        k: frozenset(Rank.parse(r) for r in v) if isinstance(v, list)
+        else WildIf(v) if k == "wild_if" else v
         for k, v in body.items()})
     for players, seed in ((2, 1), (3, 2), (4, 3)):
         play_rounds(rules, players, seed)
@@ -206,6 +208,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "not_on": st.sampled_from([[], [], [], ["8"], ["J", "A"]]),
     "cancelled_by": st.sampled_from([[], [], [], ["8"], ["J", "Q"]]),
     "out_multiplier": st.sampled_from([1, 1, 2, 3]), "any_follows": rarely,
+    "wild_if": st.sampled_from(["always", "always", "no-suit"]),
 }
 """Values of each card field, most of them off, so that about half the tables combine."""
 
@@ -214,7 +217,8 @@ PLAYABLE = [name for name in preset_names() if load_rules(name).special_cards]
 
 def refusal(rules: Rules, rank: Rank, body: dict[str, Any]) -> bool:
     """Whether ``body`` on ``rank`` of ``rules`` has to be refused, worked out here."""
-    on = {k for k, v in body.items() if v}
+    off = {"out_multiplier": 1, "wild_if": "always"}  # the defaults that are not false
+    on = {k for k, v in body.items() if v and off.get(k) != v}
     if any(c <= on for c in CONFLICTS):
         return True
     if any(name in on and need not in on for name, need in NEEDS.items()):

@@ -297,13 +297,30 @@ class Game:
         return sum(pts[c >> 2] for c in self.hands[seat])
 
     def playable(self, card: Card) -> bool:
-        """Whether ``card`` may be played on the up-card now (ignoring whose hand)."""
+        """Whether ``card`` may be played on the up-card now (by the seat to play: UC8's
+        wild card depends on the hand)."""
         if self.pending:
             return self._answers(card)
         return self._playable(card)
 
     def _playable(self, c: int) -> bool:
-        return self._row[c]
+        if self._row[c]:
+            return not self._t.no_suit[c >> 2] or self._lacks_suit(self.hands[self.to_move])
+        return False
+
+    def _lacks_suit(self, hand: list[Card]) -> bool:
+        """UC8: the hand holds no card of the suit to follow, wild cards aside."""
+        suit, wild = self.suit, self._t.wild
+        return not any(SUIT_OF[c] == suit and not wild[c >> 2] for c in hand)
+
+    def _matching(self, hand: list[Card]) -> list[Card]:
+        """The cards of ``hand`` that may be played on the up-card (no draw pending)."""
+        row = self._row
+        cards = [c for c in hand if row[c]]
+        if self._t.wild_if and cards and not self._lacks_suit(hand):  # UC8
+            no_suit = self._t.no_suit
+            cards = [c for c in cards if not no_suit[c >> 2]]
+        return cards
 
     def _answers(self, c: int) -> bool:
         return self._t.answers[self.pending_rank][c]
@@ -332,6 +349,8 @@ class Game:
         n_hand = len(hand)
         row = self._row
         cards = [c for c in hand if row[c]]
+        if t.wild_if and cards:
+            cards = self._matching(hand)
         out = self._plays_of(cards, n_hand) if cards else []
         can_draw = n_hand < t.cap and bool(self.stock)
         if t.repeat:
@@ -364,11 +383,11 @@ class Game:
             out.append(DRAW)
             return out
         if self.drawn is not None:  # HA4 may play it, HF5 and TS4 must play it
-            out = self._plays_of([self.drawn], len(hand)) if self._row[self.drawn] else []
+            out = self._plays_of([self.drawn], len(hand)) if self._playable(self.drawn) else []
             if t.may_keep or not out:
                 out.append(PASS)
             return out
-        out = self._plays_of([c for c in hand if self._row[c]], len(hand))
+        out = self._plays_of(self._matching(hand), len(hand))
         if self.served and not self.again:  # PE5: play on the up-card, or pass; no draw
             out.append(PASS)
         elif not out:  # HA11: cannot play again

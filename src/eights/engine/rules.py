@@ -37,6 +37,7 @@ __all__ = [
     "ReverseTwo",
     "Rules",
     "Scoring",
+    "WildIf",
     "load_rules",
     "preset_names",
 ]
@@ -138,6 +139,16 @@ class ReverseTwo(Enum):
     TS8, UC6); on a starter under ``starter_effects`` the dealer plays first (UC3)."""
 
 
+class WildIf(Enum):
+    """When a wild card may be played."""
+
+    ALWAYS = "always"
+    """Whenever no forced draw is pending (HF4, CL3, HA6)."""
+    NO_SUIT = "no-suit"
+    """Only by a player who holds no card of the suit to follow, wild cards aside; it then
+    goes on any card, and otherwise it is not playable at all, even by suit or rank (UC8)."""
+
+
 class Scoring(Enum):
     """How a round is scored and who wins the match."""
 
@@ -166,6 +177,9 @@ class CardRule:
     """Playable on any up-card when no forced draw is pending (HF4, CL3, HA6, HA12)."""
     name_suit: bool = False
     """The player names the suit to follow (HF4, CL3, LH3)."""
+    wild_if: WildIf = WildIf.ALWAYS
+    """When this wild card may be played: 'always', or 'no-suit' (only by a player holding
+    no card of the suit to follow, wild cards aside: UC8). Needs ``wild``."""
     not_on: frozenset[Rank] = frozenset()
     """Up-card ranks this wild card may not cover (HA6: no 8 on a 2)."""
     takes_covered_rank: bool = False
@@ -740,6 +754,8 @@ def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
                                  f"{', '.join(sorted(_CARD_FIELDS))}")
             if key in ("not_on", "cancelled_by"):
                 values[key] = _ranks(origin, where, value)
+            elif key == "wild_if":
+                values[key] = _enum(origin, where, value, WildIf)
             elif key in ("draw", "again_penalty", "out_multiplier"):
                 values[key] = _int(origin, where, value, *LIMITS[f"cards.{key}"])
             else:
@@ -787,6 +803,10 @@ def _check(rules: Rules, origin: str) -> None:
         if rule.again_penalty and not rule.again:
             raise _bad(origin, f"{where}.again_penalty", rule.again_penalty,
                        "0 unless again = true")
+        if rule.wild_if is not WildIf.ALWAYS and not rule.wild:
+            raise _bad(origin, f"{where}.wild_if", rule.wild_if.value,
+                       "'always' unless wild = true (a card that is not wild plays by suit "
+                       "or rank)")
         if rule.not_on and not rule.wild:
             raise _bad(origin, f"{where}.not_on", sorted(r.letter for r in rule.not_on),
                        "[] unless wild = true (a card that is not wild plays by suit or rank)")

@@ -8,7 +8,15 @@ come from the message catalogs (English and French).
 from __future__ import annotations
 
 from eights.engine.cards import RANKS, Rank
-from eights.engine.rules import BlockedScoring, CardRule, DrawPolicy, ReverseTwo, Rules, Scoring
+from eights.engine.rules import (
+    BlockedScoring,
+    CardRule,
+    DrawPolicy,
+    ReverseTwo,
+    Rules,
+    Scoring,
+    WildIf,
+)
 from eights.i18n import Translator, translator
 
 __all__ = ["card_effects", "describe", "match_goal"]
@@ -49,6 +57,9 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
                           "waiting", ranks=_ranks(rule.not_on, _)))
         else:
             bits.append(_("may be played on any card when no forced draw is waiting"))
+        if rule.wild_if is WildIf.NO_SUIT:  # UC8
+            bits.append(_("only a player who holds no card of the suit to follow (wild cards "
+                          "aside) may play it"))
     if rule.name_suit:
         bits.append(_("the player names the suit to follow"))
     if rule.takes_covered_rank:
