@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from eights import Action, Game, load_rules, preset_names
 from eights.engine.record import load_record, record_of, replay
+from eights.engine.rules import ReverseTwo
 
 CASES = [
     (name, n)
@@ -85,8 +86,11 @@ def check_step(game: Game, action: Action) -> None:
         assert got <= stock + discard
     else:
         assert got <= stock and Counter(game.stock) == stock - got
-    if step.skipped is not None:
-        assert action.card is not None and game.rules.card(action.card.rank).skip
+    if step.skipped is not None:  # a skip, or a reverse with two players (reverse_two)
+        assert action.card is not None
+        rule = game.rules.card(action.card.rank)
+        assert rule.skip or (rule.reverse and game.n == 2
+                             and game.rules.reverse_two is ReverseTwo.SKIP)
 
 
 def play_match(game: Game, rng: random.Random, check: bool = True) -> None:

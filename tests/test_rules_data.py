@@ -212,17 +212,31 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
 }
 """Values of each card field, most of them off, so that about half the tables combine."""
 
+TABLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "reverse_two": st.sampled_from(["none", "skip"]),
+    "forced_draw_ends_turn": st.booleans(),
+    "draw": st.sampled_from([None, "one-end", "one-may-play", "one-must-play",
+                             "until-playable", "repeat"]),
+}
+"""Values of the rules fields that change how the cards play (None: the preset's)."""
+
 PLAYABLE = [name for name in preset_names() if load_rules(name).special_cards]
 
 
-def refusal(rules: Rules, rank: Rank, body: dict[str, Any]) -> bool:
-    """Whether ``body`` on ``rank`` of ``rules`` has to be refused, worked out here."""
+def refusal(rules: Rules, rank: Rank, body: dict[str, Any], table: dict[str, Any]) -> bool:
+    """Whether ``body`` on ``rank`` of ``rules`` (and ``table`` at the top) has to be
+    refused, worked out here."""
     off = {"out_multiplier": 1, "wild_if": "always"}  # the defaults that are not false
     on = {k for k, v in body.items() if v and off.get(k) != v}
     if any(c <= on for c in CONFLICTS):
         return True
     if any(name in on and need not in on for name, need in NEEDS.items()):
         return True
+    if table["reverse_two"] == "skip":  # with two players a reverse is a skip
+        cards = {r: (rule.reverse, rule.draw, rule.again) for r, rule in rules.cards.items()}
+        cards[rank] = (body["reverse"], body["draw"], body["again"])
+        if any(reverse and (draw or again) for reverse, draw, again in cards.values()):
+            return True
     draws = {r: rule.draw for r, rule in rules.cards.items()} | {rank: body["draw"]}
     cancels = {r: rule.cancelled_by for r, rule in rules.cards.items()}
     cancels[rank] = frozenset(Rank.parse(r) for r in body["cancelled_by"])
@@ -232,16 +246,19 @@ def refusal(rules: Rules, rank: Rank, body: dict[str, Any]) -> bool:
 
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from(PLAYABLE), st.sampled_from(list(Rank)[:13]),
-       st.fixed_dictionaries(FIELD_VALUES), st.integers(0, 2**32))
+       st.fixed_dictionaries(FIELD_VALUES), st.fixed_dictionaries(TABLE_VALUES),
+       st.integers(0, 2**32))
 def test_random_card_rules_load_only_when_they_combine_and_then_play(
-        preset: str, rank: Rank, body: dict[str, Any], seed: int) -> None:
+        preset: str, rank: Rank, body: dict[str, Any], table: dict[str, Any],
+        seed: int) -> None:
     base = load_rules(preset)
     in_deck = {card.rank for card in tables_for(base).deck(base.players[0])}
     if rank not in in_deck:
         rank = min(in_deck)
-    expected_refusal = refusal(base, rank, body)
+    expected_refusal = refusal(base, rank, body, table)
+    top = {k: v for k, v in table.items() if v is not None}
     try:
-        rules = load_rules(preset, {"cards": {rank.letter: body}})
+        rules = load_rules(preset, {"cards": {rank.letter: body}, **top})
     except RulesError as exc:
         assert expected_refusal, f"refused a combination that plays: {exc}"
         event("refused")
