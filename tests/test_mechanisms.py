@@ -8,9 +8,11 @@ import random
 import re
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from eights import Game, Rank, RulesError, load_rules, preset_names
-from eights.engine.rules import DrawPolicy, ReverseTwo, WildIf
+from eights.engine.rules import DrawPolicy, ReverseTwo, StarterWild, WildIf
+from eights.engine.schema import rules_schema
 from eights.i18n import translator
 from eights.i18n.explain import describe
 from stacked import assert_illegal, cards, legal, play, stacked
@@ -28,6 +30,8 @@ def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     assert all(rules.card(rank).out_multiplier == 1 for rank in Rank)
     assert not any(rules.card(rank).any_follows for rank in Rank)
     assert all(rules.card(rank).wild_if is WildIf.ALWAYS for rank in Rank)
+    # CL4 is classic's: its file still says starter_wild_any = true, the old name
+    assert rules.starter_wild is (StarterWild.ANY if name == "classic" else StarterWild.PLAIN)
 
 
 # reverse_two --------------------------------------------------------------------
@@ -324,3 +328,52 @@ def test_wild_if_needs_a_wild_card() -> None:
     with pytest.raises(RulesError, match=re.escape(
             "'cards.8.wild_if' has bad value 'never'; allowed: 'always', 'no-suit'")):
         load_rules(HA, ["cards.8.wild_if=never"])
+
+
+# starter_wild -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("setting", "first"), [
+    ("starter_wild=plain", ["3h", "8c=c", "8c=d", "8c=h", "8c=s"]),
+    ("starter_wild=any", ["3h", "4d", "8c=c", "8c=d", "8c=h", "8c=s", "9s"]),  # CL4
+    ("starter_wild_any=true", ["3h", "4d", "8c=c", "8c=d", "8c=h", "8c=s", "9s"]),
+    ("starter_wild_any=false", ["3h", "8c=c", "8c=d", "8c=h", "8c=s"]),
+])
+def test_starter_wild(setting: str, first: list[str]) -> None:
+    """CL4: ``starter_wild = "any"`` lets the first player play any card on a wild starter;
+    ``"plain"`` matches it by its suit and rank. ``starter_wild_any`` is its old name."""
+    g = stacked(HA, ["3c 4c Qs 5c", "3h 4d 9s 8c"], "8h",
+                overrides=["hand_size=4", "starter_redraw=[]", setting])
+    assert legal(g) == sorted(first)
+    g.apply("3h")  # only the first player: then the 3h is matched as usual
+    assert legal(g) == ["3c"]
+
+
+def test_starter_wild_any_is_an_old_name() -> None:
+    """The old key loads as the new one, in a file and in overrides; both at once are
+    refused naming both; the schema lists it and refuses both too."""
+    assert load_rules("huit-fou", ["starter_wild_any=true"]) == load_rules(
+        "huit-fou", ["starter_wild=any"])
+    assert load_rules({"starter_wild_any": True}) == load_rules({"starter_wild": "any"})
+    classic = load_rules("classic")
+    assert classic.starter_wild_any and classic.to_table()["starter_wild"] == "any"
+    assert "starter_wild_any" not in classic.to_table()
+    assert load_rules(classic.to_table()) == classic  # `eights rules show --toml` reads back
+    with pytest.raises(RulesError, match="'starter_wild_any' cannot be combined with "
+                                         "'starter_wild'"):
+        load_rules({"starter_wild_any": True, "starter_wild": "plain"})
+    with pytest.raises(RulesError, match="'starter_wild_any' cannot be combined with "
+                                         "'starter_wild'"):
+        load_rules("classic", ["starter_wild_any=true", "starter_wild=plain"])
+    with pytest.raises(RulesError, match="'starter_wild_any' has bad value 2; allowed: true "
+                                         "or false"):
+        load_rules({"starter_wild_any": 2})
+    with pytest.raises(RulesError, match="'starter_wild' has bad value 'dealer-names'"):
+        load_rules({"starter_wild": "dealer-names"})
+    schema = rules_schema()
+    assert schema["properties"]["starter_wild"]["enum"] == ["plain", "any"]
+    assert "old name of 'starter_wild'" in schema["properties"]["starter_wild_any"]["description"]
+    validator = Draft202012Validator(schema)
+    assert validator.is_valid({"starter_wild_any": True})
+    assert validator.is_valid({"starter_wild": "any"})
+    assert not validator.is_valid({"starter_wild_any": True, "starter_wild": "any"})

@@ -246,7 +246,7 @@ class Game:
         rank = starter >> 2
         self.suit = SUIT_OF[starter]
         self.rank = rank
-        self.free = (self.rules.starter_wild_any and t.wild[rank]) or t.any_follows[rank]  # CL4, PE6
+        self.free = (t.starter_any and t.wild[rank]) or t.any_follows[rank]  # CL4, PE6
         self._row = t.row(self.suit, self.rank, self.free)
         steps = 1
         if self.rules.starter_effects:  # as if the dealer had played it

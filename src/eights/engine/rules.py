@@ -37,6 +37,7 @@ __all__ = [
     "ReverseTwo",
     "Rules",
     "Scoring",
+    "StarterWild",
     "WildIf",
     "load_rules",
     "preset_names",
@@ -137,6 +138,15 @@ class ReverseTwo(Enum):
     SKIP = "skip"
     """It acts as a skip: the other player loses their turn, the direction stays (SW7, PE10,
     TS8, UC6); on a starter under ``starter_effects`` the dealer plays first (UC3)."""
+
+
+class StarterWild(Enum):
+    """What a wild starter that is not redrawn means for the first player."""
+
+    PLAIN = "plain"
+    """Nothing special: it is matched by its own suit and rank."""
+    ANY = "any"
+    """The first player may play any card on it (CL4)."""
 
 
 class WildIf(Enum):
@@ -253,8 +263,10 @@ class Rules:
     """Starter ranks put back into the stock and turned again (HA2)."""
     starter_effects: bool = False
     """The starter's draw, skip or reverse applies as if the dealer played it."""
-    starter_wild_any: bool = False
-    """A wild starter lets the first player play any card (CL4)."""
+    starter_wild: StarterWild = StarterWild.PLAIN
+    """What a wild starter that is not redrawn means: 'plain' (match its suit and rank) or
+    'any' (the first player may play any card: CL4). The old key ``starter_wild_any = true``
+    still reads as 'any'."""
     draw: DrawPolicy = DrawPolicy.ONE_END
     """What ``draw`` does when no forced draw is pending."""
     max_draws: int = 1
@@ -315,6 +327,11 @@ class Rules:
 
     def __post_init__(self) -> None:
         _freeze(self)  # tables, sets and lists given by hand become read-only
+
+    @property
+    def starter_wild_any(self) -> bool:
+        """CL4 (the old name of ``starter_wild = "any"``)."""
+        return self.starter_wild is StarterWild.ANY
 
     def card(self, rank: Rank) -> CardRule:
         """The rule of a rank, with effects removed when ``special_cards`` is off."""
@@ -459,8 +476,8 @@ def load_rules(
     else:
         table, origin = _resolve(spec, seen=())
     if overrides:
-        table = _merge(table, _parse_overrides(overrides))
         origin += " with overrides"
+        table = _merge(table, _unalias(_parse_overrides(overrides), origin))
     rules = _build(table, origin)
     if isinstance(spec, str) and not overrides and spec in _preset_names():
         _PRESET_CACHE[spec] = rules
@@ -510,6 +527,7 @@ def _resolve(spec: str | Path | Mapping[str, Any], seen: tuple[str, ...]) -> tup
                 "and not a readable file"
             )
     parent = table.pop("extends", None)
+    table = _unalias(table, origin)
     for key, value in table.items():  # each file answers for its own values
         if key not in _FIELDS:
             raise RulesError(f"{origin}: unknown key {key!r}; known keys are "
@@ -541,6 +559,30 @@ def _merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+ALIASES: dict[str, tuple[str, dict[bool, str]]] = {
+    "starter_wild_any": ("starter_wild", {True: "any", False: "plain"}),
+}
+"""Old keys that still load: ``old: (new key, {old value: new value})``. A file is read
+as if it said the new key (the rules-file schema lists both)."""
+
+
+def _unalias(table: dict[str, Any], origin: str) -> dict[str, Any]:
+    """``table`` with its old keys (:data:`ALIASES`) written as the new ones."""
+    for old, (new, values) in ALIASES.items():
+        if old not in table:
+            continue
+        if new in table:
+            raise RulesError(f"{origin}: key {old!r} cannot be combined with {new!r} (it is "
+                             f"the old name of {new!r}); allowed: {new!r} alone")
+        value = table.pop(old)
+        if not isinstance(value, bool) or value not in values:
+            raise _bad(origin, old, value, f"true or false (the old name of {new!r}: "
+                                           + ", ".join(f"{k!r} is {v!r}".lower()
+                                                       for k, v in values.items()) + ")")
+        table[new] = values[value]
+    return table
 
 
 def _parse_overrides(overrides: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:

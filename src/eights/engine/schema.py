@@ -38,6 +38,7 @@ from typing import Any
 
 from eights.engine.cards import Rank
 from eights.engine.rules import (
+    ALIASES,
     CARD_CONFLICTS,
     LIMITS,
     NUMBER,
@@ -76,6 +77,13 @@ def rules_schema() -> dict[str, Any]:
                                                for m in hint)
             prop["default"] = _json(_default(f))
             properties[f.name] = prop
+    for old, (new, values) in ALIASES.items():  # old keys that still load
+        properties[old] = {
+            "type": "boolean",
+            "description": f"The old name of '{new}': "
+                           + ", ".join(f"{str(k).lower()} is '{v}'" for k, v in values.items())
+                           + f". Not with '{new}'.",
+        }
     return {
         "$schema": SCHEMA_DIALECT,
         "title": "eights rules file",
@@ -85,6 +93,8 @@ def rules_schema() -> dict[str, Any]:
         "type": "object",
         "properties": properties,
         "additionalProperties": False,
+        "allOf": [{"description": f"'{old}' cannot be combined with '{new}' (its old name)",
+                   "not": {"required": [old, new]}} for old, (new, _) in ALIASES.items()],
         "$defs": {"card": _card_schema()},
     }
 

@@ -12,7 +12,7 @@ from typing import Any
 from eights.engine.actions import Action
 from eights.engine.cards import CARDS, Card, Rank, Suit
 from eights.engine.errors import RulesError
-from eights.engine.rules import DrawPolicy, ReverseTwo, Rules, WildIf, load_rules
+from eights.engine.rules import DrawPolicy, ReverseTwo, Rules, StarterWild, WildIf, load_rules
 
 __all__ = ["SUIT_OF", "Tables", "tables_for"]
 
@@ -51,6 +51,8 @@ class Tables:
         self.reverse_skip = rules.reverse_two is ReverseTwo.SKIP
         """With two players a reverse acts as a skip (SW7, PE10, TS8, UC3, UC6)."""
         self.redraw = frozenset(int(r) for r in rules.starter_redraw)
+        self.starter_any = rules.starter_wild is StarterWild.ANY
+        """The first player may play any card on a wild starter (CL4)."""
         self.spec: str | dict[str, Any] = rules.name if rules == _preset(rules.name) else rules.to_table()
         self.repeat = rules.draw is DrawPolicy.REPEAT
         self.may_keep = rules.draw is DrawPolicy.ONE_MAY_PLAY

@@ -15,6 +15,7 @@ from eights.engine.rules import (
     ReverseTwo,
     Rules,
     Scoring,
+    StarterWild,
     WildIf,
 )
 from eights.i18n import Translator, translator
@@ -135,7 +136,7 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         starter += " " + _("Its effect applies as if the dealer had played it.")
     else:
         starter += " " + _("It has no effect; it is only the card to match.")
-    if rules.starter_wild_any:
+    if rules.starter_wild is StarterWild.ANY:  # CL4
         starter += " " + _("If it is wild, the first player may play any card.")
     lines.append(starter)
     lines.append(_("On your turn, play a card of the same suit or the same rank as the "
