@@ -217,6 +217,7 @@ TABLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "forced_draw_ends_turn": st.booleans(),
     "draw": st.sampled_from([None, "one-end", "one-may-play", "one-must-play",
                              "until-playable", "repeat"]),
+    "starter_wild": st.sampled_from([None, "plain", "any"]),
 }
 """Values of the rules fields that change how the cards play (None: the preset's)."""
 
