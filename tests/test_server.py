@@ -220,6 +220,17 @@ def stack() -> Iterator[ExitStack]:
 # --------------------------------------------------------------------------- tables over HTTP
 
 
+def test_a_table_may_use_the_new_turn_rules(client: TestClient) -> None:
+    """SW7, PE5: reverse_two and forced_draw_ends_turn are table overrides; starter_wild too."""
+    made = create(client, rules="huit-fou", players=2, bots={"1": "greedy"},
+                  overrides={"reverse_two": "skip", "forced_draw_ends_turn": False,
+                             "starter_wild": "any"})
+    assert made["table"]["overrides"] == {"reverse_two": "skip", "forced_draw_ends_turn": False,
+                                          "starter_wild": "any"}
+    refused = client.post("/api/tables", json={"rules": "huit-fou", "overrides": {"reverse_two": "twice"}})
+    assert refused.status_code == 400 and "reverse_two" in refused.json()["message"]
+
+
 def test_create_join_and_lobby(client: TestClient) -> None:
     made = create(client, rules="huit-americain", players=4, bots={"2": "greedy", "3": "expert"},
                   target=200, title="Friday", name="Ana")

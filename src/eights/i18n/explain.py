@@ -98,7 +98,7 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
     name = _rank_plural(rank, _).capitalize()
     if not bits:
         return _("{cards}: no effect.", cards=name)
-    return _("{cards}: {effects}.", cards=name, effects="; ".join(bits))
+    return _("{cards}: {effects}.", cards=name, effects=_("; ").join(bits))
 
 
 def describe(rules: Rules, _: Translator | None = None) -> list[str]:

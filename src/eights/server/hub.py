@@ -27,7 +27,8 @@ OVERRIDES: dict[str, int | None] = {
     "announce_last_card": None, "voluntary_draw": None, "voluntary_pass": None,
     "special_cards": None, "reshuffle": None, "starter_effects": None, "starter_wild_any": None,
     "replace_after_play": None, "overflow": None, "draw": None, "scoring": None,
-    "blocked_scoring": None,
+    "blocked_scoring": None, "starter_wild": None, "reverse_two": None,
+    "forced_draw_ends_turn": None,
 }
 """Rules fields a table may change. The rules check every value (one source of truth for
 what a rule allows); a number here is this server's own cap on top of them (it bounds the
