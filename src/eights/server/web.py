@@ -102,7 +102,9 @@ MESSAGES: tuple[str, ...] = (
     _("{name} went out and scores the cards left in the other hands: {sum}."),
     _("Blocked: the lowest hand ({names}) scores the cards left in the other hands: {sum}."),
     _("Blocked: the lowest hand ({names}) scores the difference to each other hand: {sum}."),
-    _("Ahead: {names} with {score}."),
+    _("Ahead: {names} with {score}."), _("Match to {target} rounds won"),
+    _("{name} went out and wins the round: 1 point."),
+    _("Blocked: the lowest hand wins the round and scores 1."),
     # words the log and the labels reuse
     _("J"), _("Q"), _("K"), _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"),
     _("seven"), _("eight"),
@@ -149,13 +151,15 @@ def table_rules(rules: Rules, lang: str) -> dict[str, Any]:
     (True, True, 1)
     >>> "le sens du jeu s’inverse" in words["specials"][0]  # HF10: aces reverse
     True
+    >>> "French rules text" in words["source"]  # the source is translated too
+    False
     """
     tr = translator(lang)
     return {
         "lang": tr.lang,
         "name": rules.name,
         "title": tr(rules.title),
-        "source": rules.source,
+        "source": tr(rules.source) if rules.source else "",
         "goal": match_goal(rules, tr),
         "specials": card_effects(rules, tr),
         "details": describe(rules, tr)[1:],
