@@ -787,6 +787,8 @@ class Game:
                 base = low if rules.blocked_scoring is BlockedScoring.DIFFERENCE else 0
                 for w in win:
                     gpoints[w] = sum(v - base for i, v in enumerate(values) if i not in win)
+        if rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13: a round won scores 1
+            gpoints = [int(i in win) for i in range(len(groups))]
         sign = 1 if rules.scoring is Scoring.OWN_HAND else -1
         # MM10: going out on a card with a multiplier multiplies every score of the round
         times = 1 if out is None else self._t.out_multiplier[self.discard[-1] >> 2]

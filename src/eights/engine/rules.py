@@ -166,6 +166,10 @@ class Scoring(Enum):
     """Every player scores the cards in their own hand; lowest total wins (HF11, HA14)."""
     WINNER_COLLECTS = "winner-collects"
     """Whoever goes out scores the opponents' cards; highest total wins (CL7, LH8)."""
+    ROUNDS_WON = "rounds-won"
+    """The round's winner scores 1: the first player out, or in a blocked round the lowest
+    hand value (tied players all score; ``blocked_scoring`` does not apply). The highest
+    total wins, and ``target`` counts rounds won (SW11, LC9, PE13)."""
 
 
 class BlockedScoring(Enum):
@@ -309,7 +313,8 @@ class Rules:
     """A forced draw served in full that empties the stock counts toward a blocked
     round like a pass (OpenSpiel's rule)."""
     scoring: Scoring = Scoring.OWN_HAND
-    """Own-hand penalty points (lowest wins) or winner-collects (highest wins)."""
+    """Own-hand penalty points (lowest wins), winner-collects (highest wins) or rounds-won
+    (1 a round won, highest wins: SW11)."""
     blocked_scoring: BlockedScoring = BlockedScoring.OWN_HAND
     """How a blocked round is scored."""
     points: Mapping[Rank, int] = field(default_factory=_default_points)
@@ -835,6 +840,11 @@ def _check(rules: Rules, origin: str) -> None:
                    f"a number within players = [{low}, {high}]")
     if rules.overflow and not rules.hand_limit:
         raise _bad(origin, "overflow", True, "false unless hand_limit is set")
+    if rules.overflow and rules.scoring is Scoring.ROUNDS_WON:
+        raise RulesError(f"{origin}: 'overflow' cannot be combined with 'scoring' = "
+                         f"'rounds-won' (overflow cards become penalty points, and rounds won "
+                         f"count no points); allowed: overflow = false, or scoring = "
+                         f"'own-hand' or 'winner-collects'")
     for rank, rule in rules.cards.items():
         where = f"cards.{rank.letter}"
         if rule.stack and not rule.draw:

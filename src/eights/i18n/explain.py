@@ -205,16 +205,23 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     if rules.scoring is Scoring.OWN_HAND:
         lines.append(_("Scoring: every player scores the cards left in their own hand ({points}); "
                        "the lowest total wins the match.", points=pts))
+    elif rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13
+        lines.append(_("Scoring: the first player out wins the round and scores 1; the most "
+                       "rounds won wins the match."))
     else:
         lines.append(_("Scoring: the player who goes out scores the cards left in the opponents' "
                        "hands ({points}); the highest total wins the match.", points=pts))
-    lines.append(_("A blocked round: {how}.", how={
+    lines.append(_("A blocked round: {how}.", how=_(
+        "the lowest hand value wins the round, and tied players all win it ({points})",
+        points=pts) if rules.scoring is Scoring.ROUNDS_WON else {
         BlockedScoring.OWN_HAND: _("everyone scores their own hand"),
         BlockedScoring.COLLECT: _("the lowest hand wins and scores the opponents' hands"),
         BlockedScoring.DIFFERENCE: _("the lowest hand wins and scores the difference to each "
                                      "opponent's hand"),
     }[rules.blocked_scoring]))
-    if rules.target and rules.rounds:
+    if rules.target and rules.scoring is Scoring.ROUNDS_WON:
+        lines.append(_rounds_to_win(rules, _))
+    elif rules.target and rules.rounds:
         lines.append(_("The match ends when a score reaches {target} or after {rounds} rounds.",
                        target=rules.target, rounds=rules.rounds))
     elif rules.target:
@@ -250,10 +257,15 @@ def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
     if rules.scoring is Scoring.OWN_HAND:
         scoring = _("Scoring: every player scores the cards left in their own hand ({points}); "
                     "the lowest total wins the match.", points=pts)
+    elif rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13
+        scoring = _("Scoring: the first player out wins the round and scores 1; the most "
+                    "rounds won wins the match.")
     else:
         scoring = _("Scoring: the player who goes out scores the cards left in the opponents' "
                     "hands ({points}); the highest total wins the match.", points=pts)
-    if rules.target and rules.rounds:
+    if rules.target and rules.scoring is Scoring.ROUNDS_WON:
+        ends = _rounds_to_win(rules, _)
+    elif rules.target and rules.rounds:
         ends = _("The match ends when a score reaches {target} or after {rounds} rounds.",
                  target=rules.target, rounds=rules.rounds)
     elif rules.target:
@@ -263,3 +275,13 @@ def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
     else:
         ends = _("The match goes on until the players stop.")
     return [scoring, ends]
+
+
+def _rounds_to_win(rules: Rules, _: Translator) -> str:
+    """When a match of rounds won ends (SW11: ``target`` counts rounds)."""
+    if rules.rounds:
+        return _.plural("The match ends when a player has won {n} round or after {rounds} rounds.",
+                        "The match ends when a player has won {n} rounds or after {rounds} "
+                        "rounds.", rules.target, rounds=rules.rounds)
+    return _.plural("The match ends when a player has won {n} round.",
+                    "The match ends when a player has won {n} rounds.", rules.target)

@@ -339,7 +339,9 @@ def round_summary(game: Game, names: Sequence[str], _: Translator) -> list[str]:
 def match_words(rules: Rules, _: Translator) -> str:
     """The match goal in a few words: ``Target 250 · highest wins``, ``1 round · lowest wins``."""
     wins = _("lowest wins") if rules.scoring is Scoring.OWN_HAND else _("highest wins")
-    if rules.target:
+    if rules.target and rules.scoring is Scoring.ROUNDS_WON:  # SW11: target counts rounds won
+        goal = _.plural("{n} round to win", "{n} rounds to win", rules.target)
+    elif rules.target:
         goal = _("Target {target}", target=rules.target)
     elif rules.rounds:
         goal = _.plural("{n} round", "{n} rounds", rules.rounds)

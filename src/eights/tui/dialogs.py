@@ -29,6 +29,10 @@ def scoring_words(obs: Observation, names: Sequence[str], _: Translator) -> str:
     assert obs.revealed is not None
     rules = obs.rules
     out = next((s for s, hand in enumerate(obs.revealed) if not hand), None)
+    if rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13
+        if out is None:
+            return _("Blocked: the lowest hand wins the round and scores 1.")
+        return _("{name} went out and wins the round: 1 point.", name=names[out])
     if out is None and rules.blocked_scoring is BlockedScoring.COLLECT:
         return _("Blocked: the lowest hand scores the cards left in the other hands.")
     if out is None and rules.blocked_scoring is BlockedScoring.DIFFERENCE:

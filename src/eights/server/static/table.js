@@ -340,7 +340,7 @@ class TablePage {
       rules.source ? el("p", { class: "muted small" }, rules.source) : null,
       el("p", { class: "rules-facts" },
         el("span", { class: "chip", id: "rules-wins" }, rules.lowest_wins ? t("Lowest total wins") : t("Highest total wins")),
-        this.target ? el("span", { class: "chip" }, t("Match to {target} points", { target: this.target })) : null),
+        this.target ? el("span", { class: "chip" }, this.goalText()) : null),
       el("h3", {}, t("How to win")),
       el("ul", { class: "rules-list", id: "rules-goal" }, rules.goal.map((line) => el("li", {}, line))),
       el("h3", {}, t("Special cards at this table")),
@@ -808,7 +808,7 @@ class TablePage {
     this.side.replaceChildren(
       el("section", { class: "panel scores" },
         el("h2", {}, t("Scores")),
-        this.target ? el("p", { class: "muted small" }, t("Match to {target} points", { target: this.target })) : null,
+        this.target ? el("p", { class: "muted small" }, this.goalText()) : null,
         el("table", {}, el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")),
           el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col", class: "num" }, t("Score")))),
         el("tbody", {}, rows))),
@@ -882,6 +882,10 @@ class TablePage {
     const note = teams ? ` ${t("Partners score together.")}` : "";
     const sum = (list) => (list.length > 1 ? `${list.join(" + ")} = ${list.reduce((a, b) => a + b, 0)}` : String(list[0] ?? 0));
     const others = (winners) => values.filter((_, s) => !winners.includes(s));
+    if (rules.scoring === "rounds-won") {  // SW11, LC9, PE13: one point a round won
+      if (out >= 0) return t("{name} went out and wins the round: 1 point.", { name: names[out] }) + note;
+      return t("Blocked: the lowest hand wins the round and scores 1.") + note;
+    }
     if (out >= 0 && rules.scoring === "winner-collects") {
       const mates = teams ? values.map((_, s) => s).filter((s) => s % 2 === out % 2) : [out];
       return t("{name} went out and scores the cards left in the other hands: {sum}.", { name: names[out], sum: sum(others(mates)) }) + note;
@@ -899,6 +903,12 @@ class TablePage {
     return t("Every player scores the cards left in their own hand.") + note;
   }
 
+  /** The match's target: points, or rounds won (SW11: ``scoring = "rounds-won"``). */
+  goalText() {
+    if (this.rules && this.rules.scoring === "rounds-won") return t("Match to {target} rounds won", { target: this.target });
+    return t("Match to {target} points", { target: this.target });
+  }
+
   /** Who is ahead in the match, and whether that means the lowest or the highest total. */
   leaderText(names) {
     const scores = this.view.scores;
@@ -906,7 +916,7 @@ class TablePage {
     const best = lowest ? Math.min(...scores) : Math.max(...scores);
     const ahead = names.filter((_, s) => scores[s] === best).join(", ");
     const rule = lowest ? t("Lowest total wins") : t("Highest total wins");
-    const goal = this.target ? ` · ${t("Match to {target} points", { target: this.target })}` : "";
+    const goal = this.target ? ` · ${this.goalText()}` : "";
     return `${t("Ahead: {names} with {score}.", { names: ahead, score: best })} ${rule}${goal}.`;
   }
 
