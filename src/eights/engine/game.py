@@ -526,6 +526,8 @@ class Game:
         if not self.stock:
             self._refill()
         if not hand:  # HF11, HA14, CL7, LH8: going out ends the round at once
+            if t.serve_last and t.draw[r]:  # LC8, UC10: its draw is served first
+                self._serve_last(p, r)
             self._end_round(p)
             return
         if len(self.stock) + len(self.discard) <= 2 * self.n and self._repeated(p, c, named):
@@ -587,6 +589,23 @@ class Game:
             self.skip_next = skip
             return
         self._end_turn(p, 1 + skip)
+
+    def _serve_last(self, p: int, r: int) -> None:
+        """LC8, UC10: the draw of the card that emptied ``p``'s hand (with the run it joins)
+        is taken in full by the next player, before the round is scored."""
+        t = self._t
+        if self.pending and not (r == self.pending_rank and t.stack[r]):
+            return  # not an answer that adds to the run (cannot happen: see _check)
+        self.pending += t.draw[r]
+        self.pending_rank, self.attacker = r, p
+        direction = -self.direction if t.reverse[r] and self.n > 2 else self.direction
+        self._forced_draw((p + direction) % self.n)
+
+    def _out_penalty(self) -> int:
+        """Cards drawn at the end of the turn by a player whose last card did not take them
+        out: PE12's ``out_penalty``, or MM9's ``call_out_penalty`` for a missing call."""
+        t = self._t
+        return t.out_penalty if t.stays_in[self.discard[-1] >> 2] else t.call_out_penalty
 
     def _follows_any(self) -> bool:
         """PE6: the card to match (the top card but transparent ones) lets any card follow."""

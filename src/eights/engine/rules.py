@@ -312,6 +312,9 @@ class Rules:
     served_draw_counts_as_pass: bool = False
     """A forced draw served in full that empties the stock counts toward a blocked
     round like a pass (OpenSpiel's rule)."""
+    serve_last_draw: bool = False
+    """When the play that empties a hand leaves a forced draw pending, the next player takes
+    it in full at once, before the round is scored; the served cards count (LC8, UC10)."""
     scoring: Scoring = Scoring.OWN_HAND
     """Own-hand penalty points (lowest wins), winner-collects (highest wins) or rounds-won
     (1 a round won, highest wins: SW11)."""
@@ -840,6 +843,10 @@ def _check(rules: Rules, origin: str) -> None:
                    f"a number within players = [{low}, {high}]")
     if rules.overflow and not rules.hand_limit:
         raise _bad(origin, "overflow", True, "false unless hand_limit is set")
+    if rules.overflow and rules.serve_last_draw:
+        raise RulesError(f"{origin}: 'overflow' cannot be combined with 'serve_last_draw' "
+                         f"(the cards past the limit would go back to the player who has just "
+                         f"gone out); allowed: one of them")
     if rules.overflow and rules.scoring is Scoring.ROUNDS_WON:
         raise RulesError(f"{origin}: 'overflow' cannot be combined with 'scoring' = "
                          f"'rounds-won' (overflow cards become penalty points, and rounds won "

@@ -46,6 +46,8 @@ class Tables:
         self.points = tuple(rules.points[rank] for rank in Rank)
         self.out_multiplier = tuple(c.out_multiplier for c in cr)
         """Points of a round won with this rank on top are multiplied by this (MM10)."""
+        self.serve_last = rules.serve_last_draw
+        """A forced draw left pending by the play that empties a hand is served (LC8, UC10)."""
         self.served_stays = not rules.forced_draw_ends_turn
         """A victim who took a forced draw in full stays in turn (PE5)."""
         self.reverse_skip = rules.reverse_two is ReverseTwo.SKIP

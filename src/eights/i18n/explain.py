@@ -192,6 +192,10 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
                        "draw again."))
     lines.append(_("The round ends the moment a player plays their last card; that card's "
                    "effect does not apply."))
+    if rules.serve_last_draw:  # LC8, UC10
+        lines.append(_("Except a forced draw: played as the last card, it is still served. The "
+                       "next player takes it in full at once, and the cards count in the "
+                       "scoring."))
     if rules.max_plays:
         lines.append(_("It also ends after {n} cards have been played.", n=rules.max_plays))
     blocked = _("The round is blocked when every player passes in turn with nothing to draw")
