@@ -1,19 +1,21 @@
 """The mechanisms of the family that act on the end of a hand (docs/rules.md, "New
 mechanisms"): a draw card played as the last card still served, cards one may not go out
-on. Each is a rules field with its default declared once, on
+on, cards that must be covered. Each is a rules field with its default declared once, on
 stacked decks; the rules that need each one are named in the test's docstring."""
 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from eights import Game, RulesError, load_rules, preset_names
+from eights import Game, Rank, RulesError, load_rules, preset_names
+from eights.engine.rules import GoingOut
 from eights.engine.schema import rules_schema
 from eights.i18n import translator
 from eights.i18n.explain import describe
-from stacked import cards, play, stacked
+from stacked import assert_illegal, cards, legal, play, stacked
 
 HA = "huit-americain"
 """J reverses, 7 skips, 2 and A make the next player draw 2 (A stacks), 10 plays again."""
@@ -22,7 +24,8 @@ HA = "huit-americain"
 @pytest.mark.parametrize("name", preset_names())
 def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     rules = load_rules(name)
-    assert not rules.serve_last_draw
+    assert not rules.serve_last_draw and rules.out_penalty == 2
+    assert all(rules.card(rank).going_out is GoingOut.YES for rank in Rank)
 
 
 def rebuilt(g: Game) -> Game:
@@ -95,3 +98,149 @@ def test_serve_last_draw_in_words() -> None:
                for line in describe(rules, translator("fr")))
     assert not any("still served" in line for line in describe(load_rules(HA)))
 
+
+# going_out ----------------------------------------------------------------------
+
+LAST = ["hand_size=2", "announce_last_card=false"]
+"""Two-card hands: seat 1 plays 5h, seat 0 plays 4h, and seat 1 holds its last card."""
+
+
+def last_card(card: str, going_out: str, *extra: str) -> Game:
+    g = stacked(HA, ["4h 3c", f"{card} 5h"], "6h", "9s Kd 3d Ac 2c",
+                overrides=[*LAST, f"cards.{card[0]}.going_out={going_out}", *extra])
+    play(g, "5h 4h")
+    assert g.to_play == 1 and len(g.hands[1]) == 1
+    return g
+
+
+@pytest.mark.parametrize(("card", "going_out", "expected"), [
+    ("8h", "yes", ["8h"]),  # HF11: any card may go out, naming nothing
+    ("8s", "yes", ["8s"]),
+    ("8h", "suit", ["8h"]),  # LC6: of the suit to follow, it may go out
+    ("8s", "suit", ["draw"]),  # LC6: of another suit, it is not a legal play
+    ("8h", "no", ["draw"]),  # PE12: never
+    ("8h", "penalty", ["8h=c", "8h=d", "8h=h", "8h=s"]),  # PE12's toggle: play goes on
+    ("Kh", "no", ["draw"]),  # a plain card too
+])
+def test_going_out(card: str, going_out: str, expected: list[str]) -> None:
+    """LC6, PE12, SW10: ``going_out`` decides whether a play of the card may empty the
+    hand: "yes", "suit" (only of the suit to follow before the play), "no" (never)."""
+    g = last_card(card, going_out)
+    assert legal(g) == expected
+    assert rebuilt(g).legal_actions() == g.legal_actions()
+    if expected == ["draw"]:
+        assert_illegal(g, card)
+
+
+def test_going_out_only_limits_the_last_card() -> None:
+    """PE12: a special card is played as usual while it is not the last card."""
+    g = stacked(HA, ["4h 3c", "8h 5h"], "6h", overrides=[*LAST, "cards.8.going_out=no"])
+    assert legal(g) == ["5h", "8h=c", "8h=d", "8h=h", "8h=s"]
+
+
+def test_going_out_suit_follows_the_named_suit() -> None:
+    """LC6: the suit to follow as it stood before the play: the one a wild card named."""
+    for named, expected in (("h", ["8h"]), ("d", ["draw"])):
+        g = stacked(HA, ["8c 3c", "5h 8h"], "6h", overrides=[*LAST, "cards.8.going_out=suit"])
+        play(g, f"5h 8c={named}")
+        assert legal(g) == expected
+
+
+@pytest.mark.parametrize("penalty", [2, 5])
+def test_going_out_penalty(penalty: int) -> None:
+    """PE12's toggle: ``going_out = "penalty"``: the play is legal and names a suit, but the
+    player draws ``out_penalty`` cards at the end of the turn and stays in the round."""
+    g = last_card("8h", "penalty", f"out_penalty={penalty}")
+    step = g.apply("8h=s")
+    assert not g.over and step.out is None and g.to_play == 0
+    assert step.received == ((), tuple(cards("9s Kd 3d Ac 2c")[:penalty]))
+    assert len(g.hands[1]) == penalty and str(g.up_card) == "8h" and g.suit == 3
+
+
+def test_going_out_penalty_after_the_card_effect() -> None:
+    """PE12's toggle with a skip: the card's effect applies, then the penalty is drawn at
+    the end of the turn, and with two players the same player is next (skip)."""
+    g = last_card("7h", "penalty")
+    step = g.apply("7h")
+    assert step.skipped == 0 and g.to_play == 1
+    assert step.received == ((), tuple(cards("9s Kd")))
+
+
+def test_going_out_penalty_with_nothing_to_draw_goes_out() -> None:
+    """PE12's toggle: with nothing left to draw the player goes out anyway."""
+    g = last_card("8h", "penalty", "reshuffle=false")
+    g.stock[:] = []
+    step = g.apply("8h=s")
+    assert g.over and step.out == 1 and g.out == 1
+
+
+def test_going_out_is_checked_when_the_file_loads() -> None:
+    """Errors name the key and what is allowed; pairs without meaning name both fields."""
+    with pytest.raises(RulesError, match=re.escape(
+            "'cards.8.going_out' has bad value 'maybe'; allowed: 'yes', 'suit', 'no', "
+            "'penalty'")):
+        load_rules(HA, ["cards.8.going_out=maybe"])
+    with pytest.raises(RulesError, match=re.escape(
+            "'cards.X.going_out' has bad value 'suit'")):
+        load_rules(HA, ["jokers=1", "cards.X.going_out=suit"])
+    with pytest.raises(RulesError, match=re.escape(
+            "cards.T: 'going_out' = 'penalty' cannot be combined with 'again'")):
+        load_rules(HA, ["cards.T.going_out=penalty"])
+    with pytest.raises(RulesError, match=re.escape(
+            "cards.J: 'out_multiplier' cannot be combined with 'going_out' = 'no'")):
+        load_rules(HA, ["cards.J.going_out=no", "cards.J.out_multiplier=2"])
+    for bad in ("0", "53", "true"):
+        with pytest.raises(RulesError, match=r"'out_penalty' has bad value .*a whole number "
+                                             r"from 1 to 52"):
+            load_rules(HA, [f"out_penalty={bad}"])
+    load_rules(HA, ["cards.T.going_out=no", "cards.J.going_out=suit", "out_penalty=5"])
+    schema = rules_schema()
+    card = schema["$defs"]["card"]["properties"]["going_out"]
+    assert card["enum"] == ["yes", "suit", "no", "penalty"] and card["default"] == "yes"
+    assert "LC6" in card["description"]
+    assert schema["properties"]["out_penalty"] == {
+        "type": "integer", "minimum": 1, "maximum": 52, "default": 2,
+        "description": schema["properties"]["out_penalty"]["description"]}
+
+
+@pytest.mark.parametrize(("override", "english", "french"), [
+    ("cards.8.going_out=suit", "a player may go out on it only if it is of the suit to follow",
+     "on ne peut finir sur elle que si elle est de la couleur à suivre"),
+    ("cards.8.going_out=no", "nobody may go out on it", "personne ne peut finir sur elle"),
+    ("cards.8.going_out=penalty", "a player who plays it as their last card draws 2 and "
+     "stays in the round", "pioche 2 cartes et reste dans la manche"),
+])
+def test_going_out_in_words(override: str, english: str, french: str) -> None:
+    rules = load_rules(HA, [override])
+    assert any(english in line for line in describe(rules))
+    assert any(french in line for line in describe(rules, translator("fr")))
+    assert not any(english in line for line in describe(load_rules(HA)))
+
+
+# all of them at one table -------------------------------------------------------
+
+END_MECHANISMS = {
+    "extends": HA, "serve_last_draw": True, "out_penalty": 3,
+    "cards": {"8": {"going_out": "suit"}, "7": {"going_out": "no"},
+              "A": {"going_out": "penalty"}},
+}
+"""A house table with every mechanism of this file at once."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_end_mechanisms_keep_the_step_and_the_searches_right(players: int) -> None:
+    """LC6, LC8, PE12: random play on a table with them all: every Step says exactly which
+    cards each seat received (served draws, out penalties), and a world rebuilt from the
+    observation has the same legal actions."""
+    from test_properties import check_step
+
+    rules = load_rules(END_MECHANISMS)
+    for seed in range(4):
+        g = Game(rules, players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if g.over:
+                break
+            assert rebuilt(g).legal_actions() == g.legal_actions()
+            check_step(g, rng.choice(g.legal_actions()))
+        assert g.over

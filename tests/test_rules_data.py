@@ -15,7 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from eights import CardRule, Game, Rank, Rules, RulesError, load_rules, preset_names
-from eights.engine.rules import CARD_CONFLICTS, FrozenMap, WildIf
+from eights.engine.rules import CARD_CONFLICTS, FrozenMap, GoingOut, WildIf
 from eights.engine.tables import tables_for
 from test_properties import cards_in_play, check_step, full_deck
 
@@ -84,7 +84,7 @@ ON: dict[str, Any] = {
     "wild": True, "name_suit": True, "not_on": ["2"], "takes_covered_rank": True,
     "transparent": True, "draw": 2, "stack": True, "cancelled_by": ["8"], "skip": True,
     "reverse": True, "again": True, "again_penalty": 1, "out_multiplier": 2,
-    "any_follows": True, "wild_if": "no-suit",
+    "any_follows": True, "wild_if": "no-suit", "going_out": "suit",
 }
 """A value that turns each card field on (classic's 8 has no draw, so it may cancel)."""
 
@@ -192,7 +192,7 @@ def test_each_pair_of_card_fields_is_refused_or_plays(pair: set[str]) -> None:
     rules = load_rules("classic", {"cards": {"5": body}})
     assert rules.card(Rank.FIVE) == CardRule(**{  # type: ignore[arg-type]
         k: frozenset(Rank.parse(r) for r in v) if isinstance(v, list)
-        else WildIf(v) if k == "wild_if" else v
+        else WildIf(v) if k == "wild_if" else GoingOut(v) if k == "going_out" else v
         for k, v in body.items()})
     for players, seed in ((2, 1), (3, 2), (4, 3)):
         play_rounds(rules, players, seed)
@@ -209,6 +209,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "cancelled_by": st.sampled_from([[], [], [], ["8"], ["J", "Q"]]),
     "out_multiplier": st.sampled_from([1, 1, 2, 3]), "any_follows": rarely,
     "wild_if": st.sampled_from(["always", "always", "no-suit"]),
+    "going_out": st.sampled_from(["yes", "yes", "yes", "suit", "no", "penalty"]),
 }
 """Values of each card field, most of them off, so that about half the tables combine."""
 
@@ -218,6 +219,8 @@ TABLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "draw": st.sampled_from([None, "one-end", "one-may-play", "one-must-play",
                              "until-playable", "repeat"]),
     "starter_wild": st.sampled_from([None, "plain", "any"]),
+    "serve_last_draw": st.booleans(),
+    "out_penalty": st.sampled_from([None, 1, 5]),
 }
 """Values of the rules fields that change how the cards play (None: the preset's)."""
 
@@ -227,9 +230,15 @@ PLAYABLE = [name for name in preset_names() if load_rules(name).special_cards]
 def refusal(rules: Rules, rank: Rank, body: dict[str, Any], table: dict[str, Any]) -> bool:
     """Whether ``body`` on ``rank`` of ``rules`` (and ``table`` at the top) has to be
     refused, worked out here."""
-    off = {"out_multiplier": 1, "wild_if": "always"}  # the defaults that are not false
+    off = {"out_multiplier": 1, "wild_if": "always", "going_out": "yes"}  # not false
     on = {k for k, v in body.items() if v and off.get(k) != v}
     if any(c <= on for c in CONFLICTS):
+        return True
+    if body["going_out"] == "penalty" and body["again"]:  # again from an empty hand
+        return True
+    if body["going_out"] in ("no", "penalty") and body["out_multiplier"] > 1:
+        return True  # no round ends on this card
+    if table["serve_last_draw"] and rules.overflow:  # cards back to the player out
         return True
     if any(name in on and need not in on for name, need in NEEDS.items()):
         return True

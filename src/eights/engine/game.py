@@ -398,7 +398,11 @@ class Game:
         """Every way to play each of ``cards`` (sorted by code): suits named,
         the last card announced (HA13), or nothing named when going out."""
         t = self._t
-        if n_hand == 1 or self.plays >= t.last_play:
+        if n_hand == 1:  # going out (LC6, PE12: not on every card)
+            if t.any_out_suit:
+                return self._last_plays(cards)
+            table = t.last
+        elif self.plays >= t.last_play:
             table = t.end
         elif n_hand == 2 and t.announce:
             table = t.announced
@@ -412,6 +416,17 @@ class Game:
             if c != last:
                 out.extend(table[c])
                 last = c
+        return out
+
+    def _last_plays(self, cards: list[Card]) -> list[Action]:
+        """LC6: the plays of a hand's last card, a card of ``going_out = "suit"`` only if it
+        is of the suit to follow."""
+        t = self._t
+        out: list[Action] = []
+        for c in cards:  # one card (or two copies of it)
+            if not t.out_suit[c >> 2] or SUIT_OF[c] == self.suit:
+                out.extend(t.last[c])
+                break
         return out
 
     # ------------------------------------------------------------------ acting
@@ -525,7 +540,7 @@ class Game:
             self.drawn = None
         if not self.stock:
             self._refill()
-        if not hand:  # HF11, HA14, CL7, LH8: going out ends the round at once
+        if not hand and not t.stays_in[r]:  # HF11, HA14, CL7, LH8: going out ends the round
             if t.serve_last and t.draw[r]:  # LC8, UC10: its draw is served first
                 self._serve_last(p, r)
             self._end_round(p)
@@ -554,10 +569,11 @@ class Game:
             if self.pending:  # HA7: an 8 cancels the run
                 self.pending, self.pending_rank, self.attacker = 0, -1, -1
             self.again = False
-            if t.replace and self.stock and len(hand) < t.cap:
+            if t.replace and self.stock and hand and len(hand) < t.cap:
                 self.replace = True  # LH5
                 return
-            if self.announce_due or self.draws or self.skip_next or self.free or self.served:
+            if (self.announce_due or self.draws or self.skip_next or self.free or self.served
+                    or not hand):
                 self._end_turn(p, 1)
             else:  # the common case of _end_turn, inline
                 self.to_move = (p + self.direction) % self.n
@@ -584,7 +600,7 @@ class Game:
             self.served = False
             return
         self.again = False
-        if t.replace and self.can_draw(p):  # LH5
+        if t.replace and hand and self.can_draw(p):  # LH5
             self.replace = True
             self.skip_next = skip
             return
@@ -715,6 +731,9 @@ class Game:
         if self.announce_due:
             self.announce_due = False
             self._give(p, self.rules.announce_penalty)  # HA13
+        if not self.hands[p] and not self._give(p, self._t.out_penalty):
+            self._end_round(p)  # PE12's toggle: out on a penalty card; nothing to draw: out
+            return
         if self.free and not self._follows_any():
             # CL4: only the first player may play anything on a wild starter
             self.free = False

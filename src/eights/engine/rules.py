@@ -34,6 +34,7 @@ __all__ = [
     "CardRule",
     "DrawPolicy",
     "FrozenMap",
+    "GoingOut",
     "ReverseTwo",
     "Rules",
     "Scoring",
@@ -159,6 +160,20 @@ class WildIf(Enum):
     goes on any card, and otherwise it is not playable at all, even by suit or rank (UC8)."""
 
 
+class GoingOut(Enum):
+    """Whether a play of a card may empty the hand."""
+
+    YES = "yes"
+    """Always (HF11)."""
+    SUIT = "suit"
+    """Only if the card is of the suit to follow as it stood before the play (LC6)."""
+    NO = "no"
+    """Never: as the last card it is not a legal play (PE12, SW10's toggle)."""
+    PENALTY = "penalty"
+    """It may be played, but then the player draws ``out_penalty`` cards at the end of the
+    turn and stays in the round (PE12's toggle)."""
+
+
 class Scoring(Enum):
     """How a round is scored and who wins the match."""
 
@@ -220,6 +235,10 @@ class CardRule:
     out_multiplier: int = 1
     """When the play that empties a hand ends with this card, every player's points for
     that round are multiplied by this (MM10: 2 for the jack)."""
+    going_out: GoingOut = GoingOut.YES
+    """Whether a play of this card may empty the hand: 'yes'; 'suit' (only if it is of the
+    suit to follow before the play: LC6); 'no' (never: PE12); 'penalty' (the player draws
+    ``out_penalty`` cards at the end of the turn and stays in the round)."""
 
     def __post_init__(self) -> None:
         _freeze(self)
@@ -292,6 +311,9 @@ class Rules:
     """A play that leaves one card must announce it (HA13)."""
     announce_penalty: int = 2
     """Cards drawn at the end of the turn when the announcement is missing."""
+    out_penalty: int = 2
+    """Cards drawn at the end of the turn by a player who played their last card on a card
+    with ``going_out = "penalty"`` (PE12's toggle: 5)."""
     special_cards: bool = True
     """False turns off every card effect (draw, skip, reverse, again); wilds stay wild."""
     forced_draw_ends_turn: bool = True
@@ -656,6 +678,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "cards.draw": (0, 52),
     "cards.again_penalty": (0, 52),
     "cards.out_multiplier": (1, 100),
+    "out_penalty": (1, 52),
 }
 """Smallest and largest value of each whole-number key that has its own range
 (``decks``, ``hand_size``: the value; ``steps.players``: the player count of one of
@@ -770,7 +793,7 @@ def _convert(key: str, raw: Any, origin: str) -> Any:
         return _enum(origin, key, raw, type(default))
     if isinstance(default, bool):
         return _bool(origin, key, raw)
-    if key == "default_players":
+    if key in ("default_players", "out_penalty"):
         return _int(origin, key, raw, *LIMITS[key])
     return _int(origin, key, raw)
 
@@ -806,6 +829,8 @@ def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
                 values[key] = _ranks(origin, where, value)
             elif key == "wild_if":
                 values[key] = _enum(origin, where, value, WildIf)
+            elif key == "going_out":
+                values[key] = _enum(origin, where, value, GoingOut)
             elif key in ("draw", "again_penalty", "out_multiplier"):
                 values[key] = _int(origin, where, value, *LIMITS[f"cards.{key}"])
             else:
@@ -869,6 +894,19 @@ def _check(rules: Rules, origin: str) -> None:
         if rule.not_on and not rule.wild:
             raise _bad(origin, f"{where}.not_on", sorted(r.letter for r in rule.not_on),
                        "[] unless wild = true (a card that is not wild plays by suit or rank)")
+        if rule.going_out is GoingOut.SUIT and rank is Rank.JOKER:
+            raise _bad(origin, f"{where}.going_out", "suit",
+                       "'yes', 'no' or 'penalty' for a joker (it has no suit to follow)")
+        if rule.going_out is GoingOut.PENALTY and rule.again:
+            raise RulesError(f"{origin}: {where}: 'going_out' = 'penalty' cannot be combined "
+                             f"with 'again' (the player would have to play again from an "
+                             f"empty hand); allowed: going_out 'yes', 'suit' or 'no', or no "
+                             f"'again'")
+        if rule.going_out in (GoingOut.NO, GoingOut.PENALTY) and rule.out_multiplier > 1:
+            raise RulesError(f"{origin}: {where}: 'out_multiplier' cannot be combined with "
+                             f"'going_out' = {rule.going_out.value!r} (nobody goes out on "
+                             f"this card, so no round ends on it); allowed: out_multiplier "
+                             f"= 1, or going_out 'yes' or 'suit'")
         for first, second, reason in CARD_CONFLICTS:
             if getattr(rule, first) and getattr(rule, second):
                 raise RulesError(f"{origin}: {where}: {second!r} cannot be combined with "

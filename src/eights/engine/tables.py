@@ -12,7 +12,15 @@ from typing import Any
 from eights.engine.actions import Action
 from eights.engine.cards import CARDS, Card, Rank, Suit
 from eights.engine.errors import RulesError
-from eights.engine.rules import DrawPolicy, ReverseTwo, Rules, StarterWild, WildIf, load_rules
+from eights.engine.rules import (
+    DrawPolicy,
+    GoingOut,
+    ReverseTwo,
+    Rules,
+    StarterWild,
+    WildIf,
+    load_rules,
+)
 
 __all__ = ["SUIT_OF", "Tables", "tables_for"]
 
@@ -89,6 +97,18 @@ class Tables:
         self.mid = tuple(self._variants(c, False) for c in range(53))
         self.announced = tuple(self._variants(c, True) for c in range(53))
         self.end: tuple[tuple[Action, ...], ...] = tuple((Action.play(CARDS[c]),) for c in range(53))
+        out = [c.going_out for c in cr]
+        self.last = tuple(() if out[c >> 2] is GoingOut.NO
+                          else self.mid[c] if out[c >> 2] is GoingOut.PENALTY
+                          else self.end[c] for c in range(53))
+        """Every way to play each card as the last card of a hand: none if it may not end
+        the hand (PE12), its mid-round plays if it costs ``out_penalty`` cards."""
+        self.out_suit = tuple(g is GoingOut.SUIT for g in out)
+        """May empty the hand only if of the suit to follow (LC6)."""
+        self.any_out_suit = any(self.out_suit)
+        self.stays_in = tuple(g is GoingOut.PENALTY for g in out)
+        """The player who plays it last draws ``out_penalty`` and stays in the round."""
+        self.out_penalty = rules.out_penalty
 
     def deck(self, players: int) -> list[Card]:
         """A fresh full stock for this many players."""

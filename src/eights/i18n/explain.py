@@ -12,6 +12,7 @@ from eights.engine.rules import (
     BlockedScoring,
     CardRule,
     DrawPolicy,
+    GoingOut,
     ReverseTwo,
     Rules,
     Scoring,
@@ -95,6 +96,13 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
     if rule.out_multiplier > 1:  # MM10
         bits.append(_("a player who goes out on it multiplies every score of the round by "
                       "{n}", n=rule.out_multiplier))
+    if rule.going_out is GoingOut.SUIT:  # LC6
+        bits.append(_("a player may go out on it only if it is of the suit to follow"))
+    elif rule.going_out is GoingOut.NO:  # PE12
+        bits.append(_("nobody may go out on it: it cannot be played as the last card"))
+    elif rule.going_out is GoingOut.PENALTY:  # PE12's toggle
+        bits.append(_("a player who plays it as their last card draws {n} and stays in the "
+                      "round", n=rules.out_penalty))
     name = _rank_plural(rank, _).capitalize()
     if not bits:
         return _("{cards}: no effect.", cards=name)
@@ -247,7 +255,8 @@ def card_effects(rules: Rules, _: Translator | None = None) -> list[str]:
             continue
         rule = rules.card(rank)
         if rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent \
-                or rule.has_effect or rule.any_follows or rule.out_multiplier > 1:
+                or rule.has_effect or rule.any_follows or rule.out_multiplier > 1 \
+                or rule.going_out is not GoingOut.YES:
             lines.append(_card_line(rank, rule, rules, _))
     return lines
 
