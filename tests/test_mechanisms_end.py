@@ -26,6 +26,7 @@ def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     rules = load_rules(name)
     assert not rules.serve_last_draw and rules.out_penalty == 2
     assert all(rules.card(rank).going_out is GoingOut.YES for rank in Rank)
+    assert not any(rules.card(rank).must_cover for rank in Rank)
 
 
 def rebuilt(g: Game) -> Game:
@@ -217,19 +218,88 @@ def test_going_out_in_words(override: str, english: str, french: str) -> None:
     assert not any(english in line for line in describe(load_rules(HA)))
 
 
+# must_cover ---------------------------------------------------------------------
+
+COVER = ["hand_size=3", "cards.K.must_cover=true"]
+"""Seat 1 lays Kh on the starter 5h; seat 0 holds no heart and no king."""
+
+
+@pytest.mark.parametrize("policy", ["one-may-play", "one-end", "one-must-play", "repeat"])
+def test_must_cover(policy: str) -> None:
+    """TS9: ``must_cover = true``: while the card is the up-card, a player who cannot play
+    on it draws one card at a time until one can be played, and must play it, whatever the
+    draw policy."""
+    g = stacked(HA, ["3c 4c Qs", "Kh 4d 3s"], "5h", "9s 3d 6h 2c",
+                overrides=[*COVER, f"draw={policy}"])
+    g.apply("Kh")
+    assert legal(g) == ["draw"]
+    step = g.apply("draw")
+    assert step.received == (tuple(cards("9s 3d 6h")), ())
+    assert g.to_play == 0 and legal(g) == ["6h"] and g.observe(0).drawn == cards("6h")[0]
+    assert rebuilt(g).legal_actions() == g.legal_actions()
+    assert_illegal(g, "pass")
+    g.apply("6h")
+    assert g.to_play == 1 and str(g.up_card) == "6h"
+
+
+def test_must_cover_off_by_default() -> None:
+    """HA4: without ``must_cover`` the draw policy applies: one card, and it did not fit."""
+    g = stacked(HA, ["3c 4c Qs", "Kh 4d 3s"], "5h", "9s 3d 6h", overrides=["hand_size=3"])
+    g.apply("Kh")
+    step = g.apply("draw")
+    assert step.received == (tuple(cards("9s")), ()) and g.to_play == 1
+
+
+def test_must_cover_with_nothing_left_to_draw() -> None:
+    """TS9: if nothing is left to draw before a playable card shows, the turn ends."""
+    g = stacked(HA, ["3c 4c Qs", "Kh 4d 3s"], "5h", "9s 3d",
+                overrides=[*COVER, "reshuffle=false"])
+    g.stock[:] = cards("9s 3d")
+    g.apply("Kh")
+    step = g.apply("draw")
+    assert step.received == (tuple(cards("9s 3d")), ()) and g.to_play == 1 and not g.stock
+
+
+def test_must_cover_only_while_the_card_is_up() -> None:
+    """TS9: once covered, the draw policy is back."""
+    g = stacked(HA, ["3c 4c Qh", "Kh 4d 3s"], "5h", "9d 6h", overrides=COVER)
+    play(g, "Kh Qh")  # seat 0 covers the king
+    step = g.apply("draw")  # HA4: one card, it does not fit, the turn ends
+    assert step.received == ((), tuple(cards("9d"))) and g.to_play == 0
+
+
+def test_must_cover_is_checked_when_the_file_loads() -> None:
+    with pytest.raises(RulesError, match=re.escape(
+            "cards.T: 'must_cover' cannot be combined with 'again'")):
+        load_rules(HA, ["cards.T.must_cover=true"])
+    with pytest.raises(RulesError, match=re.escape(
+            "'cards.K.must_cover' has bad value 1; allowed: true or false")):
+        load_rules(HA, ["cards.K.must_cover=1"])
+    prop = rules_schema()["$defs"]["card"]["properties"]["must_cover"]
+    assert prop["type"] == "boolean" and prop["default"] is False and "TS9" in prop["description"]
+
+
+def test_must_cover_in_words() -> None:
+    rules = load_rules(HA, ["cards.K.must_cover=true"])
+    english = "draws cards one at a time until one can be played, then plays it"
+    assert any(english in line for line in describe(rules))
+    assert any("pioche une carte à la fois jusqu’à en avoir une qui se pose" in line
+               for line in describe(rules, translator("fr")))
+    assert not any(english in line for line in describe(load_rules(HA)))
+
 # all of them at one table -------------------------------------------------------
 
 END_MECHANISMS = {
     "extends": HA, "serve_last_draw": True, "out_penalty": 3,
     "cards": {"8": {"going_out": "suit"}, "7": {"going_out": "no"},
-              "A": {"going_out": "penalty"}},
+              "A": {"going_out": "penalty"}, "K": {"must_cover": True}},
 }
 """A house table with every mechanism of this file at once."""
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_end_mechanisms_keep_the_step_and_the_searches_right(players: int) -> None:
-    """LC6, LC8, PE12: random play on a table with them all: every Step says exactly which
+    """LC6, LC8, PE12, TS9: random play on a table with them all: every Step says exactly which
     cards each seat received (served draws, out penalties), and a world rebuilt from the
     observation has the same legal actions."""
     from test_properties import check_step

@@ -85,6 +85,7 @@ ON: dict[str, Any] = {
     "transparent": True, "draw": 2, "stack": True, "cancelled_by": ["8"], "skip": True,
     "reverse": True, "again": True, "again_penalty": 1, "out_multiplier": 2,
     "any_follows": True, "wild_if": "no-suit", "going_out": "suit",
+    "must_cover": True,
 }
 """A value that turns each card field on (classic's 8 has no draw, so it may cancel)."""
 
@@ -117,6 +118,7 @@ def test_every_card_field_is_named_in_the_pair_tests() -> None:
         ("huit-americain", "cards.X.takes_covered_rank=true", "transparent", "takes_covered_rank"),
         ("huit-americain", "cards.8.any_follows=true", "any_follows", "name_suit"),
         ("huit-americain", "cards.X.any_follows=true", "any_follows", "transparent"),
+        ("huit-americain", "cards.T.must_cover=true", "again", "must_cover"),
     ],
 )
 def test_a_pair_that_cannot_combine_is_refused_naming_both(
@@ -134,7 +136,8 @@ def test_a_pair_that_cannot_combine_is_refused_naming_both(
 def test_every_conflict_of_the_table_is_tested_by_name() -> None:
     tested = {("again", "draw"), ("again", "skip"), ("draw", "skip"),
               ("transparent", "name_suit"), ("transparent", "takes_covered_rank"),
-              ("any_follows", "name_suit"), ("any_follows", "transparent")}
+              ("any_follows", "name_suit"), ("any_follows", "transparent"),
+              ("again", "must_cover")}
     assert {(a, b) for a, b, _ in CARD_CONFLICTS} == tested
 
 
@@ -210,6 +213,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "out_multiplier": st.sampled_from([1, 1, 2, 3]), "any_follows": rarely,
     "wild_if": st.sampled_from(["always", "always", "no-suit"]),
     "going_out": st.sampled_from(["yes", "yes", "yes", "suit", "no", "penalty"]),
+    "must_cover": rarely,
 }
 """Values of each card field, most of them off, so that about half the tables combine."""
 

@@ -154,7 +154,7 @@ def test_a_bad_file_fails_the_schema_at_the_key_and_the_loader_too(
 def test_a_card_pair_that_cannot_combine_fails_the_schema_and_the_loader(
         first: str, second: str, reason: str) -> None:
     on = {"wild": True, "name_suit": True, "takes_covered_rank": True, "transparent": True,
-          "draw": 2, "skip": True, "again": True, "any_follows": True}
+          "draw": 2, "skip": True, "again": True, "any_follows": True, "must_cover": True}
     table = {"cards": {"5": {first: on[first], second: on[second]}}}
     found = check(table)
     assert [path for path, _ in found] == [("cards", "5")]

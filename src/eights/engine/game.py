@@ -384,7 +384,7 @@ class Game:
             return out
         if self.drawn is not None:  # HA4 may play it, HF5 and TS4 must play it
             out = self._plays_of([self.drawn], len(hand)) if self._playable(self.drawn) else []
-            if t.may_keep or not out:
+            if (t.may_keep and not self._covering()) or not out:
                 out.append(PASS)
             return out
         out = self._plays_of(self._matching(hand), len(hand))
@@ -617,12 +617,6 @@ class Game:
         direction = -self.direction if t.reverse[r] and self.n > 2 else self.direction
         self._forced_draw((p + direction) % self.n)
 
-    def _out_penalty(self) -> int:
-        """Cards drawn at the end of the turn by a player whose last card did not take them
-        out: PE12's ``out_penalty``, or MM9's ``call_out_penalty`` for a missing call."""
-        t = self._t
-        return t.out_penalty if t.stays_in[self.discard[-1] >> 2] else t.call_out_penalty
-
     def _follows_any(self) -> bool:
         """PE6: the card to match (the top card but transparent ones) lets any card follow."""
         t = self._t
@@ -663,13 +657,14 @@ class Game:
         if not self.free:
             self.tells.append((p, self.suit, self.rank, 0 if t.telling_draws else 1,
                                self.received[p]))
-        if t.repeat:
+        cover = t.cover_any and self._covering()
+        if t.repeat and not cover:
             if self.stock:
                 insort(self.hands[p], self._take_from_stock())
                 self.received[p] += 1
             self.draws += 1
             return
-        if t.until_playable:  # HF5, LH6
+        if t.until_playable or cover:  # HF5, LH6; TS9: the up-card must be covered
             while self.can_draw(p):
                 c = self._give_one(p)
                 if c is not None and self._playable(c):
@@ -686,6 +681,10 @@ class Game:
                 return
             self._told(p, 0)  # the turn ends at once: the card drawn did not match
         self._end_turn(p, 1)
+
+    def _covering(self) -> bool:
+        """TS9: the up-card must be covered (``draw`` draws until a card can be played)."""
+        return self._t.must_cover[self.discard[-1] >> 2]
 
     def _told(self, p: int, unknown: int) -> None:
         """The cards ``p`` has just drawn but the last ``unknown`` did not match the

@@ -235,6 +235,9 @@ class CardRule:
     out_multiplier: int = 1
     """When the play that empties a hand ends with this card, every player's points for
     that round are multiplied by this (MM10: 2 for the jack)."""
+    must_cover: bool = False
+    """While this card is the up-card, ``draw`` takes one card at a time until one can be
+    played, and that card must be played; with nothing left to draw the turn ends (TS9)."""
     going_out: GoingOut = GoingOut.YES
     """Whether a play of this card may empty the hand: 'yes'; 'suit' (only if it is of the
     suit to follow before the play: LC6); 'no' (never: PE12); 'penalty' (the player draws
@@ -855,6 +858,9 @@ CARD_CONFLICTS: tuple[tuple[str, str, str], ...] = (
                                  "bind nobody"),
     ("any_follows", "transparent", "a transparent card leaves the card beneath to match, so "
                                    "it is never the card any card may follow"),
+    ("again", "must_cover", "the player who must play again and cannot draws "
+                            "'again_penalty' and ends the turn: covering is the next "
+                            "player's duty (TS9), playing again the toggle's"),
 )
 """Pairs of :class:`CardRule` fields that one card may not both set, with the reason:
 ``(field, other field, why)``. Every other pair combines (the rules-file schema and the

@@ -103,6 +103,9 @@ class Tables:
                           else self.end[c] for c in range(53))
         """Every way to play each card as the last card of a hand: none if it may not end
         the hand (PE12), its mid-round plays if it costs ``out_penalty`` cards."""
+        self.must_cover = tuple(c.must_cover for c in cr)
+        """While this rank is the up-card, ``draw`` draws until a card can be played (TS9)."""
+        self.cover_any = any(self.must_cover)
         self.out_suit = tuple(g is GoingOut.SUIT for g in out)
         """May empty the hand only if of the suit to follow (LC6)."""
         self.any_out_suit = any(self.out_suit)

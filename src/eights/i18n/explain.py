@@ -96,6 +96,9 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
     if rule.out_multiplier > 1:  # MM10
         bits.append(_("a player who goes out on it multiplies every score of the round by "
                       "{n}", n=rule.out_multiplier))
+    if rule.must_cover:  # TS9
+        bits.append(_("a player who cannot play on it draws cards one at a time until one can "
+                      "be played, then plays it"))
     if rule.going_out is GoingOut.SUIT:  # LC6
         bits.append(_("a player may go out on it only if it is of the suit to follow"))
     elif rule.going_out is GoingOut.NO:  # PE12
@@ -256,7 +259,7 @@ def card_effects(rules: Rules, _: Translator | None = None) -> list[str]:
         rule = rules.card(rank)
         if rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent \
                 or rule.has_effect or rule.any_follows or rule.out_multiplier > 1 \
-                or rule.going_out is not GoingOut.YES:
+                or rule.going_out is not GoingOut.YES or rule.must_cover:
             lines.append(_card_line(rank, rule, rules, _))
     return lines
 
