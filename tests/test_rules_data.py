@@ -225,6 +225,9 @@ TABLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "starter_wild": st.sampled_from([None, "plain", "any"]),
     "serve_last_draw": st.booleans(),
     "out_penalty": st.sampled_from([None, 1, 5]),
+    "scoring": st.sampled_from([None, None, "rounds-won"]),
+    "call_out": st.sampled_from([None, False, True]),
+    "call_out_penalty": st.sampled_from([None, 1, 4]),
 }
 """Values of the rules fields that change how the cards play (None: the preset's)."""
 
@@ -243,6 +246,8 @@ def refusal(rules: Rules, rank: Rank, body: dict[str, Any], table: dict[str, Any
     if body["going_out"] in ("no", "penalty") and body["out_multiplier"] > 1:
         return True  # no round ends on this card
     if table["serve_last_draw"] and rules.overflow:  # cards back to the player out
+        return True
+    if table["scoring"] == "rounds-won" and rules.overflow:  # penalty points, no points
         return True
     if any(name in on and need not in on for name, need in NEEDS.items()):
         return True

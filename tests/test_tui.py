@@ -1103,3 +1103,37 @@ def test_default_selection_rests_on_a_wild_card_only_when_nothing_else_is_there(
     assert case("7d 8h 9d", "8h=c 8h=d 8h=h 8h=s pass", drawn="8h") == 0  # even just drawn
     assert case("7d 9c 9d", "9c pass", drawn="9c") == 1  # a drawn card that plays: chosen
     assert case("8h 8s", "8h=c 8h=d 8h=h 8h=s 8s=c 8s=d 8s=h 8s=s") == 0  # only eights
+
+
+
+def keep_eights(obs: Observation, rng: random.Random) -> Action:
+    """A person who keeps their 8s for the last card and announces the card before it."""
+    plays = [a for a in obs.legal if a.card is not None and a.card.rank is not Rank.EIGHT]
+    plays = [a for a in plays if a.announce] or plays
+    if plays:
+        return rng.choice(plays)
+    return next((a for a in obs.legal if a.card is None), obs.legal[0])
+
+
+@pytest.mark.asyncio
+async def test_the_announce_key_makes_the_going_out_call(tmp_path: Path) -> None:
+    """MM9, TS10: under ``call_out`` the announce key (a) makes the going-out call with the
+    last card, a wild 8 too (the call names no suit, so no suit is asked)."""
+    house = tmp_path / "call.toml"
+    house.write_text('extends = "huit-americain"\ncall_out = true\nhand_size = 3\n')
+    for seed in range(21, 60):  # seed 21: a wild last card after a few turns
+        app = start(tmp_path, str(house), seed=seed, players=2)
+        async with app.run_test(size=SIZE) as pilot:
+            hand = app.session.observe(0).hand
+            if not any(c.rank is Rank.EIGHT for c in hand):
+                continue
+            obs = await play_until(pilot, app, lambda o: len(o.hand) == 1 and any(
+                a.announce and a.card is not None and a.card.rank is Rank.EIGHT
+                for a in o.legal), keep_eights, seed=seed, next_rounds=False)
+            if obs is None:
+                continue
+            called = next(a for a in obs.legal if a.announce)
+            await press_action(pilot, app, called, random.Random(0))
+            assert app.session.game.over and app.session.game.out == 0
+            return
+    raise AssertionError("no deal gave the person a wild last card")

@@ -47,8 +47,8 @@ class GreedyBot:
     - among ordinary plays, the card worth most points (ties: the higher rank);
     - a wild card only when nothing else can be played, naming the suit it holds
       most of (ties: the suit worth most points in hand);
-    - always announces its last card (HA13), plays a drawn card it may play,
-      and declines the LH5 extra card.
+    - always announces its last card (HA13) and calls going out (MM9), plays a
+      drawn card it may play, and declines the LH5 extra card.
     """
 
     name = "greedy"
@@ -72,11 +72,12 @@ class GreedyBot:
         card = best.card
         assert card is not None
         options = [a for a in pool if a.card == card]
+        # HA13's announcement, and MM9's going-out call (which names no suit): always made
+        options = [a for a in options if a.announce] or options
         if any(a.suit is not None for a in options):
             suit = self._favourite_suit(observation.hand, card, wild, points)
             options = [a for a in options if a.suit == suit] or options
-        announced = [a for a in options if a.announce]
-        return announced[0] if announced else options[0]
+        return options[0]
 
     @staticmethod
     def _favourite_suit(hand: Sequence[Card], playing: Card, wild: set[Rank],

@@ -127,8 +127,8 @@ class ExpertBot:
         score = 0.0 if rule.wild else points * urgency * self.points
         if a.announce:
             score += 100.0
-        if len(rest) == 0:
-            return 1e9  # going out wins the round
+        if len(rest) == 0:  # going out wins the round; with the call (MM9) if there is one
+            return 1e9 + score
         # Keep wild cards in reserve.
         if rule.wild and plain:
             score -= self.reserve + (self.reserve / 4 if len(rest) > 4 else 0.0)

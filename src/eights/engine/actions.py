@@ -3,7 +3,8 @@
 ========  ===========================================================
 ``7h``    play a card
 ``8h=s``  play a card that names a suit (a wild 8), naming spades
-``5c!``   play and announce the last card (HA13); ``8h=s!`` too
+``5c!``   play and announce the last card (HA13); ``8h=s!`` too; from a
+          one-card hand, the going-out call (MM9: ``8h!`` names no suit)
 ``draw``  take what the rules make you take now (a forced draw in full,
           the 10's penalty, or the preset's draw policy)
 ``pass``  end the turn where the rules allow it
@@ -48,7 +49,7 @@ class Action:
     suit: Suit | None
     """The suit named with a wild card, if any."""
     announce: bool
-    """``True`` when the play announces the last card (HA13)."""
+    """``True`` when the play announces the last card (HA13) or calls going out (MM9)."""
     _text: str
 
     def __init__(self, kind: Kind, card: Card | None, suit: Suit | None, announce: bool) -> None:

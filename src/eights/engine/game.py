@@ -540,7 +540,8 @@ class Game:
             self.drawn = None
         if not self.stock:
             self._refill()
-        if not hand and not t.stays_in[r]:  # HF11, HA14, CL7, LH8: going out ends the round
+        if not hand and not t.stays_in[r] and (announce or not t.call_out):
+            # HF11, HA14, CL7, LH8: going out ends the round (MM9, TS10: with the call)
             if t.serve_last and t.draw[r]:  # LC8, UC10: its draw is served first
                 self._serve_last(p, r)
             self._end_round(p)
@@ -594,7 +595,7 @@ class Game:
             elif t.reverse_skip:  # SW7, PE10, TS8, UC6: a skip with two players
                 skip = 1
             # else HF10, HA9: no effect with two players
-        if t.again[r]:  # HA11: play again
+        if t.again[r] and hand:  # HA11: play again (not with an empty hand: MM9)
             self.again = True
             self.again_penalty = t.again_penalty[r]
             self.served = False
@@ -616,6 +617,12 @@ class Game:
         self.pending_rank, self.attacker = r, p
         direction = -self.direction if t.reverse[r] and self.n > 2 else self.direction
         self._forced_draw((p + direction) % self.n)
+
+    def _out_penalty(self) -> int:
+        """Cards drawn at the end of the turn by a player whose last card did not take them
+        out: PE12's ``out_penalty``, or MM9's ``call_out_penalty`` for a missing call."""
+        t = self._t
+        return t.out_penalty if t.stays_in[self.discard[-1] >> 2] else t.call_out_penalty
 
     def _follows_any(self) -> bool:
         """PE6: the card to match (the top card but transparent ones) lets any card follow."""
@@ -730,7 +737,7 @@ class Game:
         if self.announce_due:
             self.announce_due = False
             self._give(p, self.rules.announce_penalty)  # HA13
-        if not self.hands[p] and not self._give(p, self._t.out_penalty):
+        if not self.hands[p] and not self._give(p, self._out_penalty()):
             self._end_round(p)  # PE12's toggle: out on a penalty card; nothing to draw: out
             return
         if self.free and not self._follows_any():

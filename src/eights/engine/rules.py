@@ -314,6 +314,13 @@ class Rules:
     """A play that leaves one card must announce it (HA13)."""
     announce_penalty: int = 2
     """Cards drawn at the end of the turn when the announcement is missing."""
+    call_out: bool = False
+    """The play that empties a hand must carry the going-out call, ``!`` (MM9, TS10). Without
+    it the card stays played and its effects apply (a wild names a suit), any "play again"
+    lapses, and the player draws ``call_out_penalty`` cards at the end of the turn and stays
+    in the round; with nothing left to draw they go out anyway."""
+    call_out_penalty: int = 2
+    """Cards drawn at the end of the turn when the going-out call is missing (MM9: 2, TS10: 4)."""
     out_penalty: int = 2
     """Cards drawn at the end of the turn by a player who played their last card on a card
     with ``going_out = "penalty"`` (PE12's toggle: 5)."""
@@ -682,6 +689,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "cards.again_penalty": (0, 52),
     "cards.out_multiplier": (1, 100),
     "out_penalty": (1, 52),
+    "call_out_penalty": (1, 52),
 }
 """Smallest and largest value of each whole-number key that has its own range
 (``decks``, ``hand_size``: the value; ``steps.players``: the player count of one of
@@ -796,7 +804,7 @@ def _convert(key: str, raw: Any, origin: str) -> Any:
         return _enum(origin, key, raw, type(default))
     if isinstance(default, bool):
         return _bool(origin, key, raw)
-    if key in ("default_players", "out_penalty"):
+    if key in ("default_players", "out_penalty", "call_out_penalty"):
         return _int(origin, key, raw, *LIMITS[key])
     return _int(origin, key, raw)
 

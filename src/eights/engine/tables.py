@@ -112,6 +112,13 @@ class Tables:
         self.stays_in = tuple(g is GoingOut.PENALTY for g in out)
         """The player who plays it last draws ``out_penalty`` and stays in the round."""
         self.out_penalty = rules.out_penalty
+        self.call_out_penalty = rules.call_out_penalty
+        if rules.call_out:  # MM9, TS10: the called last card goes out; uncalled, it stays in
+            self.last = tuple(self.mid[c] + (Action.play(CARDS[c], None, True),)
+                              if self.last[c] and not self.stays_in[c >> 2] else self.last[c]
+                              for c in range(53))
+        self.call_out = rules.call_out
+        """The play that empties a hand must carry ``!`` to go out (MM9, TS10)."""
 
     def deck(self, players: int) -> list[Card]:
         """A fresh full stock for this many players."""

@@ -190,6 +190,12 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         lines.append(_("A player whose play leaves one card must announce it (a trailing !, "
                        "or the announce key); forgetting costs {n} cards at the end of the "
                        "turn.", n=rules.announce_penalty))
+    if rules.call_out:  # MM9, TS10
+        lines.append(_("A player who plays their last card must call it (a trailing !, or the "
+                       "announce key) to go out. Without the call the card stays played and its "
+                       "effect applies (a wild card names a suit), and the player draws {n} cards "
+                       "at the end of the turn and stays in the round; with nothing left to draw "
+                       "they go out anyway.", n=rules.call_out_penalty))
     specials = [(rank, rules.card(rank)) for rank in Rank if rank in rules.cards]
     if specials:
         lines.append(_("Special cards:"))

@@ -221,7 +221,7 @@ class TableScreen(Screen[None]):
         self.query_one("#players").border_title = _("Players")
         self.query_one("#table").border_title = _("Table")
         self.query_one("#log").border_title = _("Log")
-        self.query_one("#announce").display = rules.announce_last_card
+        self.query_one("#announce").display = rules.announce_last_card or rules.call_out
         self.say(_("{title}: {n} players. Press ? for the rules.", title=rules.title,
                    n=len(s.seats)))
         if s.path is not None:
@@ -648,6 +648,8 @@ class TableScreen(Screen[None]):
             self.flash(_("{card} cannot be played now.", card=card_label(card, _)))
             return
         suits = sorted({a.suit for a in plays if a.suit is not None})
+        if self.announce and Action.play(card, None, True) in plays:
+            suits = []  # MM9: the going-out call names no suit
         if suits:
             def picked(suit: Suit | None) -> None:
                 if suit is not None:
@@ -691,7 +693,7 @@ class TableScreen(Screen[None]):
     def action_toggle_announce(self) -> None:
         _ = self.tr
         rules = self.obs.rules
-        if not rules.announce_last_card:
+        if not rules.announce_last_card and not rules.call_out:
             self.flash(_("a does nothing here: these rules have no last-card announcement."))
             return
         if not self.announce and not any(a.announce for a in self.obs.legal):
