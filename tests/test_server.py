@@ -227,6 +227,9 @@ def test_a_table_may_use_the_new_turn_rules(client: TestClient) -> None:
                              "starter_wild": "any"})
     assert made["table"]["overrides"] == {"reverse_two": "skip", "forced_draw_ends_turn": False,
                                           "starter_wild": "any"}
+    called = create(client, rules="classic", players=2, bots={"1": "greedy"},
+                    overrides={"call_out": True, "call_out_penalty": 3, "serve_last_draw": True})
+    assert called["table"]["overrides"]["call_out_penalty"] == 3  # MM9, LC8
     refused = client.post("/api/tables", json={"rules": "huit-fou", "overrides": {"reverse_two": "twice"}})
     assert refused.status_code == 400 and "reverse_two" in refused.json()["message"]
 

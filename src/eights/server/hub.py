@@ -28,7 +28,8 @@ OVERRIDES: dict[str, int | None] = {
     "special_cards": None, "reshuffle": None, "starter_effects": None, "starter_wild_any": None,
     "replace_after_play": None, "overflow": None, "draw": None, "scoring": None,
     "blocked_scoring": None, "starter_wild": None, "reverse_two": None,
-    "forced_draw_ends_turn": None,
+    "forced_draw_ends_turn": None, "serve_last_draw": None, "out_penalty": 10, "call_out": None,
+    "call_out_penalty": 10,
 }
 """Rules fields a table may change. The rules check every value (one source of truth for
 what a rule allows); a number here is this server's own cap on top of them (it bounds the
