@@ -15,6 +15,7 @@ from eights.engine.rules import GoingOut
 from eights.engine.schema import rules_schema
 from eights.i18n import translator
 from eights.i18n.explain import describe
+from eights.i18n.text import describe_move
 from stacked import assert_illegal, cards, legal, play, stacked
 
 HA = "huit-americain"
@@ -156,6 +157,17 @@ def test_going_out_penalty(penalty: int) -> None:
     assert not g.over and step.out is None and g.to_play == 0
     assert step.received == ((), tuple(cards("9s Kd 3d Ac 2c")[:penalty]))
     assert len(g.hands[1]) == penalty and str(g.up_card) == "8h" and g.suit == 3
+
+
+def test_going_out_penalty_is_said_in_words() -> None:
+    """PE12's toggle: the log says why the player drew instead of going out."""
+    g = last_card("8h", "penalty")
+    step = g.apply("8h=s")
+    names = ["Ana", "Bob"]
+    assert "Bob may not go out on 8♥ and draws 2 cards" in describe_move(
+        g, names, step, translator("en"))
+    assert "Bob ne peut pas finir sur 8♥ et pioche 2 cartes" in describe_move(
+        g, names, step, translator("fr"))
 
 
 def test_going_out_penalty_after_the_card_effect() -> None:

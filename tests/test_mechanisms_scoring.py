@@ -14,7 +14,7 @@ from eights.engine.rules import Scoring
 from eights.engine.schema import rules_schema
 from eights.i18n import translator
 from eights.i18n.explain import describe, match_goal
-from eights.i18n.text import match_words
+from eights.i18n.text import describe_move, match_words
 from stacked import cards, deal_order, hands, legal, play, stacked
 
 CL = "classic"
@@ -161,6 +161,20 @@ def test_call_out_without_the_call(action: str, to_play: int, direction: int,
     assert hands(g)[1] == "Qc Kc" and not g.again and g.up_card == cards(action[:2])[0]
     assert (g.to_play, g.direction, step.skipped, g.pending, g.to_json()["suit"]) == (
         to_play, direction, skipped, pending, suit)
+
+
+def test_call_out_a_missed_call_is_said_as_such() -> None:
+    """MM9, TS10: the log says the call was missed (not the HA13 announcement), in both
+    languages, and tells the person their own cards."""
+    g = stacked(HA, ["3c", "6h"], "9h", "Kc Qc", overrides=CALL)
+    step = g.apply("6h")
+    names = ["Ana", "Bob", "Cy"]
+    assert describe_move(g, names, step, translator("en")).endswith(
+        "Bob did not call going out and draws 2 cards")
+    assert "Bob a oublié de dire «\u00a0fini\u00a0» et pioche 2 cartes" in describe_move(
+        g, names, step, translator("fr"))
+    assert describe_move(g, names, step, translator("en"), you=1).endswith(
+        "you did not call going out and draw K♣ Q♣")
 
 
 def test_call_out_penalty() -> None:

@@ -23,7 +23,7 @@ from eights.engine.actions import Action, Kind
 from eights.engine.cards import JOKER, Card, Rank, Suit
 from eights.engine.errors import NotationError
 from eights.engine.game import Game, Step
-from eights.engine.rules import Rules, Scoring
+from eights.engine.rules import GoingOut, Rules, Scoring
 from eights.i18n import Translator
 
 __all__ = [
@@ -215,7 +215,19 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
         if step.out == seat:
             parts.append(_("you go out") if me else _("{name} goes out", name=who))
             return " — ".join(parts)
-        if counts[seat]:  # HA13: the penalty for a last card not announced
+        if counts[seat] and len(game.hands[seat]) == counts[seat]:  # the hand was emptied
+            if game.rules.card(action.card.rank).going_out is GoingOut.PENALTY:  # PE12
+                parts.append(_("you may not go out on {card} and draw {cards}", card=card,
+                               cards=mine) if me
+                             else _.plural("{name} may not go out on {card} and draws {n} card",
+                                           "{name} may not go out on {card} and draws {n} cards",
+                                           counts[seat], name=who, card=card))
+            else:  # MM9, TS10: the going-out call was missed
+                parts.append(_("you did not call going out and draw {cards}", cards=mine) if me
+                             else _.plural("{name} did not call going out and draws {n} card",
+                                           "{name} did not call going out and draws {n} cards",
+                                           counts[seat], name=who))
+        elif counts[seat]:  # HA13: the penalty for a last card not announced
             parts.append(_("you forgot to announce and draw {cards}", cards=mine) if me
                          else _.plural("{name} forgot to announce and draws {n} card",
                                        "{name} forgot to announce and draws {n} cards",
