@@ -39,11 +39,11 @@ class Tables:
         self.covered = tuple(c.takes_covered_rank for c in cr)
         self.transparent = tuple(c.transparent for c in cr)
         self.any_follows = tuple(c.any_follows for c in cr)
+        """Any card may be played on this rank while it is the card to match (PE6)."""
         self.no_suit = tuple(c.wild and c.wild_if is WildIf.NO_SUIT for c in cr)
         """Wild only for a hand without the suit to follow, wild cards aside (UC8)."""
         self.wild_if = any(self.no_suit)
         """Some card's legality depends on the hand (the hot path checks this once)."""
-        """Any card may be played on this rank while it is the card to match (PE6)."""
         self.draw = tuple(c.draw for c in cr)
         self.stack = tuple(c.stack for c in cr)
         self.cancel = tuple(frozenset(int(r) for r in c.cancelled_by) for c in cr)
