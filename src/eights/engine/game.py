@@ -24,9 +24,10 @@ import random
 from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, NamedTuple
 
-from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action, Kind
 from eights.engine.cards import Card, Rank, Suit
 from eights.engine.errors import IllegalActionError, RecordError, RulesError
 from eights.engine.observation import TELL_KINDS, Observation, Tell
@@ -102,6 +103,7 @@ class Game:
         "_script",
         "_script_pos",
         "_t",
+        "after_naming",
         "again",
         "again_penalty",
         "announce_due",
@@ -112,17 +114,19 @@ class Game:
         "draw_log",
         "drawn",
         "draws",
+        "finished",
         "free",
         "hands",
         "history",
         "match_over",
         "n",
+        "naming",
         "out",
         "over",
         "passes",
         "penalties",
         "pending",
-        "pending_rank",
+        "pending_card",
         "plays",
         "rank",
         "received",
@@ -137,6 +141,7 @@ class Game:
         "scores",
         "seed",
         "served",
+        "skip_due",
         "skip_next",
         "stock",
         "suit",
@@ -199,8 +204,12 @@ class Game:
         self.round += 1
         self.direction = 1
         self.pending = 0
-        self.pending_rank = -1
+        self.pending_card = -1
         self.attacker = -1
+        self.skip_due = 0
+        self.finished: list[int] = []
+        self.naming = False
+        self.after_naming = -1
         self.drawn: Card | None = None
         self.draws = 0
         self.again = False
@@ -246,17 +255,22 @@ class Game:
         rank = starter >> 2
         self.suit = SUIT_OF[starter]
         self.rank = rank
-        self.free = (t.starter_any and t.wild[rank]) or t.any_follows[rank]  # CL4, PE6
+        self.free = (t.starter_any and t.wild[starter]) or t.any_follows[starter]  # CL4, PE6
         self._row = t.row(self.suit, self.rank, self.free)
         steps = 1
         if self.rules.starter_effects:  # as if the dealer had played it
-            if t.draw[rank]:
-                self.pending, self.pending_rank, self.attacker = t.draw[rank], rank, self.dealer
-            if t.reverse[rank] and n > 2:
+            if t.draw[starter]:
+                self.pending, self.pending_card, self.attacker = t.draw[starter], starter, self.dealer
+            if t.reverse[starter] and n > 2:
                 self.direction = -1
-            if t.skip[rank] or (t.reverse[rank] and n == 2 and t.reverse_skip):  # UC3
+            if t.skip[starter] or (t.reverse[starter] and n == 2 and t.reverse_skip):  # UC3
                 steps = 2
         self.to_move = (self.dealer + self.direction * steps) % n
+        if t.starter_names and t.name_suit[starter]:  # TS3, UC3: a suit is named first
+            self.naming = True
+            self.after_naming = self.to_move
+            if t.dealer_names:
+                self.to_move = self.dealer
 
     def next_round(self, deck: Sequence[Card] | None = None) -> None:
         """Deal the next round of the match; the dealer moves one seat on."""
@@ -305,13 +319,13 @@ class Game:
 
     def _playable(self, c: int) -> bool:
         if self._row[c]:
-            return not self._t.no_suit[c >> 2] or self._lacks_suit(self.hands[self.to_move])
+            return not self._t.no_suit[c] or self._lacks_suit(self.hands[self.to_move])
         return False
 
     def _lacks_suit(self, hand: list[Card]) -> bool:
         """UC8: the hand holds no card of the suit to follow, wild cards aside."""
         suit, wild = self.suit, self._t.wild
-        return not any(SUIT_OF[c] == suit and not wild[c >> 2] for c in hand)
+        return not any(SUIT_OF[c] == suit and not wild[c] for c in hand)
 
     def _matching(self, hand: list[Card]) -> list[Card]:
         """The cards of ``hand`` that may be played on the up-card (no draw pending)."""
@@ -319,11 +333,11 @@ class Game:
         cards = [c for c in hand if row[c]]
         if self._t.wild_if and cards and not self._lacks_suit(hand):  # UC8
             no_suit = self._t.no_suit
-            cards = [c for c in cards if not no_suit[c >> 2]]
+            cards = [c for c in cards if not no_suit[c]]
         return cards
 
     def _answers(self, c: int) -> bool:
-        return self._t.answers[self.pending_rank][c]
+        return self._t.answers[self.pending_card][c]
 
     def can_draw(self, seat: int) -> bool:
         """True if a card can be drawn and the seat is below the hand limit (HF6).
@@ -342,7 +356,7 @@ class Game:
 
     def _generate(self) -> list[Action]:
         if (self.over or self.replace or self.pending or self.again or self.drawn is not None
-                or self.served):
+                or self.served or self.skip_due or self.naming):
             return self._generate_special()
         t = self._t
         hand = self.hands[self.to_move]
@@ -352,6 +366,8 @@ class Game:
         if t.wild_if and cards:
             cards = self._matching(hand)
         out = self._plays_of(cards, n_hand) if cards else []
+        if t.multi:  # SW3: several cards of one rank, one of those under the top playable
+            out += self._multi_plays(hand, cards)
         can_draw = n_hand < t.cap and bool(self.stock)
         if t.repeat:
             if can_draw and self.draws < t.max_draws and (not out or t.voluntary_draw):
@@ -373,21 +389,37 @@ class Game:
         draw taken and the turn going on."""
         if self.over:
             return []
+        if self.naming:  # TS3, UC3: name the suit of the wild starter
+            return list(NAMES)
         if self.replace:  # LH5
             return [TAKE, PASS]
         t = self._t
         hand = self.hands[self.to_move]
         if self.pending:  # only answers, or take the draw
-            row = t.answers[self.pending_rank]
-            out = self._plays_of([c for c in hand if row[c]], len(hand))
+            row = t.answers[self.pending_card]
+            first = [c for c in hand if row[c]]
+            out = self._plays_of(first, len(hand))
+            if t.multi:
+                out += self._multi_plays(hand, first)
             out.append(DRAW)
+            return out
+        if self.skip_due:  # MM5, PE8: pass the skip on with a card of its rank, or accept it
+            rank = self.discard[-1] >> 2
+            first = [c for c in hand if c >> 2 == rank and t.pass_on[c]]
+            out = self._plays_of(first, len(hand))
+            if t.multi:
+                out += self._multi_plays(hand, first)
+            out.append(PASS)
             return out
         if self.drawn is not None:  # HA4 may play it, HF5 and TS4 must play it
             out = self._plays_of([self.drawn], len(hand)) if self._playable(self.drawn) else []
             if (t.may_keep and not self._covering()) or not out:
                 out.append(PASS)
             return out
-        out = self._plays_of(self._matching(hand), len(hand))
+        first = self._matching(hand)
+        out = self._plays_of(first, len(hand))
+        if t.multi:
+            out += self._multi_plays(hand, first)
         if self.served and not self.again:  # PE5: play on the up-card, or pass; no draw
             out.append(PASS)
         elif not out:  # HA11: cannot play again
@@ -424,10 +456,65 @@ class Game:
         t = self._t
         out: list[Action] = []
         for c in cards:  # one card (or two copies of it)
-            if not t.out_suit[c >> 2] or SUIT_OF[c] == self.suit:
+            if not t.out_suit[c] or SUIT_OF[c] == self.suit:
                 out.extend(t.last[c])
                 break
         return out
+
+    def _multi_plays(self, hand: list[Card], first: list[Card]) -> list[Action]:
+        """SW3: every play of two or more cards of one rank and one rule, one of those under
+        the top card among ``first`` (the cards that may go down on their own now)."""
+        if not first:
+            return []
+        out: list[Action] = []
+        n_hand = len(hand)
+        done: set[int] = set()
+        for lead in first:
+            rank = lead >> 2
+            if rank in done:
+                continue
+            done.add(rank)
+            for group in self._groups_of(hand, rank):
+                if len(group) < 2 or not any(c in first for c in group):
+                    continue
+                for size in range(2, len(group) + 1):
+                    seen: set[tuple[int, ...]] = set()
+                    for combo in combinations(group, size):
+                        if combo in seen:
+                            continue
+                        seen.add(combo)
+                        for i, top in enumerate(combo):
+                            if i and combo[i - 1] == top:
+                                continue  # a second copy on top is the same play
+                            under = combo[:i] + combo[i + 1:]
+                            if not any(c in first for c in under):
+                                continue
+                            out.extend(self._many(under, top, n_hand - size))
+        return out
+
+    def _groups_of(self, hand: list[Card], rank: int) -> list[list[Card]]:
+        """The cards of ``hand`` of this rank, grouped by rule (BJ6: black and red jacks
+        never go down together); none for a rank that may not cover itself (MM6)."""
+        t = self._t
+        groups: dict[int, list[Card]] = {}
+        for c in hand:
+            if c >> 2 == rank and rank not in t.not_on[c]:
+                groups.setdefault(t.kind[c], []).append(c)
+        return list(groups.values())
+
+    def _many(self, under: tuple[Card, ...], top: Card, left: int) -> tuple[Action, ...]:
+        """Every way to lay ``under`` then ``top``, leaving ``left`` cards in the hand."""
+        t = self._t
+        cards = (*under, top)
+        if left == 0:  # LC6: an ace goes out only if of the suit to follow before the play
+            if t.out_suit[top] and SUIT_OF[top] != self.suit:
+                return ()
+            return t.plays(cards, "last")
+        if self.plays >= t.last_play:
+            return t.plays(cards, "end")
+        if left == 1 and t.announce:
+            return t.plays(cards, "announced")
+        return t.plays(cards, "mid")
 
     # ------------------------------------------------------------------ acting
 
@@ -456,7 +543,7 @@ class Game:
         sizes = [len(h) for h in hands]
         dealt, penalties = len(self._dealt), self.penalties[:]
         card = action.card
-        discard = len(self.discard) + (card is not None)
+        discard = len(self.discard) + len(action.cards)
         self.push(action)
         n = self.n
         received: tuple[tuple[Card, ...], ...] = ((),) * n
@@ -464,7 +551,7 @@ class Game:
         if new:  # cards leave the stock for the actor first (its draw), then the others (HF9)
             got = [len(h) - k for h, k in zip(hands, sizes, strict=True)]
             if card is not None:
-                got[seat] += 1
+                got[seat] += len(action.cards)
             at = 0
             parts: list[tuple[Card, ...]] = [()] * n
             for s in sorted(range(n), key=lambda s: s != seat):
@@ -477,7 +564,7 @@ class Game:
         return Step(
             seat, action, received,
             (0,) * n if after == penalties else tuple(a - b for a, b in zip(after, penalties, strict=True)),
-            (seat + self.direction) % n if card is not None and not over and self._skips(card)
+            self._advance(seat, 1) if card is not None and not over and self._skips(card)
             else None,
             self.direction != direction, max(0, discard - len(self.discard)), over,
             self.out if over else None)
@@ -486,8 +573,9 @@ class Game:
         """Whether playing ``c`` makes the next player lose their turn (a skip, or a
         reverse with two players under ``reverse_two = "skip"``)."""
         t = self._t
-        r = c >> 2
-        return t.skip[r] or (t.reverse[r] and self.n == 2 and t.reverse_skip)
+        if t.pass_on[c]:
+            return False  # MM5, PE8: the skipped player has a say (skip_due)
+        return t.skip[c] or (t.reverse[c] and self._holding() == 2 and t.reverse_skip)
 
     @property
     def legal(self) -> Sequence[Action]:
@@ -516,7 +604,13 @@ class Game:
         self._legal = None
         card = action.card
         if card is not None:
-            self._play(p, card, action.suit, action.announce)
+            self._play(p, action.cards, action.suit, action.announce)
+        elif action.kind is Kind.NAME:  # TS3, UC3: the wild starter's suit
+            assert action.suit is not None
+            self.suit = int(action.suit)
+            self.naming = False
+            self._row = self._t.fixed[self.suit * 14 + self.rank]
+            self.to_move = self.after_naming
         elif action is DRAW:
             self._draw(p)
         elif action is PASS:
@@ -525,38 +619,50 @@ class Game:
             self._give(p, 1)  # LH5: take the top card of the stock
             self._end_turn(p, 1 + self.skip_next)
 
-    def _play(self, p: int, c: Card, named: Suit | None, announce: bool) -> None:
-        """The one place a card leaves a hand for the discard pile."""
+    def _play(self, p: int, cards: tuple[Card, ...], named: Suit | None, announce: bool) -> None:
+        """The one place cards leave a hand for the discard pile: one card, or several of
+        one rank with ``cards[-1]`` on top (SW3), their effects adding up."""
         t = self._t
-        r = c >> 2
+        c = cards[-1]
         hand = self.hands[p]
-        if t.wild[r] and self.drawn is None and not (self.pending or self.again or self.free):
+        if t.wild[c] and self.drawn is None and not (self.pending or self.again or self.free
+                                                     or self.skip_due):
             self.tells.append((p, self.suit, self.rank, 2, self.received[p]))
-        hand.remove(c)
-        self.discard.append(c)
+        if len(cards) == 1:
+            hand.remove(c)
+            self.discard.append(c)
+        else:
+            for x in cards:
+                hand.remove(x)
+            self.discard.extend(cards)
         self.plays += 1
         self.passes = 0
         if self.drawn is not None:
             self.drawn = None
+        self.skip_due = 0  # MM5, PE8: a skip passed on (or none waiting)
         if not self.stock:
             self._refill()
-        if not hand and not t.stays_in[r] and (announce or not t.call_out):
+        if not hand and not t.stays_in[c] and (announce or not t.call_out):
             # HF11, HA14, CL7, LH8: going out ends the round (MM9, TS10: with the call)
-            if t.serve_last and t.draw[r]:  # LC8, UC10: its draw is served first
-                self._serve_last(p, r)
-            self._end_round(p)
-            return
+            if not t.play_on:
+                if t.serve_last and t.draw[c]:  # LC8, UC10: its draw is served first
+                    self._serve_last(p, c, len(cards))
+                self._end_round(p)
+                return
+            self._leave(p)  # TS11: out of the round; the card's effect goes on
+            if self.over:
+                return
         if len(self.stock) + len(self.discard) <= 2 * self.n and self._repeated(p, c, named):
             self._end_round(None)  # forced moves going round in circles: blocked
             return
         if self.plays > t.last_play:  # OpenSpiel max_turns
             self._end_round(None)
             return
-        if not t.transparent[r]:  # HA12: after a joker the card to match is the one beneath
+        if not t.transparent[c]:  # HA12: after a joker the card to match is the one beneath
             self.suit = SUIT_OF[c] if named is None else int(named)
-            if not t.covered[r]:  # LH4: the 8 keeps the rank it covers
-                self.rank = r
-            if t.any_follows[r]:  # PE6: any card may follow it
+            if not t.covered[c]:  # LH4: the 8 keeps the rank it covers
+                self.rank = c >> 2
+            if t.any_follows[c]:  # PE6: any card may follow it
                 self.free = True
                 self._row = t.row(self.suit, self.rank, True)
             else:
@@ -566,70 +672,100 @@ class Game:
                              else t.row(suit, self.rank, False))
         if t.announce and not announce and len(hand) == 1:
             self.announce_due = True  # HA13: penalty at the end of the turn
-        if not t.effect[r]:
+        if not t.effect[c]:
             if self.pending:  # HA7: an 8 cancels the run
-                self.pending, self.pending_rank, self.attacker = 0, -1, -1
+                self.pending, self.pending_card, self.attacker = 0, -1, -1
             self.again = False
             if t.replace and self.stock and hand and len(hand) < t.cap:
                 self.replace = True  # LH5
                 return
             if (self.announce_due or self.draws or self.skip_next or self.free or self.served
-                    or not hand):
+                    or not hand or self.finished):
                 self._end_turn(p, 1)
             else:  # the common case of _end_turn, inline
                 self.to_move = (p + self.direction) % self.n
             return
+        k = len(cards)
         if self.pending:
-            if r == self.pending_rank and t.stack[r]:  # HF7, HA7: the run grows
+            if t.stacks[self.pending_card][c]:  # HF7, HA7, BJ3: the run grows
                 if self.stock:
-                    self.pending += t.draw[r]
+                    self.pending += t.draw[c] * k
+                self.pending_card = c
                 self.attacker = p
-            else:  # HA7: an 8 cancels the run
-                self.pending, self.pending_rank, self.attacker = 0, -1, -1
-        elif t.draw[r] and self.stock:
-            self.pending, self.pending_rank, self.attacker = t.draw[r], r, p
-        skip = 1 if t.skip[r] else 0
-        if t.reverse[r]:
-            if self.n > 2:
-                self.direction = -self.direction
+            else:  # HA7: an 8 cancels the run (BJ4: a red jack; BJ6: the rest lie plain)
+                self.pending, self.pending_card, self.attacker = 0, -1, -1
+        elif t.draw[c] and self.stock:
+            self.pending, self.pending_card, self.attacker = t.draw[c] * k, c, p
+        skips = k if t.skip[c] else 0
+        if t.reverse[c]:
+            if self._holding() > 2:
+                if k % 2:  # SW7: each reverse flips the direction
+                    self.direction = -self.direction
             elif t.reverse_skip:  # SW7, PE10, TS8, UC6: a skip with two players
-                skip = 1
+                skips += k
             # else HF10, HA9: no effect with two players
-        if t.again[r] and hand:  # HA11: play again (not with an empty hand: MM9)
+        if t.again[c] and hand:  # HA11: play again (not with an empty hand: MM9)
             self.again = True
-            self.again_penalty = t.again_penalty[r]
+            self.again_penalty = t.again_penalty[c]
             self.served = False
             return
         self.again = False
+        if skips and t.pass_on[c] and t.skip[c]:  # MM5, PE8: the next player has a say
+            self.skip_due, skips = skips, 0
+        skips = min(skips, self._holding() - 1)  # SW6: never the player who laid them
         if t.replace and hand and self.can_draw(p):  # LH5
             self.replace = True
-            self.skip_next = skip
+            self.skip_next = skips
             return
-        self._end_turn(p, 1 + skip)
+        self._end_turn(p, 1 + skips)
 
-    def _serve_last(self, p: int, r: int) -> None:
-        """LC8, UC10: the draw of the card that emptied ``p``'s hand (with the run it joins)
-        is taken in full by the next player, before the round is scored."""
+    def _holding(self) -> int:
+        """Players still in the round (TS11: those out under ``play_on`` are not)."""
+        return self.n - len(self.finished)
+
+    def _leave(self, p: int) -> None:
+        """TS11: ``p`` has gone out and leaves the round; it ends with one player left."""
+        self.finished.append(p)
+        self.again = False
+        if self.n - len(self.finished) <= 1:
+            self._end_round(p)
+
+    def _advance(self, p: int, steps: int) -> int:
+        """The seat ``steps`` seats on from ``p`` in the direction of play, counting only
+        players still in the round (TS11)."""
+        if not self.finished:
+            return (p + self.direction * steps) % self.n
+        seat = p
+        while steps:
+            seat = (seat + self.direction) % self.n
+            if seat not in self.finished:
+                steps -= 1
+        return seat
+
+    def _serve_last(self, p: int, c: int, k: int) -> None:
+        """LC8, UC10: the draw of the cards that emptied ``p``'s hand (with the run they
+        join) is taken in full by the next player, before the round is scored."""
         t = self._t
-        if self.pending and not (r == self.pending_rank and t.stack[r]):
+        if self.pending and not t.stacks[self.pending_card][c]:
             return  # not an answer that adds to the run (cannot happen: see _check)
-        self.pending += t.draw[r]
-        self.pending_rank, self.attacker = r, p
-        direction = -self.direction if t.reverse[r] and self.n > 2 else self.direction
+        self.pending += t.draw[c] * k
+        self.pending_card, self.attacker = c, p
+        flips = t.reverse[c] and self.n > 2 and k % 2
+        direction = -self.direction if flips else self.direction
         self._forced_draw((p + direction) % self.n)
 
     def _out_penalty(self) -> int:
         """Cards drawn at the end of the turn by a player whose last card did not take them
         out: PE12's ``out_penalty``, or MM9's ``call_out_penalty`` for a missing call."""
         t = self._t
-        return t.out_penalty if t.stays_in[self.discard[-1] >> 2] else t.call_out_penalty
+        return t.out_penalty if t.stays_in[self.discard[-1]] else t.call_out_penalty
 
     def _follows_any(self) -> bool:
         """PE6: the card to match (the top card but transparent ones) lets any card follow."""
         t = self._t
         for c in reversed(self.discard):
-            if not t.transparent[c >> 2]:
-                return t.any_follows[c >> 2]
+            if not t.transparent[c]:
+                return t.any_follows[c]
         return False
 
     def _repeated(self, p: int, c: Card, named: Suit | None) -> bool:
@@ -691,7 +827,7 @@ class Game:
 
     def _covering(self) -> bool:
         """TS9: the up-card must be covered (``draw`` draws until a card can be played)."""
-        return self._t.must_cover[self.discard[-1] >> 2]
+        return self._t.must_cover[self.discard[-1]]
 
     def _told(self, p: int, unknown: int) -> None:
         """The cards ``p`` has just drawn but the last ``unknown`` did not match the
@@ -703,7 +839,7 @@ class Game:
     def _forced_draw(self, victim: int) -> bool:
         """Serve the pending draw; True if the victim took all of it."""
         count, attacker = self.pending, self.attacker
-        self.pending, self.pending_rank, self.attacker = 0, -1, -1
+        self.pending, self.pending_card, self.attacker = 0, -1, -1
         limit = self.rules.hand_limit
         if not limit:
             return self._give(victim, count) == count
@@ -721,6 +857,11 @@ class Game:
         if self.replace:  # LH5: declined the top card
             self._end_turn(p, 1 + self.skip_next)
             return
+        if self.skip_due:  # MM5, PE8: the skip accepted; with k skip cards, k players lose
+            steps = min(self.skip_due, self._holding() - 1)
+            self.skip_due = 0
+            self._end_turn(p, steps)
+            return
         if self.served:  # PE5: the forced draw taken, the player ends the turn
             self._end_turn(p, 1)
             return
@@ -728,7 +869,7 @@ class Game:
             self.passes = 0
         else:
             self.passes += 1
-            if self.passes >= self.n + self.rules.extra_passes_to_block:
+            if self.passes >= self._holding() + self.rules.extra_passes_to_block:
                 self._end_round(None)  # HF13, CL6, LH9: blocked
                 return
         self._end_turn(p, 1)
@@ -737,9 +878,14 @@ class Game:
         if self.announce_due:
             self.announce_due = False
             self._give(p, self.rules.announce_penalty)  # HA13
-        if not self.hands[p] and not self._give(p, self._out_penalty()):
-            self._end_round(p)  # PE12's toggle: out on a penalty card; nothing to draw: out
-            return
+        if not self.hands[p] and p not in self.finished and not self._give(p, self._out_penalty()):
+            # PE12's toggle: out on a penalty card; nothing to draw: out
+            if not self._t.play_on:
+                self._end_round(p)
+                return
+            self._leave(p)
+            if self.over:
+                return
         if self.free and not self._follows_any():
             # CL4: only the first player may play anything on a wild starter
             self.free = False
@@ -748,7 +894,7 @@ class Game:
         self.draws = 0
         self.again = self.replace = self.served = False
         self.skip_next = 0
-        self.to_move = (p + self.direction * steps) % self.n
+        self.to_move = self._advance(p, steps)
 
     # ------------------------------------------------------------------ the stock
 
@@ -816,8 +962,9 @@ class Game:
         groups = self._groups()
         values = [sum(self.hand_value(s) for s in g) for g in groups]
         gpoints = [0] * len(groups)
-        if out is not None:
-            win = [i for i, g in enumerate(groups) if out in g]
+        first = self.finished[0] if self.finished else out  # TS11: the first out wins
+        if first is not None:
+            win = [i for i, g in enumerate(groups) if first in g]
             if rules.scoring is Scoring.OWN_HAND:  # HF11, HA14
                 gpoints = values
             else:  # CL7, LH8
@@ -833,9 +980,12 @@ class Game:
                     gpoints[w] = sum(v - base for i, v in enumerate(values) if i not in win)
         if rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13: a round won scores 1
             gpoints = [int(i in win) for i in range(len(groups))]
-        sign = 1 if rules.scoring is Scoring.OWN_HAND else -1
+        elif rules.scoring is Scoring.PLACINGS:  # TS12: placing minus one
+            gpoints = self._placings(values)
+            win = [i for i, v in enumerate(gpoints) if v == 0]
+        sign = -1 if rules.scoring in (Scoring.WINNER_COLLECTS, Scoring.ROUNDS_WON) else 1
         # MM10: going out on a card with a multiplier multiplies every score of the round
-        times = 1 if out is None else self._t.out_multiplier[self.discard[-1] >> 2]
+        times = 1 if out is None else self._t.out_multiplier[self.discard[-1]]
         points = [0] * self.n
         for i, g in enumerate(groups):
             penalty = sum(self.penalties[s] for s in g)  # HF9
@@ -851,6 +1001,18 @@ class Game:
             self.match_over = True
             best = min(self.scores) if sign > 0 else max(self.scores)
             self.winners = [s for s in range(self.n) if self.scores[s] == best]
+
+    def _placings(self, values: list[int]) -> list[int]:
+        """TS12: each seat's placing minus one. Those out come first, in the order they
+        went out; those still holding cards follow by hand value, lowest first, tied
+        players sharing the better place."""
+        place = [0] * self.n
+        for i, seat in enumerate(self.finished):
+            place[seat] = i
+        holding = [s for s in range(self.n) if s not in self.finished]
+        for s in holding:
+            place[s] = len(self.finished) + sum(1 for o in holding if values[o] < values[s])
+        return place
 
     # ------------------------------------------------------------------ views
 
@@ -887,7 +1049,7 @@ class Game:
             history=tuple(self.history),
             legal=tuple(self.legal_actions()) if mine else (),
             revealed=tuple(tuple(self.hand(s)) for s in range(self.n)) if self.over else None,
-            pending_rank=Rank(self.pending_rank) if self.pending else None,
+            pending_rank=Rank(self.pending_card >> 2) if self.pending else None,
             attacker=self.attacker if self.attacker >= 0 else None,
             draws_this_turn=self.draws,
             plays=self.plays,
@@ -901,6 +1063,9 @@ class Game:
             tells=tuple(Tell(p, None if su < 0 else Suit(su), Rank(r), TELL_KINDS[k], got)
                         for p, su, r, k, got in self.tells),
             received=tuple(self.received),
+            skip_due=self.skip_due,
+            finished=tuple(self.finished),
+            naming=self.naming,
         )
 
     @classmethod
@@ -943,12 +1108,19 @@ class Game:
         g.rank = int(seen.rank)
         g.free = seen.free
         g.pending = seen.pending_draw
-        g.pending_rank = -1 if seen.pending_rank is None else int(seen.pending_rank)
+        g.pending_card = g.discard[-1] if seen.pending_draw else -1
+        g.skip_due = seen.skip_due
+        g.finished = list(seen.finished)
+        g.naming = seen.naming
+        g.after_naming = -1
+        if seen.naming:  # TS3: the dealer names, then the first player plays; UC3: they both
+            seat = seen.to_play if seen.to_play is not None else 0
+            g.after_naming = (seat + seen.direction) % seen.players if g._t.dealer_names else seat
         g.attacker = -1 if seen.attacker is None else seen.attacker
         g.drawn = seen.drawn
         g.draws = seen.draws_this_turn
         g.again = seen.must_play_again
-        g.again_penalty = g._t.again_penalty[g.discard[-1] >> 2] if seen.must_play_again else 0
+        g.again_penalty = g._t.again_penalty[g.discard[-1]] if seen.must_play_again else 0
         g.replace = seen.may_take
         g.skip_next = seen.skip_next
         g.served = seen.served
@@ -1000,18 +1172,20 @@ class Game:
         (
             g._legal, g._row, g._script, g._script_pos, g._t, g.again, g.again_penalty, g.announce_due,
             g.attacker, g.dealer, g.direction, g.drawn, g.draws, g.free, g.match_over, g.n,
-            g.out, g.over, g.passes, g.pending, g.pending_rank, g.plays, g.rank, g.replace,
+            g.out, g.over, g.passes, g.pending, g.pending_card, g.plays, g.rank, g.replace,
             g.round, g.round_points, g.round_winners, g.rules, g.rules_spec, g.seed,
-            g.skip_next, g.suit, g.teams, g.to_move, g.winners, g.served,
+            g.skip_next, g.suit, g.teams, g.to_move, g.winners, g.served, g.skip_due,
+            g.naming, g.after_naming,
         ) = (
             self._legal, self._row, self._script, self._script_pos, self._t, self.again,
             self.again_penalty, self.announce_due, self.attacker, self.dealer, self.direction,
             self.drawn, self.draws, self.free, self.match_over, self.n, self.out, self.over,
-            self.passes, self.pending, self.pending_rank, self.plays, self.rank, self.replace,
+            self.passes, self.pending, self.pending_card, self.plays, self.rank, self.replace,
             self.round, self.round_points, self.round_winners, self.rules, self.rules_spec,
             self.seed, self.skip_next, self.suit, self.teams, self.to_move, self.winners,
-            self.served,
+            self.served, self.skip_due, self.naming, self.after_naming,
         )
+        g.finished = self.finished[:]
         g.hands = [h[:] for h in self.hands]
         g.stock = self.stock[:]
         g.discard = self.discard[:]

@@ -119,6 +119,13 @@ class Observation:
     and wild cards played), oldest first; see :class:`Tell`."""
     received: tuple[int, ...] = ()
     """Cards each seat has received this round after the deal (draws of every kind)."""
+    skip_due: int = 0
+    """A skip that may be passed on waits for the player to move: the skip cards of the
+    last play. They may play a card of its rank, or ``pass`` to accept it (MM5, PE8)."""
+    finished: tuple[int, ...] = ()
+    """Under ``play_on``, the seats out of the round, in the order they went out (TS11)."""
+    naming: bool = False
+    """The player to move names the suit of a wild starter (``=s``: TS3, UC3)."""
 
     @property
     def up_card(self) -> Card:
@@ -171,4 +178,7 @@ class Observation:
             "tells": [[t.seat, None if t.suit is None else t.suit.letter, t.rank.letter, t.kind,
                        t.received] for t in self.tells],
             "received": list(self.received),
+            "skip_due": self.skip_due,
+            "finished": list(self.finished),
+            "naming": self.naming,
         }

@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from eights.engine.cards import RANKS, Card, Rank, make_deck
+from eights.engine.cards import CARDS, JOKER, RANKS, Card, Rank, make_deck
 from eights.engine.errors import NotationError, RulesError
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "DrawPolicy",
     "FrozenMap",
     "GoingOut",
+    "MultiPlay",
     "ReverseTwo",
     "Rules",
     "Scoring",
@@ -148,6 +149,21 @@ class StarterWild(Enum):
     """Nothing special: it is matched by its own suit and rank."""
     ANY = "any"
     """The first player may play any card on it (CL4)."""
+    DEALER_NAMES = "dealer-names"
+    """The dealer's first action names the suit to follow (``=s``: TS3)."""
+    FIRST_NAMES = "first-names"
+    """The first player names the suit to follow (``=s``), then takes their turn (UC3)."""
+
+
+class MultiPlay(Enum):
+    """Whether one play may hold several cards."""
+
+    NONE = "none"
+    """One card a play."""
+    SAME_RANK = "same-rank"
+    """Several cards of one rank and one rule, written ``7h+7s`` (the last one on top):
+    one of the cards under the top card must be playable, the others follow by rank, and
+    their effects add up (SW3, SW5-SW8, LC3)."""
 
 
 class WildIf(Enum):
@@ -185,6 +201,10 @@ class Scoring(Enum):
     """The round's winner scores 1: the first player out, or in a blocked round the lowest
     hand value (tied players all score; ``blocked_scoring`` does not apply). The highest
     total wins, and ``target`` counts rounds won (SW11, LC9, PE13)."""
+    PLACINGS = "placings"
+    """Each player scores their placing minus one: 0 for the first out, n - 1 for the last.
+    Players still holding cards are placed after those out, by hand value, lowest first;
+    tied players share the better place. The lowest total wins (TS12)."""
 
 
 class BlockedScoring(Enum):
@@ -219,10 +239,18 @@ class CardRule:
     """Cards the next player must draw (HF7, HF8, HA7, HA8, HA12)."""
     stack: bool = False
     """A pending draw can be answered by the same rank, adding ``draw`` (HF7, HA7)."""
-    cancelled_by: frozenset[Rank] = frozenset()
-    """Ranks that may be played on the pending draw and cancel it (HA7: an 8)."""
+    stack_with: frozenset[Card] = frozenset()
+    """Cards that may be played on a pending draw whose last card is this one, each adding
+    its own ``draw`` (BJ3: 2s and black jacks). A rank stands for its cards that have a
+    draw; ``stack`` adds the card's own rank."""
+    cancelled_by: frozenset[Card] = frozenset()
+    """Cards (or ranks: every card of the rank) that may be played on the pending draw and
+    cancel it (HA7: an 8; BJ4: the red jacks)."""
     skip: bool = False
     """The next player loses their turn (HF10 Q, HA10 7)."""
+    pass_on: bool = False
+    """The skipped player may play a card of this rank instead of losing their turn; the
+    skip then falls on the player after them (``pass`` accepts it: MM5, PE8 toggles)."""
     reverse: bool = False
     """The direction of play reverses; no effect with two players (HF10 A, HA9 J)."""
     again: bool = False
@@ -290,14 +318,17 @@ class Rules:
     starter_effects: bool = False
     """The starter's draw, skip or reverse applies as if the dealer played it."""
     starter_wild: StarterWild = StarterWild.PLAIN
-    """What a wild starter that is not redrawn means: 'plain' (match its suit and rank) or
-    'any' (the first player may play any card: CL4). The old key ``starter_wild_any = true``
-    still reads as 'any'."""
+    """What a wild starter that is not redrawn means: 'plain' (match its suit and rank),
+    'any' (the first player may play any card: CL4), 'dealer-names' (the dealer names the
+    suit to follow, ``=s``: TS3) or 'first-names' (the first player names it, then plays:
+    UC3). The old key ``starter_wild_any = true`` still reads as 'any'."""
     draw: DrawPolicy = DrawPolicy.ONE_END
     """What ``draw`` does when no forced draw is pending."""
     max_draws: int = 1
     """Draws a turn with the ``repeat`` policy; then the player may pass.
     0 for no limit: the turn ends with a play, or a pass when nothing is left to draw (CE4)."""
+    multi_play: MultiPlay = MultiPlay.NONE
+    """'none', or 'same-rank': several cards of one rank in one play, ``7h+7s`` (SW3)."""
     voluntary_draw: bool = False
     """A player may draw even when able to play (CL5)."""
     voluntary_pass: bool = False
@@ -347,9 +378,13 @@ class Rules:
     serve_last_draw: bool = False
     """When the play that empties a hand leaves a forced draw pending, the next player takes
     it in full at once, before the round is scored; the served cards count (LC8, UC10)."""
+    play_on: bool = False
+    """A player who goes out leaves the round and play goes on, their last card's effect
+    applying to the players left, until one player holds cards; the order of going out
+    gives the placings (TS11)."""
     scoring: Scoring = Scoring.OWN_HAND
-    """Own-hand penalty points (lowest wins), winner-collects (highest wins) or rounds-won
-    (1 a round won, highest wins: SW11)."""
+    """Own-hand penalty points (lowest wins), winner-collects (highest wins), rounds-won
+    (1 a round won, highest wins: SW11) or placings (placing minus one, lowest wins: TS12)."""
     blocked_scoring: BlockedScoring = BlockedScoring.OWN_HAND
     """How a blocked round is scored."""
     points: Mapping[Rank, int] = field(default_factory=_default_points)
@@ -362,6 +397,10 @@ class Rules:
     """Player counts at which partners sit opposite and score together (LH1)."""
     cards: Mapping[Rank, CardRule] = field(default_factory=FrozenMap)
     """What each rank does; ranks not listed are plain."""
+    card_tables: Mapping[Card, CardRule] = field(default_factory=FrozenMap,
+                                                 metadata={"file_key": "cards"})
+    """What a card with its own table does (``[cards.Js]`` in a file, beside ``[cards.J]``):
+    its rank's rule overridden field by field (BJ2-BJ4)."""
     _tables: object = field(default=None, init=False, repr=False, compare=False)
     """The engine's lookup tables, built on first use (see :mod:`eights.engine.tables`)."""
 
@@ -374,10 +413,19 @@ class Rules:
         return self.starter_wild is StarterWild.ANY
 
     def card(self, rank: Rank) -> CardRule:
-        """The rule of a rank, with effects removed when ``special_cards`` is off."""
-        rule = self.cards.get(rank, _PLAIN)
+        """The rule of a rank, with effects removed when ``special_cards`` is off (a card
+        with its own table may differ: :meth:`rule_of`)."""
+        return self._effective(self.cards.get(rank, _PLAIN))
+
+    def rule_of(self, card: Card) -> CardRule:
+        """The rule of one card: its own table if it has one, else its rank's."""
+        rule = self.card_tables.get(card)
+        return self.card(card.rank) if rule is None else self._effective(rule)
+
+    def _effective(self, rule: CardRule) -> CardRule:
         if not self.special_cards and rule.has_effect:
-            return replace(rule, draw=0, stack=False, cancelled_by=frozenset(), skip=False,
+            return replace(rule, draw=0, stack=False, stack_with=frozenset(),
+                           cancelled_by=frozenset(), skip=False, pass_on=False,
                            reverse=False, again=False, again_penalty=0)
         return rule
 
@@ -420,12 +468,32 @@ class Rules:
         table["points"] = {rank.letter: pts for rank, pts in self.points.items()
                            if rank in self.ranks or rank is Rank.JOKER}
         table["ranks"] = [rank.letter for rank in sorted(self.ranks)]
+        table.pop("card_tables")
         table["cards"] = {
-            rank.letter: {f.name: _to_plain(getattr(rule, f.name)) for f in fields(rule)
-                          if getattr(rule, f.name) != getattr(_PLAIN, f.name)}
-            for rank, rule in self.cards.items()
+            rank.letter: _rule_diff(rule, _PLAIN) for rank, rule in self.cards.items()
         }
+        for card, rule in self.card_tables.items():
+            table["cards"][str(card)] = _rule_diff(rule, self.cards.get(card.rank, _PLAIN))
         return table
+
+
+def _rule_diff(rule: CardRule, base: CardRule) -> dict[str, Any]:
+    """The fields of ``rule`` that differ from ``base``, as a rules file writes them."""
+    return {f.name: _to_plain(getattr(rule, f.name)) for f in fields(rule)
+            if getattr(rule, f.name) != getattr(base, f.name)}
+
+
+def card_list(cards: frozenset[Card]) -> list[str]:
+    """A set of cards as a rules file writes it: a rank where all four suits (or the
+    joker) are there, else each card (``["2", "Jc", "Js"]``)."""
+    out: list[str] = []
+    for rank in sorted({c.rank for c in cards}):
+        whole = ([JOKER] if rank is Rank.JOKER else [CARDS[rank * 4 + s] for s in range(4)])
+        if all(c in cards for c in whole):
+            out.append(rank.letter)
+        else:
+            out.extend(str(c) for c in sorted(cards) if c.rank is rank)
+    return out
 
 
 def _frozen(value: Any) -> Any:
@@ -468,6 +536,8 @@ def _step(steps: Steps, players: int) -> int:
 def _to_plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, frozenset) and value and all(type(v) is Card for v in value):
+        return card_list(value)
     if isinstance(value, frozenset):
         return sorted(v.letter if isinstance(v, Rank) else v for v in value)
     if isinstance(value, tuple):
@@ -652,7 +722,7 @@ def _parse_overrides(overrides: Sequence[str] | Mapping[str, Any]) -> dict[str, 
 
 # --------------------------------------------------------------------------- validation
 
-_FIELDS = {f.name: f for f in fields(Rules) if f.init}
+_FIELDS = {f.name: f for f in fields(Rules) if f.init and "file_key" not in f.metadata}
 _CARD_FIELDS = {f.name: f for f in fields(CardRule)}
 
 
@@ -663,6 +733,8 @@ def _build(table: Mapping[str, Any], origin: str) -> Rules:
             raise RulesError(f"{origin}: unknown key {key!r}; known keys are "
                              f"{', '.join(sorted(_FIELDS))}")
         values[key] = _convert(key, raw, origin)
+    if "cards" in values:
+        values["cards"], values["card_tables"] = _card_rules(values["cards"], origin)
     if "ranks" in values and "points" in values:  # a rank outside the deck keeps its default
         default = _default_points()
         values["points"] = {rank: pts if rank in values["ranks"] or rank is Rank.JOKER
@@ -822,22 +894,42 @@ def _points(raw: Any, origin: str) -> dict[Rank, int]:
     return table
 
 
-def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
+CardSpec = tuple[dict[Rank, dict[str, Any]], dict[Card, dict[str, Any]]]
+"""The ``[cards]`` of a file, read: the fields set for each rank and for each card, with
+``stack_with`` and ``cancelled_by`` still lists of ranks and cards."""
+
+
+def _cards(raw: Any, origin: str) -> CardSpec:
     if not isinstance(raw, Mapping):
-        raise _bad(origin, "cards", raw, "a table of ranks, e.g. [cards.8] wild = true")
-    out: dict[Rank, CardRule] = {}
-    for rank_text, body in raw.items():
-        rank = _rank(origin, f"cards.{rank_text}", rank_text)
+        raise _bad(origin, "cards", raw, "a table of ranks or cards, e.g. [cards.8] wild = true, "
+                                         "[cards.Js] draw = 5")
+    ranks: dict[Rank, dict[str, Any]] = {}
+    cards: dict[Card, dict[str, Any]] = {}
+    for name, body in raw.items():
+        key_text = str(name)
+        try:
+            rank: Rank | None = _rank(origin, f"cards.{key_text}", name)
+            card = None
+        except RulesError:
+            rank = None
+            try:
+                card = Card.parse(key_text)
+            except NotationError:
+                raise _bad(origin, f"cards.{key_text}", key_text,
+                           "a rank (A 2 ... 9 T J Q K X) or one card in the action notation "
+                           "(Js, 7h), as in [cards.J] or [cards.Js]") from None
         if not isinstance(body, Mapping):
-            raise _bad(origin, f"cards.{rank_text}", body, "a table of card fields")
+            raise _bad(origin, f"cards.{key_text}", body, "a table of card fields")
         values: dict[str, Any] = {}
         for key, value in body.items():
-            where = f"cards.{rank_text}.{key}"
+            where = f"cards.{key_text}.{key}"
             if key not in _CARD_FIELDS:
                 raise RulesError(f"{origin}: unknown key {where!r}; card keys are "
                                  f"{', '.join(sorted(_CARD_FIELDS))}")
-            if key in ("not_on", "cancelled_by"):
+            if key == "not_on":
                 values[key] = _ranks(origin, where, value)
+            elif key in ("cancelled_by", "stack_with"):
+                values[key] = _card_items(origin, where, value)
             elif key == "wild_if":
                 values[key] = _enum(origin, where, value, WildIf)
             elif key == "going_out":
@@ -846,8 +938,66 @@ def _cards(raw: Any, origin: str) -> dict[Rank, CardRule]:
                 values[key] = _int(origin, where, value, *LIMITS[f"cards.{key}"])
             else:
                 values[key] = _bool(origin, where, value)
-        out[rank] = CardRule(**values)
-    return out
+        if rank is not None:
+            ranks[rank] = values
+        else:
+            assert card is not None
+            cards[card] = values
+    return ranks, cards
+
+
+def _card_items(origin: str, key: str, value: Any) -> tuple[Rank | Card, ...]:
+    """A list of ranks and cards (``["2", "Jc", "Js"]``)."""
+    allowed = 'a list of ranks or cards such as ["2", "Jc", "Js"]'
+    if not isinstance(value, list):
+        raise _bad(origin, key, value, allowed)
+    items: list[Rank | Card] = []
+    for v in value:
+        try:
+            items.append(_rank(origin, key, v))
+        except RulesError:
+            try:
+                items.append(Card.parse(str(v)))
+            except NotationError:
+                raise _bad(origin, key, value, allowed + f"; {v!r} is neither") from None
+    return tuple(items)
+
+
+def _card_rules(spec: CardSpec, origin: str) -> tuple[dict[Rank, CardRule], dict[Card, CardRule]]:
+    """The rules of the ranks and of the cards with their own table, lists of ranks made
+    lists of cards: in ``stack_with`` a rank is its cards that have a ``draw``, in
+    ``cancelled_by`` every card of the rank."""
+    ranks, cards = spec
+
+    def fields_of(card: Card) -> dict[str, Any]:
+        return {**ranks.get(card.rank, {}), **cards.get(card, {})}
+
+    def expand(items: tuple[Rank | Card, ...], drawing: bool, where: str) -> frozenset[Card]:
+        out: set[Card] = set()
+        for item in items:
+            if isinstance(item, Rank):
+                whole = [JOKER] if item is Rank.JOKER else [CARDS[item * 4 + s] for s in range(4)]
+                got = [c for c in whole if not drawing or fields_of(c).get("draw", 0)]
+                if not got:
+                    raise RulesError(
+                        f"{origin}: {where}.stack_with lists {item.letter}, but no card of that "
+                        f"rank has a 'draw'; allowed: ranks and cards with a draw (each adds "
+                        f"its own draw to the pending one)")
+                out.update(got)
+            else:
+                out.add(item)
+        return frozenset(out)
+
+    def rule(values: dict[str, Any], where: str) -> CardRule:
+        values = dict(values)
+        for key, drawing in (("stack_with", True), ("cancelled_by", False)):
+            if key in values:
+                values[key] = expand(values[key], drawing, where)
+        return CardRule(**values)
+
+    rank_rules = {rank: rule(values, f"cards.{rank.letter}") for rank, values in ranks.items()}
+    card_rules = {card: rule(fields_of(card), f"cards.{card}") for card in cards}
+    return rank_rules, card_rules
 
 
 CARD_CONFLICTS: tuple[tuple[str, str, str], ...] = (
@@ -891,13 +1041,22 @@ def _check(rules: Rules, origin: str) -> None:
                          f"'rounds-won' (overflow cards become penalty points, and rounds won "
                          f"count no points); allowed: overflow = false, or scoring = "
                          f"'own-hand' or 'winner-collects'")
-    for rank, rule in rules.cards.items():
-        where = f"cards.{rank.letter}"
+    if rules.play_on and rules.teams:
+        raise RulesError(f"{origin}: 'play_on' cannot be combined with 'teams' (partners score "
+                         f"together, and placings rank players one by one); allowed: one of "
+                         f"them")
+    for where, rank, rule in _card_tables(rules):
         if rule.stack and not rule.draw:
             raise _bad(origin, f"{where}.stack", True, "false unless the card has a draw")
         if rule.cancelled_by and not rule.draw:
-            raise _bad(origin, f"{where}.cancelled_by", sorted(r.letter for r in rule.cancelled_by),
+            raise _bad(origin, f"{where}.cancelled_by", card_list(rule.cancelled_by),
                        "[] unless the card has a draw")
+        if rule.stack_with and not rule.draw:
+            raise _bad(origin, f"{where}.stack_with", card_list(rule.stack_with),
+                       "[] unless the card has a draw")
+        if rule.pass_on and not rule.skip:
+            raise _bad(origin, f"{where}.pass_on", True, "false unless skip = true (only a "
+                                                         "skip can be passed on)")
         if rule.again_penalty and not rule.again:
             raise _bad(origin, f"{where}.again_penalty", rule.again_penalty,
                        "0 unless again = true")
@@ -926,26 +1085,39 @@ def _check(rules: Rules, origin: str) -> None:
                 raise RulesError(f"{origin}: {where}: {second!r} cannot be combined with "
                                  f"{first!r} ({reason})")
         for other in sorted(rule.cancelled_by):
-            if rules.cards.get(other, _PLAIN).draw:
+            if rules.rule_of(other).draw:
                 raise RulesError(
-                    f"{origin}: {where}.cancelled_by lists {other.letter}, but "
-                    f"cards.{other.letter}.draw is set: 'cancelled_by' cannot name a card "
-                    f"with a 'draw' (a card that cancels a forced draw lies as a plain card, "
-                    f"so its own draw would be lost); allowed: ranks without a draw")
+                    f"{origin}: {where}.cancelled_by lists {other}, but its 'draw' is set: "
+                    f"'cancelled_by' cannot name a card with a 'draw' (a card that cancels a "
+                    f"forced draw lies as a plain card, so its own draw would be lost); "
+                    f"allowed: cards without a draw, or list it in 'stack_with'")
+        for other in sorted(rule.stack_with):
+            if not rules.rule_of(other).draw:
+                raise RulesError(
+                    f"{origin}: {where}.stack_with lists {other}, which has no 'draw': "
+                    f"'stack_with' names cards that add their own draw; allowed: cards with "
+                    f"a draw (list a card that voids the draw in 'cancelled_by')")
     if rules.reverse_two is ReverseTwo.SKIP:  # with two players a reverse is a skip
-        for rank, rule in sorted(rules.cards.items()):
+        for where, _rank_of, rule in _card_tables(rules):
             for first, second, reason in CARD_CONFLICTS:
                 mate = first if second == "skip" else second if first == "skip" else None
                 if rule.reverse and mate and getattr(rule, mate):
                     raise RulesError(
-                        f"{origin}: cards.{rank.letter}: 'reverse' with {mate!r} cannot be "
+                        f"{origin}: {where}: 'reverse' with {mate!r} cannot be "
                         f"combined with 'reverse_two' = 'skip' (with two players the reverse "
                         f"is a skip, and {reason}); allowed: reverse_two = 'none', or a "
                         f"reverse without {mate!r}")
-    if rules.jokers and Rank.JOKER not in rules.cards:
+    if rules.jokers and Rank.JOKER not in rules.cards and JOKER not in rules.card_tables:
         # A joker without a rule could only match another joker; make it explicit.
         raise _bad(origin, "jokers", rules.jokers,
                    "0 unless [cards.X] says what a joker does (e.g. wild = true)")
+
+
+def _card_tables(rules: Rules) -> list[tuple[str, Rank, CardRule]]:
+    """Every card table of the rules: ``(its key, its rank, its rule)``, ranks first."""
+    out = [(f"cards.{rank.letter}", rank, rule) for rank, rule in sorted(rules.cards.items())]
+    out += [(f"cards.{card}", card.rank, rule) for card, rule in sorted(rules.card_tables.items())]
+    return out
 
 
 def _check_deck(rules: Rules, points: Any, origin: str) -> None:
@@ -964,7 +1136,8 @@ def _check_deck(rules: Rules, points: Any, origin: str) -> None:
                           f"the deck; allowed: the ranks of 'ranks' ({held}), or X for a joker. "
                           f"Add {rank.letter} to ranks or leave it out of {key!r}")
 
-    def outside(ranks: frozenset[Rank]) -> Rank | None:
+    def outside(items: frozenset[Rank] | frozenset[Card]) -> Rank | None:
+        ranks = {i.rank if isinstance(i, Card) else i for i in items}
         return min((r for r in ranks if r is not Rank.JOKER and r not in deck), default=None)
 
     if isinstance(points, Mapping):
@@ -975,10 +1148,10 @@ def _check_deck(rules: Rules, points: Any, origin: str) -> None:
     missing = outside(rules.starter_redraw)
     if missing is not None:
         raise refuse("starter_redraw", missing)
-    for rank, rule in sorted(rules.cards.items()):
+    for where, rank, rule in _card_tables(rules):
         if rank is not Rank.JOKER and rank not in deck:
-            raise refuse(f"cards.{rank.letter}", rank)
-        for key in ("cancelled_by", "not_on"):
+            raise refuse(where, rank)
+        for key in ("cancelled_by", "stack_with", "not_on"):
             missing = outside(getattr(rule, key))
             if missing is not None:
-                raise refuse(f"cards.{rank.letter}.{key}", missing)
+                raise refuse(f"{where}.{key}", missing)

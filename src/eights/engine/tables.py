@@ -13,8 +13,10 @@ from eights.engine.actions import Action
 from eights.engine.cards import CARDS, Card, Rank, Suit
 from eights.engine.errors import RulesError
 from eights.engine.rules import (
+    CardRule,
     DrawPolicy,
     GoingOut,
+    MultiPlay,
     ReverseTwo,
     Rules,
     StarterWild,
@@ -29,40 +31,51 @@ SUIT_OF: tuple[int, ...] = tuple(i & 3 for i in range(52)) + (-1,)
 
 
 class Tables:
-    """Per-rank lookups derived once from a :class:`Rules` (the hot path reads these)."""
+    """Per-card lookups derived once from a :class:`Rules` (the hot path reads these).
+
+    Each tuple of card facts is indexed by card code (``rank * 4 + suit``, 52 for the
+    joker): a card may have a rule of its own (``[cards.Js]``), else its rank's.
+    """
 
     def __init__(self, rules: Rules) -> None:
-        cr = [rules.card(rank) for rank in Rank]
+        cr = [rules.rule_of(card) for card in CARDS]
         self.wild = tuple(c.wild for c in cr)
         self.name_suit = tuple(c.name_suit for c in cr)
         self.not_on = tuple(frozenset(int(r) for r in c.not_on) for c in cr)
         self.covered = tuple(c.takes_covered_rank for c in cr)
         self.transparent = tuple(c.transparent for c in cr)
         self.any_follows = tuple(c.any_follows for c in cr)
-        """Any card may be played on this rank while it is the card to match (PE6)."""
+        """Any card may be played on this card while it is the card to match (PE6)."""
         self.no_suit = tuple(c.wild and c.wild_if is WildIf.NO_SUIT for c in cr)
         """Wild only for a hand without the suit to follow, wild cards aside (UC8)."""
         self.wild_if = any(self.no_suit)
         """Some card's legality depends on the hand (the hot path checks this once)."""
         self.draw = tuple(c.draw for c in cr)
-        self.stack = tuple(c.stack for c in cr)
-        self.cancel = tuple(frozenset(int(r) for r in c.cancelled_by) for c in cr)
         self.skip = tuple(c.skip for c in cr)
+        self.pass_on = tuple(c.pass_on for c in cr)
+        """A skip the skipped player may pass on with a card of its rank (MM5, PE8)."""
         self.reverse = tuple(c.reverse for c in cr)
         self.again = tuple(c.again for c in cr)
         self.again_penalty = tuple(c.again_penalty for c in cr)
         self.points = tuple(rules.points[rank] for rank in Rank)
+        """Points of each rank (indexed by rank)."""
         self.out_multiplier = tuple(c.out_multiplier for c in cr)
-        """Points of a round won with this rank on top are multiplied by this (MM10)."""
-        self.serve_last = rules.serve_last_draw
-        """A forced draw left pending by the play that empties a hand is served (LC8, UC10)."""
+        """Points of a round won with this card on top are multiplied by this (MM10)."""
+        self.serve_last = rules.serve_last_draw and not rules.play_on
+        """A forced draw left pending by the play that empties a hand is served (LC8, UC10);
+        under ``play_on`` it simply stays pending for the players left."""
         self.served_stays = not rules.forced_draw_ends_turn
         """A victim who took a forced draw in full stays in turn (PE5)."""
         self.reverse_skip = rules.reverse_two is ReverseTwo.SKIP
         """With two players a reverse acts as a skip (SW7, PE10, TS8, UC3, UC6)."""
         self.redraw = frozenset(int(r) for r in rules.starter_redraw)
+        """Starter ranks put back (indexed by rank)."""
         self.starter_any = rules.starter_wild is StarterWild.ANY
         """The first player may play any card on a wild starter (CL4)."""
+        self.starter_names = rules.starter_wild in (StarterWild.DEALER_NAMES,
+                                                    StarterWild.FIRST_NAMES)
+        """A wild starter's suit is named with ``=s`` before play (TS3, UC3)."""
+        self.dealer_names = rules.starter_wild is StarterWild.DEALER_NAMES
         self.spec: str | dict[str, Any] = rules.name if rules == _preset(rules.name) else rules.to_table()
         self.repeat = rules.draw is DrawPolicy.REPEAT
         self.may_keep = rules.draw is DrawPolicy.ONE_MAY_PLAY
@@ -85,26 +98,47 @@ class Tables:
         self.last_play = rules.max_plays - 1 if rules.max_plays else 1 << 30
         """Plays after which the next play ends the round (OpenSpiel max_turns)."""
         self.announce = rules.announce_last_card
+        self.multi = rules.multi_play is MultiPlay.SAME_RANK
+        """Several cards of one rank and one rule may go down in one play (SW3)."""
+        self.play_on = rules.play_on
+        """A player who goes out leaves and the round goes on (TS11)."""
+        kinds: dict[CardRule, int] = {}
+        self.kind = tuple(kinds.setdefault(c, len(kinds)) for c in cr)
+        """Which rule each card has, as a number: cards share a multi-card play only if
+        their rules are equal (BJ6)."""
         self.rows: dict[tuple[int, int, bool], tuple[bool, ...]] = {}
         self._rules = rules
         self._decks: dict[int, tuple[Card, ...]] = {}
         self.fixed = tuple(self.row(s, r, False) for s in range(4) for r in range(14))
         """Rows after a card was played (a suit is always set): index ``suit * 14 + rank``."""
+        stack_with: list[set[int]] = [{int(c) for c in r.stack_with} for r in cr]
+        for p in range(53):
+            if cr[p].stack:  # a rank stacks on itself: its cards that have a draw
+                stack_with[p].update(c for c in range(53) if c >> 2 == p >> 2 and self.draw[c])
+        self.stacks = tuple(tuple(c in stack_with[p] for c in range(53)) for p in range(53))
+        """``stacks[p][c]``: ``c`` adds its draw to a pending draw whose last card is ``p``
+        (HF7, HA7, BJ3)."""
+        cancel = [frozenset(int(c) for c in r.cancelled_by) for r in cr]
         self.answers = tuple(
-            tuple((c >> 2 == pr and self.stack[pr]) or c >> 2 in self.cancel[pr] for c in range(53))
-            for pr in range(14))
+            tuple(self.stacks[p][c] or c in cancel[p] for c in range(53)) for p in range(53))
+        """``answers[p][c]``: ``c`` may be played on a pending draw whose last card is ``p``
+        (it stacks, or it cancels the draw: HA7, BJ4)."""
         # Every way to play each card: mid-round, announcing the last card, going out.
         self.mid = tuple(self._variants(c, False) for c in range(53))
         self.announced = tuple(self._variants(c, True) for c in range(53))
-        self.end: tuple[tuple[Action, ...], ...] = tuple((Action.play(CARDS[c]),) for c in range(53))
+        ends = tuple((Action.play(CARDS[c]),) for c in range(53))
+        self.end: tuple[tuple[Action, ...], ...] = (self.mid if rules.play_on else ends)
+        """A play that ends the round names no suit; under ``play_on`` it names one for the
+        players left (TS11: ``Jh=s!``)."""
         out = [c.going_out for c in cr]
-        self.last = tuple(() if out[c >> 2] is GoingOut.NO
-                          else self.mid[c] if out[c >> 2] is GoingOut.PENALTY
+        self.going_out = tuple(out)
+        self.last = tuple(() if out[c] is GoingOut.NO
+                          else self.mid[c] if out[c] is GoingOut.PENALTY
                           else self.end[c] for c in range(53))
         """Every way to play each card as the last card of a hand: none if it may not end
         the hand (PE12), its mid-round plays if it costs ``out_penalty`` cards."""
         self.must_cover = tuple(c.must_cover for c in cr)
-        """While this rank is the up-card, ``draw`` draws until a card can be played (TS9)."""
+        """While this card is the up-card, ``draw`` draws until a card can be played (TS9)."""
         self.cover_any = any(self.must_cover)
         self.out_suit = tuple(g is GoingOut.SUIT for g in out)
         """May empty the hand only if of the suit to follow (LC6)."""
@@ -114,8 +148,9 @@ class Tables:
         self.out_penalty = rules.out_penalty
         self.call_out_penalty = rules.call_out_penalty
         if rules.call_out:  # MM9, TS10: the called last card goes out; uncalled, it stays in
-            self.last = tuple(self.mid[c] + (Action.play(CARDS[c], None, True),)
-                              if self.last[c] and not self.stays_in[c >> 2] else self.last[c]
+            self.last = tuple(self.mid[c] + tuple(Action.play(CARDS[c], a.suit, True)
+                                                  for a in self.end[c])
+                              if self.last[c] and not self.stays_in[c] else self.last[c]
                               for c in range(53))
         self.call_out = rules.call_out
         """The play that empties a hand must carry ``!`` to go out (MM9, TS10)."""
@@ -129,13 +164,23 @@ class Tables:
 
     def _variants(self, c: int, announce: bool) -> tuple[Action, ...]:
         card = CARDS[c]
-        suits: tuple[Suit | None, ...] = tuple(Suit) if self.name_suit[c >> 2] else (None,)
+        suits: tuple[Suit | None, ...] = tuple(Suit) if self.name_suit[c] else (None,)
         out: list[Action] = []
         for s in suits:
             out.append(Action.play(card, s))
             if announce:
                 out.append(Action.play(card, s, True))
         return tuple(out)
+
+    def plays(self, cards: tuple[Card, ...], kind: str) -> tuple[Action, ...]:
+        """Every way to play ``cards`` at once (the top card last), as :attr:`mid` (kind
+        ``"mid"``), :attr:`announced` or :attr:`last` (``"last"``) give them for one card."""
+        top = cards[-1]
+        if len(cards) == 1:
+            return {"mid": self.mid, "announced": self.announced, "last": self.last,
+                    "end": self.end}[kind][top]
+        return tuple(Action.play_many(cards, a.suit, a.announce)
+                     for a in self.plays((top,), kind))
 
     def row(self, suit: int, rank: int, free: bool) -> tuple[bool, ...]:
         """Which cards may be played on this target (no forced draw pending)."""
@@ -148,8 +193,8 @@ class Tables:
 
     def _matches(self, c: int, suit: int, rank: int, free: bool) -> bool:
         r = c >> 2
-        if self.wild[r]:
-            return rank not in self.not_on[r]
+        if self.wild[c]:
+            return rank not in self.not_on[c]
         return free or (c != 52 and (r == rank or SUIT_OF[c] == suit))
 
 
