@@ -311,7 +311,7 @@ def greedy_action(game: Game, legal: Sequence[Action]) -> Action:
         if c is None:
             continue
         r = c >> 2
-        key = (0.0 if t.wild[r] else 1000.0) + t.points[r] + (0.5 if a.announce else 0.0)
+        key = (0.0 if t.wild[c] else 1000.0) + t.points[r] + (0.5 if a.announce else 0.0)
         if a.suit is not None:
             wild_in_play = True
         if key > best_key:
@@ -324,7 +324,7 @@ def greedy_action(game: Game, legal: Sequence[Action]) -> Action:
     if wild_in_play and best.suit is not None:
         counts = [0, 0, 0, 0]
         for c in game.hands[game.to_move]:
-            if c != best.card and not t.wild[c >> 2] and c < 52:
+            if c != best.card and not t.wild[c] and c < 52:
                 counts[c & 3] += 1
         suit = max(range(4), key=counts.__getitem__)
         for a in legal:

@@ -101,7 +101,7 @@ def hand_bands(seen: Observation, infer: str = "model") -> dict[int, list[Band]]
         return {}
     kinds = {"draw"} if infer == "rules" else set(TELL_KINDS)
     t = tables_for(seen.rules)
-    wild = [t.wild[c >> 2] for c in range(53)]
+    wild = t.wild  # by card code: a card may have a rule of its own ([cards.Js])
     per_seat: dict[int, list[tuple[int, tuple[bool, ...]]]] = {}
     for tell in seen.tells:
         if tell.seat == seen.seat or tell.kind not in kinds:
