@@ -5,6 +5,7 @@ says what was wrong and what is allowed."""
 from __future__ import annotations
 
 import itertools
+import pickle
 
 import pytest
 from hypothesis import example, given
@@ -201,7 +202,8 @@ def test_action_is_immutable() -> None:
         action.announce = True
 
 
-@pytest.mark.parametrize("text", ["8h=", "8h=z", "dra", "", "=s", "!", "8h=s=s", "7h!!", "drawh", "1h"])
+@pytest.mark.parametrize("text", ["8h=", "8h=z", "dra", "", "=s!", "!", "8h=s=s", "7h!!", "drawh",
+                                  "1h", "7h+", "+7h", "7h++7s", "7h+Zz", "=z", "7h+=s"])
 def test_malformed_action_is_a_notation_error(text: str) -> None:
     with pytest.raises(NotationError) as info:
         Action.parse(text)
@@ -267,3 +269,50 @@ def test_any_spelling_of_an_action_reads_back_canonically(
     if announce:
         text += "!"
     assert Action.parse(text) is Action.play(card, named, announce)
+
+
+# --------------------------------------------------------------------------- new notation
+
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    ("7h+7s", "7h+7s"),
+    ("7s+7c+7h", "7c+7s+7h"),  # the cards under the top in card order, the top last
+    ("7h+7c+7s", "7c+7h+7s"),
+    ("7H + 7♠", "7h+7s"),
+    ("Ah+As=d", "Ah+As=d"),
+    ("as+ah=♦!", "As+Ah=d!"),
+    ("7h+7h+7s", "7h+7h+7s"),  # a second copy from another deck is repeated
+    ("7h+7s!", "7h+7s!"),
+])
+def test_multi_card_plays_have_one_canonical_text(text: str, canonical: str) -> None:
+    """The New notation: ``7h+7s``, the last card written on top; a named suit and a call are
+    written once, at the end; the text round-trips and the value is interned."""
+    action = Action.parse(text)
+    assert str(action) == canonical
+    assert Action.parse(canonical) is action
+    assert action.card == action.cards[-1] == Card.parse(canonical.split("+")[-1][:2])
+    assert pickle.loads(pickle.dumps(action)) is action
+    assert eval(repr(action)) is action  # noqa: S307 - the repr is runnable code
+
+
+def test_the_top_card_is_the_one_written_last() -> None:
+    """``7c+7h+7s`` is one action whatever order the cards were laid in, but the top card
+    differs from ``7c+7s+7h``."""
+    assert Action.parse("7h+7c+7s") is Action.parse("7c+7h+7s")
+    assert Action.parse("7c+7s+7h") is not Action.parse("7c+7h+7s")
+    assert [str(c) for c in Action.parse("7s+7c+7h").cards] == ["7c", "7s", "7h"]
+    assert Action.play_many([Card.parse("7s"), Card.parse("7c"), Card.parse("7h")]) is (
+        Action.parse("7c+7s+7h"))
+    assert Action.play_many([Card.parse("7h")]) is Action.play(Card.parse("7h"))
+    assert Action.parse("7h+7s").pretty() == "7♥ 7♠"
+    assert Action.parse("Ah+As=d!").without_announce() is Action.parse("Ah+As=d")
+
+
+@pytest.mark.parametrize("suit", "cdhs")
+def test_naming_a_suit_without_playing(suit: str) -> None:
+    """TS3, UC3: ``=s`` names a suit without playing a card."""
+    action = Action.parse(f"={suit}")
+    assert action.kind is Kind.NAME and action.card is None and action.cards == ()
+    assert action.suit is Suit.parse(suit) and str(action) == f"={suit}"
+    assert Action.parse(f"={suit.upper()}") is action is Action.name(Suit.parse(suit))
+    assert action.pretty() == "→ " + Suit.parse(suit).symbol

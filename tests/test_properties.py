@@ -76,21 +76,25 @@ def check_step(game: Game, action: Action) -> None:
     assert step.out == (game.out if game.over else None)
     assert step.reversed == (game.direction != direction)
     for s in range(game.n):
-        before = hands[s] - Counter([action.card] if s == seat and action.card is not None else [])
+        before = hands[s] - Counter(action.cards if s == seat else [])
         assert Counter(game.hands[s]) == before + Counter(step.received[s])
         assert game.penalties[s] - penalties[s] == step.penalties[s]
     got = Counter(c for cards in step.received for c in cards)
     if step.reshuffled:  # the cards drawn came from the old stock and the turned-over pile
-        assert step.reshuffled == (discard.total() + (action.card is not None)
-                                   - len(game.discard))
+        assert step.reshuffled == (discard.total() + len(action.cards) - len(game.discard))
         assert got <= stock + discard
     else:
         assert got <= stock and Counter(game.stock) == stock - got
     if step.skipped is not None:  # a skip, or a reverse with two players (reverse_two)
         assert action.card is not None
-        rule = game.rules.card(action.card.rank)
-        assert rule.skip or (rule.reverse and game.n == 2
+        rule = game.rules.rule_of(action.card)
+        holding = game.n - len(game.finished)
+        assert rule.skip or (rule.reverse and holding == 2
                              and game.rules.reverse_two is ReverseTwo.SKIP)
+        assert step.skipped != seat and step.skipped not in game.finished
+    if action.card is not None and len(action.cards) > 1:  # SW3: one rank, one rule
+        assert len({c.rank for c in action.cards}) == 1
+        assert len({game.rules.rule_of(c) for c in action.cards}) == 1
 
 
 def play_match(game: Game, rng: random.Random, check: bool = True) -> None:
@@ -193,7 +197,7 @@ def test_an_observation_never_shows_another_hand_or_the_stock(
             "must_play_again", "may_take", "round", "scores", "round_points", "round_over",
             "match_over", "winners", "teams", "history", "legal", "revealed", "pending_rank",
             "attacker", "draws_this_turn", "plays", "passes", "skip_next", "served", "announce_due",
-            "penalties", "draw_log", "tells", "received"}
+            "penalties", "draw_log", "tells", "received", "skip_due", "finished", "naming"}
         assert isinstance(data["stock"], int)
         assert data["revealed"] is None
 

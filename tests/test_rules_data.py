@@ -14,7 +14,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from eights import CardRule, Game, Rank, Rules, RulesError, load_rules, preset_names
+from eights import Card, CardRule, Game, Rank, Rules, RulesError, Suit, load_rules, preset_names
 from eights.engine.rules import CARD_CONFLICTS, FrozenMap, GoingOut, WildIf
 from eights.engine.tables import tables_for
 from test_properties import cards_in_play, check_step, full_deck
@@ -85,12 +85,12 @@ ON: dict[str, Any] = {
     "transparent": True, "draw": 2, "stack": True, "cancelled_by": ["8"], "skip": True,
     "reverse": True, "again": True, "again_penalty": 1, "out_multiplier": 2,
     "any_follows": True, "wild_if": "no-suit", "going_out": "suit",
-    "must_cover": True,
+    "must_cover": True, "stack_with": ["5"], "pass_on": True,
 }
 """A value that turns each card field on (classic's 8 has no draw, so it may cancel)."""
 
 NEEDS = {"not_on": "wild", "stack": "draw", "cancelled_by": "draw", "again_penalty": "again",
-         "wild_if": "wild"}
+         "wild_if": "wild", "stack_with": "draw", "pass_on": "skip"}
 """A field that means something only with another one (refused alone, tested in
 test_rules_files.py)."""
 
@@ -194,7 +194,9 @@ def test_each_pair_of_card_fields_is_refused_or_plays(pair: set[str]) -> None:
         return
     rules = load_rules("classic", {"cards": {"5": body}})
     assert rules.card(Rank.FIVE) == CardRule(**{  # type: ignore[arg-type]
-        k: frozenset(Rank.parse(r) for r in v) if isinstance(v, list)
+        k: frozenset(Rank.parse(r) for r in v) if k == "not_on"
+        else frozenset(Card.of(Rank.parse(r), s) for r in v for s in Suit)
+        if isinstance(v, list)
         else WildIf(v) if k == "wild_if" else GoingOut(v) if k == "going_out" else v
         for k, v in body.items()})
     for players, seed in ((2, 1), (3, 2), (4, 3)):
@@ -213,7 +215,8 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "out_multiplier": st.sampled_from([1, 1, 2, 3]), "any_follows": rarely,
     "wild_if": st.sampled_from(["always", "always", "no-suit"]),
     "going_out": st.sampled_from(["yes", "yes", "yes", "suit", "no", "penalty"]),
-    "must_cover": rarely,
+    "must_cover": rarely, "pass_on": rarely,
+    "stack_with": st.sampled_from([[], [], [], ["self"], ["2"], ["self", "A"]]),
 }
 """Values of each card field, most of them off, so that about half the tables combine."""
 
@@ -222,10 +225,12 @@ TABLE_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "forced_draw_ends_turn": st.booleans(),
     "draw": st.sampled_from([None, "one-end", "one-may-play", "one-must-play",
                              "until-playable", "repeat"]),
-    "starter_wild": st.sampled_from([None, "plain", "any"]),
+    "starter_wild": st.sampled_from([None, "plain", "any", "dealer-names", "first-names"]),
+    "multi_play": st.sampled_from([None, "none", "same-rank"]),
+    "play_on": st.sampled_from([None, False, True]),
     "serve_last_draw": st.booleans(),
     "out_penalty": st.sampled_from([None, 1, 5]),
-    "scoring": st.sampled_from([None, None, "rounds-won"]),
+    "scoring": st.sampled_from([None, None, "rounds-won", "placings"]),
     "call_out": st.sampled_from([None, False, True]),
     "call_out_penalty": st.sampled_from([None, 1, 4]),
 }
@@ -251,14 +256,19 @@ def refusal(rules: Rules, rank: Rank, body: dict[str, Any], table: dict[str, Any
         return True
     if any(name in on and need not in on for name, need in NEEDS.items()):
         return True
+    if table["play_on"] and rules.teams:  # placings rank players one by one
+        return True
+    draws = {r: rule.draw for r, rule in rules.cards.items()} | {rank: body["draw"]}
+    for listed in body["stack_with"]:  # each listed rank must have a draw to add
+        if not draws.get(Rank.parse(listed), 0):
+            return True
     if table["reverse_two"] == "skip":  # with two players a reverse is a skip
         cards = {r: (rule.reverse, rule.draw, rule.again) for r, rule in rules.cards.items()}
         cards[rank] = (body["reverse"], body["draw"], body["again"])
         if any(reverse and (draw or again) for reverse, draw, again in cards.values()):
             return True
-    draws = {r: rule.draw for r, rule in rules.cards.items()} | {rank: body["draw"]}
-    cancels = {r: rule.cancelled_by for r, rule in rules.cards.items()}
-    cancels[rank] = frozenset(Rank.parse(r) for r in body["cancelled_by"])
+    cancels = {r: {c.rank for c in rule.cancelled_by} for r, rule in rules.cards.items()}
+    cancels[rank] = {Rank.parse(r) for r in body["cancelled_by"]}
     # a cancel card lies as a plain card: one with a draw of its own is refused
     return any(draws.get(other, 0) for ranks in cancels.values() for other in ranks)
 
@@ -274,6 +284,7 @@ def test_random_card_rules_load_only_when_they_combine_and_then_play(
     in_deck = {card.rank for card in tables_for(base).deck(base.players[0])}
     if rank not in in_deck:
         rank = min(in_deck)
+    body = {**body, "stack_with": [rank.letter if r == "self" else r for r in body["stack_with"]]}
     expected_refusal = refusal(base, rank, body, table)
     top = {k: v for k, v in table.items() if v is not None}
     try:

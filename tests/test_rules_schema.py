@@ -24,7 +24,7 @@ from eights.engine.rules import ALIASES, CARD_CONFLICTS
 from eights.engine.schema import SCHEMA_DIALECT, rules_schema
 
 ANNOTATIONS = {"$schema", "title", "description", "default", "examples", "$defs"}
-CHECKS = {"type", "enum", "const", "minimum", "maximum", "multipleOf", "minItems", "maxItems",
+CHECKS = {"type", "enum", "const", "pattern", "minimum", "maximum", "multipleOf", "minItems", "maxItems",
           "uniqueItems", "items", "prefixItems", "properties", "additionalProperties",
           "propertyNames", "required", "anyOf", "allOf", "not", "$ref"}
 TYPES = {"object", "array", "string", "boolean", "integer"}
@@ -94,8 +94,9 @@ def test_the_schema_is_draft_2020_12_with_known_keywords() -> None:
 def test_every_field_is_in_the_schema_with_its_doc_and_default() -> None:
     schema = rules_schema()
     props = schema["properties"]
-    assert set(props) == {"extends"} | {f.name for f in dataclasses.fields(Rules) if f.init} | {
-        "starter_wild_any"}  # an old name that still loads (ALIASES)
+    assert set(props) == {"extends"} | {f.name for f in dataclasses.fields(Rules) if f.init
+                                        and "file_key" not in f.metadata} | {
+        "starter_wild_any"}  # an old name that still loads (ALIASES); card_tables is [cards]
     card = schema["$defs"]["card"]["properties"]
     assert set(card) == {f.name for f in dataclasses.fields(CardRule)}
     for name, prop in [*props.items(), *card.items()]:
@@ -182,3 +183,17 @@ def test_ranges_are_the_loader_s() -> None:
         assert check({"cards": {"5": {key: high + 1}}}) != []
         with pytest.raises(RulesError, match=f"cards.5.{key}"):
             load_rules({"cards": {"5": {key: high + 1}}})
+
+
+def test_card_tables_and_card_lists_pass_the_schema() -> None:
+    """BJ2-BJ4: ``[cards.Js]`` beside ``[cards.J]``, and ranks or cards in ``stack_with`` and
+    ``cancelled_by``; a key that is neither a rank nor a card fails both."""
+    text = ('[cards.2]\ndraw = 2\nstack_with = ["2", "Jc", "Js"]\ncancelled_by = ["Jd", "Jh"]\n'
+            '[cards.Js]\ndraw = 5\nstack_with = ["2", "J"]\ncancelled_by = ["Jd", "Jh"]\n'
+            '[cards.Jc]\ndraw = 5\nstack_with = ["2", "J"]\ncancelled_by = ["Jd", "Jh"]\n')
+    assert check(tomllib.loads(text)) == []
+    load_rules(tomllib.loads(text))
+    bad = tomllib.loads('[cards.Jz]\ndraw = 5\n')
+    assert check(bad)
+    with pytest.raises(RulesError, match="cards.Jz"):
+        load_rules(bad)

@@ -1084,13 +1084,16 @@ def _check(rules: Rules, origin: str) -> None:
             if getattr(rule, first) and getattr(rule, second):
                 raise RulesError(f"{origin}: {where}: {second!r} cannot be combined with "
                                  f"{first!r} ({reason})")
-        for other in sorted(rule.cancelled_by):
-            if rules.rule_of(other).draw:
-                raise RulesError(
-                    f"{origin}: {where}.cancelled_by lists {other}, but its 'draw' is set: "
-                    f"'cancelled_by' cannot name a card with a 'draw' (a card that cancels a "
-                    f"forced draw lies as a plain card, so its own draw would be lost); "
-                    f"allowed: cards without a draw, or list it in 'stack_with'")
+        drawing = frozenset(c for c in rule.cancelled_by if rules.rule_of(c).draw)
+        if drawing:
+            first = min(drawing)
+            table = (f"cards.{first}" if first in rules.card_tables
+                     and rules.card_tables[first].draw else f"cards.{first.rank.letter}")
+            raise RulesError(
+                f"{origin}: {where}.cancelled_by lists {', '.join(card_list(drawing))}, but "
+                f"{table}.draw is set: 'cancelled_by' cannot name a card with a 'draw' (a card "
+                f"that cancels a forced draw lies as a plain card, so its own draw would be "
+                f"lost); allowed: cards without a draw, or list it in 'stack_with'")
         for other in sorted(rule.stack_with):
             if not rules.rule_of(other).draw:
                 raise RulesError(

@@ -36,7 +36,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from eights.engine.cards import Rank
+from eights.engine.cards import Card, Rank
 from eights.engine.rules import (
     ALIASES,
     CARD_CONFLICTS,
@@ -67,7 +67,7 @@ def rules_schema() -> dict[str, Any]:
         },
     }
     for f in fields(Rules):
-        if f.init:
+        if f.init and "file_key" not in f.metadata:  # card_tables is written in [cards]
             hint = hints[f.name]
             prop = _property(f.name, hint, f.name)
             prop["description"] = docs.get(f.name, "")
@@ -121,7 +121,8 @@ def _card_schema() -> dict[str, Any]:
     ]
     return {
         "type": "object",
-        "description": "What a rank does beyond matching by suit or rank.",
+        "description": "What a rank ([cards.J]) or one card ([cards.Js]) does beyond matching "
+                       "by suit or rank; a card's table overrides its rank's, field by field.",
         "properties": properties,
         "additionalProperties": False,
         "allOf": conflicts,
@@ -151,14 +152,16 @@ def _property(name: str, hint: Any, limit_key: str) -> dict[str, Any]:
                           {"type": "array", "minItems": 1, "items": pair}]}
     if hint == frozenset[Rank]:
         return {"type": "array", "items": _rank(joker=True)}
+    if hint == frozenset[Card]:  # stack_with, cancelled_by: ranks or cards
+        return {"type": "array", "items": {"anyOf": [*_rank(joker=True)["anyOf"], _card_name()]}}
     if hint == frozenset[int]:  # teams
         return {"type": "array", "items": {"type": "integer", "minimum": 4, "multipleOf": 2}}
     if hint == Mapping[Rank, int]:
         return {"anyOf": [_integer(NUMBER),
                           {"type": "object", "propertyNames": _rank_name(),
                            "additionalProperties": _integer(NUMBER)}]}
-    if hint == Mapping[Rank, CardRule]:
-        return {"type": "object", "propertyNames": _rank_name(),
+    if hint == Mapping[Rank, CardRule]:  # keyed by a rank or by one card
+        return {"type": "object", "propertyNames": {"anyOf": [_rank_name(), _card_name()]},
                 "additionalProperties": {"$ref": "#/$defs/card"}}
     raise TypeError(f"no rules-file schema for field {name!r} of type {hint!r}: "
                     "teach eights.engine.schema._property this type")
@@ -173,6 +176,12 @@ def _rank_texts(joker: bool = True) -> list[str]:
     letters = [r.letter for r in Rank if joker or r is not Rank.JOKER]
     names = [*letters, "10"]
     return names + [n.lower() for n in names if n.lower() != n]
+
+
+def _card_name() -> dict[str, Any]:
+    """One card in the action notation (``Js``, ``10h``, ``7♥``; case does not matter)."""
+    return {"type": "string",
+            "pattern": "^([AaJjQqKkTt2-9]|10)([cdhsCDHS\u2663\u2666\u2665\u2660])$"}
 
 
 def _rank_name() -> dict[str, Any]:
