@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from eights import Game, Rank, Rules, RulesError, load_rules, preset_names
+from eights import Game, Rank, Rules, RulesError, load_rules
 from eights.bots import make_bot
 from eights.engine.rules import Scoring
 from eights.engine.schema import rules_schema
@@ -20,8 +20,12 @@ from stacked import cards, deal_order, hands, legal, play, stacked
 CL = "classic"
 """8s are wild and name a suit; the player who goes out collects (CL7)."""
 
+SEEDS = ["classic", "crazy-eights", "huit-americain", "huit-fou", "les-huit", "openspiel"]
+"""The presets that predate the family (docs/rules.md: "every default keeps the four seeds
+and `openspiel` unchanged"); the family's presets set these keys on purpose."""
 
-@pytest.mark.parametrize("name", preset_names())
+
+@pytest.mark.parametrize("name", SEEDS)
 def test_the_defaults_leave_every_preset_unchanged(name: str) -> None:
     rules = load_rules(name)
     assert rules.scoring is not Scoring.ROUNDS_WON

@@ -14,7 +14,8 @@ from eights import CardRule, DrawPolicy, Rank, Rules, RulesError, Scoring, load_
 from eights.engine.rules import BlockedScoring
 from eights.i18n.explain import describe
 
-PRESETS = ["classic", "crazy-eights", "huit-americain", "huit-fou", "les-huit", "openspiel"]
+PRESETS = ["black-jack", "classic", "crazy-eights", "huit-americain", "huit-fou", "last-card",
+           "les-huit", "mau-mau", "openspiel", "pesten", "switch", "tschau-sepp", "uno-cards"]
 
 
 def write(path: Path, text: str) -> Path:
@@ -32,7 +33,7 @@ def rules_error(spec: str | Path, overrides: list[str] | None = None) -> str:
 # --------------------------------------------------------------------------- presets
 
 
-def test_preset_names_are_the_six_shipped_presets() -> None:
+def test_preset_names_are_the_thirteen_shipped_presets() -> None:
     assert preset_names() == PRESETS
 
 
