@@ -22,11 +22,11 @@ BASE: dict[str, Any] = {
 """A plain game: four cards each, draw one and the turn ends."""
 
 
-def rules(cards_table: dict[str, Any] | None = None, **top: Any) -> Rules:
+def rules(cards_table: dict[str, Any] | None = None, /, **top: Any) -> Rules:
     return load_rules({**BASE, **top, "cards": cards_table or {}})
 
 
-MULTI = {"multi_play": "same-rank"}
+MULTI: dict[str, Any] = {"multi_play": "same-rank"}
 
 
 # --------------------------------------------------------------------------- multi_play
@@ -223,7 +223,7 @@ def test_pass_on_needs_a_skip() -> None:
 # --------------------------------------------------------------------------- play_on
 
 
-PLAY_ON = {"play_on": True, "scoring": "placings"}
+PLAY_ON: dict[str, Any] = {"play_on": True, "scoring": "placings"}
 
 
 def test_ts11_play_goes_on_and_ts12_placings() -> None:

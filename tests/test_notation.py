@@ -292,7 +292,7 @@ def test_multi_card_plays_have_one_canonical_text(text: str, canonical: str) -> 
     assert Action.parse(canonical) is action
     assert action.card == action.cards[-1] == Card.parse(canonical.split("+")[-1][:2])
     assert pickle.loads(pickle.dumps(action)) is action
-    assert eval(repr(action)) is action  # noqa: S307 - the repr is runnable code
+    assert eval(repr(action)) is action  # the repr is runnable code
 
 
 def test_the_top_card_is_the_one_written_last() -> None:

@@ -195,5 +195,5 @@ def test_card_tables_and_card_lists_pass_the_schema() -> None:
     load_rules(tomllib.loads(text))
     bad = tomllib.loads('[cards.Jz]\ndraw = 5\n')
     assert check(bad)
-    with pytest.raises(RulesError, match="cards.Jz"):
+    with pytest.raises(RulesError, match=r"cards\.Jz"):
         load_rules(bad)
