@@ -697,8 +697,9 @@ class Game:
         elif t.draw[c] and self.stock:
             self.pending, self.pending_card, self.attacker = t.draw[c] * k, c, p
         skips = k if t.skip[c] else 0
+        holding = self.n - len(self.finished)
         if t.reverse[c]:
-            if self._holding() > 2:
+            if holding > 2:
                 if k % 2:  # SW7: each reverse flips the direction
                     self.direction = -self.direction
             elif t.reverse_skip:  # SW7, PE10, TS8, UC6: a skip with two players
@@ -712,7 +713,8 @@ class Game:
         self.again = False
         if skips and t.pass_on[c] and t.skip[c]:  # MM5, PE8: the next player has a say
             self.skip_due, skips = skips, 0
-        skips = min(skips, self._holding() - 1)  # SW6: never the player who laid them
+        if skips >= holding:  # SW6: never the player who laid them
+            skips = holding - 1
         if t.replace and hand and self.can_draw(p):  # LH5
             self.replace = True
             self.skip_next = skips
@@ -894,7 +896,8 @@ class Game:
         self.draws = 0
         self.again = self.replace = self.served = False
         self.skip_next = 0
-        self.to_move = self._advance(p, steps)
+        self.to_move = (self._advance(p, steps) if self.finished
+                        else (p + self.direction * steps) % self.n)
 
     # ------------------------------------------------------------------ the stock
 
