@@ -7,12 +7,13 @@ come from the message catalogs (English and French).
 
 from __future__ import annotations
 
-from eights.engine.cards import RANKS, Rank
+from eights.engine.cards import CARDS, JOKER, RANKS, Card, Rank, Suit
 from eights.engine.rules import (
     BlockedScoring,
     CardRule,
     DrawPolicy,
     GoingOut,
+    MultiPlay,
     ReverseTwo,
     Rules,
     Scoring,
@@ -20,6 +21,7 @@ from eights.engine.rules import (
     WildIf,
 )
 from eights.i18n import Translator, translator
+from eights.i18n.text import card_label
 
 __all__ = ["card_effects", "describe", "match_goal"]
 
@@ -45,13 +47,81 @@ def _ranks(ranks: frozenset[Rank], _: Translator) -> str:
     return _("{list} or {last}", list=", ".join(names[:-1]), last=names[-1])
 
 
+def _or(names: list[str], _: Translator) -> str:
+    if len(names) == 1:
+        return names[0]
+    return _("{list} or {last}", list=", ".join(names[:-1]), last=names[-1])
+
+
+def _whole(rank: Rank) -> tuple[Card, ...]:
+    """Every card of a rank (the joker alone for the joker)."""
+    return (JOKER,) if rank is Rank.JOKER else tuple(CARDS[rank * 4 + s] for s in range(4))
+
+
+def _some(cards: list[Card], _: Translator) -> str:
+    """Some cards of one rank: ``the black jacks (J♣, J♠)``, ``the red 2s (2♦, 2♥)``, or
+    the cards themselves (``J♥``, ``J♣, J♦, J♠``)."""
+    rank = cards[0].rank
+    labels = ", ".join(card_label(c, _) for c in cards)
+    suits = {c.suit for c in cards}
+    if suits == {Suit.CLUBS, Suit.SPADES}:
+        if rank is Rank.QUEEN:  # French agrees the colour with « dames »
+            return _("the black queens ({cards})", cards=labels)
+        return _("the black {ranks} ({cards})", ranks=_rank_plural(rank, _), cards=labels)
+    if suits == {Suit.DIAMONDS, Suit.HEARTS}:
+        if rank is Rank.QUEEN:
+            return _("the red queens ({cards})", cards=labels)
+        return _("the red {ranks} ({cards})", ranks=_rank_plural(rank, _), cards=labels)
+    return labels
+
+
+def _card_set(cards: frozenset[Card], _: Translator) -> str:
+    """A set of cards in words, whole ranks by name (``the 2s or the black jacks (J♣, J♠)``):
+    the words of ``card_list`` (BJ3, BJ4)."""
+    names: list[str] = []
+    for rank in sorted({c.rank for c in cards}):
+        whole = _whole(rank)
+        if all(c in cards for c in whole):
+            names.append(_("the {ranks}", ranks=_rank_plural(rank, _)))
+        else:
+            names.append(_some([c for c in whole if c in cards], _))
+    return _or(names, _)
+
+
+def _whole_ranks(cards: frozenset[Card]) -> frozenset[Rank] | None:
+    """The ranks of ``cards`` if they are whole ranks (every card of each), else None."""
+    ranks = frozenset(c.rank for c in cards)
+    if all(c in cards for r in ranks for c in _whole(r)):
+        return ranks
+    return None
+
+
+def _multi_play(rules: Rules, _: Translator) -> str:
+    """SW3: several cards of one rank in one play, their effects adding up."""
+    text = _("You may lay several cards of one rank in one play, written 7h+7s: one of the "
+             "cards under the top one must be playable, the last card written is the new "
+             "up-card, and the effects add up (two draw cards add both draws, k skip cards "
+             "skip k players, each reverse flips the direction again).")
+    alone = frozenset(r for r in Rank if r in rules.cards and r in rules.card(r).not_on)
+    if alone:  # MM6: a jack may not cover a jack, so jacks go down one at a time
+        text += " " + _("The {ranks} never go down together.", ranks=_ranks(alone, _))
+    if rules.card_tables:  # BJ6: one rule a play
+        text += " " + _("Cards of one play share one rule: cards of a rank with different "
+                        "effects never go down together.")
+    return text
+
+
 def _steps(steps: tuple[tuple[int, int], ...], _: Translator) -> str:
     if len(steps) == 1:
         return str(steps[0][1])
     return ", ".join(_("{value} from {players} players", value=v, players=p) for p, v in steps)
 
 
-def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
+def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator,
+               label: str | None = None, cancels: frozenset[Card] = frozenset()) -> str:
+    """One card's effects in words: a whole rank (``Jacks: ...``), or the cards of a rank
+    with their own table (``label``: ``The black jacks (J♣, J♠): ...``, BJ2). ``cancels``:
+    the draw cards this one cancels (BJ4), said when it does nothing else."""
     bits: list[str] = []
     if rule.wild:
         if rule.not_on:
@@ -72,15 +142,29 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
         bits.append(_("any card may be played on it when no forced draw is waiting"))
     if rule.draw:
         text = _("the next player draws {n} and loses their turn", n=rule.draw)
-        if rule.stack:
+        own = frozenset(_whole(rank)) if rule.stack else frozenset()
+        answers = own | rule.stack_with
+        if answers and answers != own:  # BJ3: pick-ups stack across ranks
+            text += _(", unless they answer with {cards}, each adding its own draw to the "
+                      "pick-up, which passes on to the next player", cards=_card_set(answers, _))
+        elif rule.stack:
             text += _(", unless they play another {rank}, which passes the draw on, {n} more "
                       "for each", rank=_rank_short(rank, _), n=rule.draw)
         if rule.cancelled_by:
-            text += _("; {ranks} played on it cancel the draw",
-                      ranks=_ranks(rule.cancelled_by, _))
+            whole = _whole_ranks(rule.cancelled_by)
+            if whole is not None:
+                text += _("; {ranks} played on it cancel the draw", ranks=_ranks(whole, _))
+            else:  # BJ4: the red jacks
+                text += _("; {cards} played on it cancel the draw",
+                          cards=_card_set(rule.cancelled_by, _))
         bits.append(text)
     if rule.skip:
-        bits.append(_("the next player loses their turn"))
+        if rule.pass_on:  # MM5, PE8 toggles
+            bits.append(_("the next player loses their turn, unless they play another {rank} "
+                          "on it, which passes the skip on to the player after them (pass "
+                          "accepts the skip)", rank=_rank_short(rank, _)))
+        else:
+            bits.append(_("the next player loses their turn"))
     if rule.reverse:
         if rules.reverse_two is ReverseTwo.SKIP:  # SW7, PE10, UC6
             bits.append(_("the direction of play reverses; with two players, the next player "
@@ -89,8 +173,10 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
             bits.append(_("the direction of play reverses (no effect with two players)"))
     if rule.again:
         if rule.again_penalty:
-            bits.append(_("the player must play again; if they cannot, they draw {n} and the "
-                          "turn ends", n=rule.again_penalty))
+            bits.append(_.plural(  # one English text; French says « 1 carte », « 2 cartes »
+                "the player must play again; if they cannot, they draw {n} and the turn ends",
+                "the player must play again; if they cannot, they draw {n} and the turn ends",
+                rule.again_penalty))
         else:
             bits.append(_("the player must play again"))
     if rule.out_multiplier > 1:  # MM10
@@ -106,10 +192,63 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator) -> str:
     elif rule.going_out is GoingOut.PENALTY:  # PE12's toggle
         bits.append(_("a player who plays it as their last card draws {n} and stays in the "
                       "round", n=rules.out_penalty))
-    name = _rank_plural(rank, _).capitalize()
+    if not bits and cancels:  # BJ4: a plain card, but it voids a pick-up
+        bits.append(_("played on a pending draw of {cards}, they cancel it; otherwise they "
+                      "are plain cards", cards=_card_set(cancels, _)))
+    name = _rank_plural(rank, _) if label is None else label
+    name = name[:1].upper() + name[1:]
     if not bits:
         return _("{cards}: no effect.", cards=name)
     return _("{cards}: {effects}.", cards=name, effects=_("; ").join(bits))
+
+
+def _groups(rules: Rules, rank: Rank) -> list[tuple[list[Card], CardRule]]:
+    """The cards of ``rank`` by rule, in card order: one group unless some have a table of
+    their own (BJ2: the black jacks)."""
+    groups: list[tuple[list[Card], CardRule]] = []
+    for card in _whole(rank):
+        rule = rules.rule_of(card)
+        for cards, other in groups:
+            if other == rule:
+                cards.append(card)
+                break
+        else:
+            groups.append(([card], rule))
+    return groups
+
+
+def _cancellers(rules: Rules) -> dict[Card, set[Card]]:
+    """For each card that cancels a draw, the draw cards it cancels (BJ4)."""
+    out: dict[Card, set[Card]] = {}
+    for rank in Rank:
+        if rank not in rules.ranks and not (rank is Rank.JOKER and rules.jokers):
+            continue
+        for card in _whole(rank):
+            for other in rules.rule_of(card).cancelled_by:
+                out.setdefault(other, set()).add(card)
+    return out
+
+
+def _special_lines(rules: Rules, _: Translator, effects_only: bool) -> list[str]:
+    """A line per rank with a table, or per group of its cards when some cards have their
+    own table (``[cards.Js]``)."""
+    cancellers = _cancellers(rules)
+    tables = {card.rank for card in rules.card_tables}
+    lines: list[str] = []
+    for rank in Rank:
+        if rank not in rules.cards and rank not in tables:
+            continue
+        groups = _groups(rules, rank)
+        for cards, rule in groups:
+            cancels = frozenset(d for c in cards for d in cancellers.get(c, ()))
+            if effects_only and not (
+                    rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent
+                    or rule.has_effect or rule.any_follows or rule.out_multiplier > 1
+                    or rule.going_out is not GoingOut.YES or rule.must_cover or cancels):
+                continue
+            label = None if len(groups) == 1 else _some(cards, _)
+            lines.append(_card_line(rank, rule, rules, _, label, cancels))
+    return lines
 
 
 def describe(rules: Rules, _: Translator | None = None) -> list[str]:
@@ -149,9 +288,21 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         starter += " " + _("It has no effect; it is only the card to match.")
     if rules.starter_wild is StarterWild.ANY:  # CL4
         starter += " " + _("If it is wild, the first player may play any card.")
+    elif rules.starter_wild is not StarterWild.PLAIN:  # TS3, UC3: a suit is named first
+        namers = frozenset(r for r in Rank if r not in rules.starter_redraw and any(
+            rules.rule_of(c).name_suit for c in _whole(r)))
+        if namers:
+            starter += " " + (
+                _("If it is one of the {ranks}, the dealer names the suit to follow (=s, "
+                  "=h…) before the first player's turn.", ranks=_ranks(namers, _))
+                if rules.starter_wild is StarterWild.DEALER_NAMES else
+                _("If it is one of the {ranks}, the first player names the suit to follow "
+                  "(=s, =h…), then takes their turn.", ranks=_ranks(namers, _)))
     lines.append(starter)
     lines.append(_("On your turn, play a card of the same suit or the same rank as the "
                    "up-card."))
+    if rules.multi_play is MultiPlay.SAME_RANK:  # SW3
+        lines.append(_multi_play(rules, _))
     draw = {
         DrawPolicy.ONE_END: _("draw one card; your turn ends"),
         DrawPolicy.ONE_MAY_PLAY: _("draw one card; if it can be played you may play it at "
@@ -196,10 +347,10 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
                        "effect applies (a wild card names a suit), and the player draws {n} cards "
                        "at the end of the turn and stays in the round; with nothing left to draw "
                        "they go out anyway.", n=rules.call_out_penalty))
-    specials = [(rank, rules.card(rank)) for rank in Rank if rank in rules.cards]
+    specials = _special_lines(rules, _, False)
     if specials:
         lines.append(_("Special cards:"))
-        lines.extend("  " + _card_line(rank, rule, rules, _) for rank, rule in specials)
+        lines.extend("  " + line for line in specials)
     if not rules.special_cards:
         lines.append("  " + _("(special_cards = false: card effects other than wild cards are "
                               "off.)"))
@@ -207,9 +358,15 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         lines.append(_("A player who takes a forced draw in full does not lose their turn: "
                        "they may then play a card that fits the up-card, or pass; they do not "
                        "draw again."))
-    lines.append(_("The round ends the moment a player plays their last card; that card's "
-                   "effect does not apply."))
-    if rules.serve_last_draw:  # LC8, UC10
+    if rules.play_on:  # TS11
+        lines.append(_("A player who plays their last card goes out and leaves the round; play "
+                       "goes on without them, and their last card's effect applies to the "
+                       "players left. The round ends when only one player still holds cards. "
+                       "The order of going out gives the placings: the first out is 1st."))
+    else:
+        lines.append(_("The round ends the moment a player plays their last card; that card's "
+                       "effect does not apply."))
+    if rules.serve_last_draw and not rules.play_on:  # LC8, UC10 (play_on: it applies anyway)
         lines.append(_("Except a forced draw: played as the last card, it is still served. The "
                        "next player takes it in full at once, and the cards count in the "
                        "scoring."))
@@ -223,18 +380,12 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     lines.append(blocked + ".")
     pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
                     if r in rules.ranks or (r is Rank.JOKER and rules.jokers))
-    if rules.scoring is Scoring.OWN_HAND:
-        lines.append(_("Scoring: every player scores the cards left in their own hand ({points}); "
-                       "the lowest total wins the match.", points=pts))
-    elif rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13
-        lines.append(_("Scoring: the first player out wins the round and scores 1; the most "
-                       "rounds won wins the match."))
-    else:
-        lines.append(_("Scoring: the player who goes out scores the cards left in the opponents' "
-                       "hands ({points}); the highest total wins the match.", points=pts))
+    lines.append(_scoring(rules, pts, _))
     lines.append(_("A blocked round: {how}.", how=_(
         "the lowest hand value wins the round, and tied players all win it ({points})",
-        points=pts) if rules.scoring is Scoring.ROUNDS_WON else {
+        points=pts) if rules.scoring is Scoring.ROUNDS_WON else _(
+        "the players still holding cards are placed by hand value, lowest first, tied players "
+        "sharing the better place") if rules.scoring is Scoring.PLACINGS else {
         BlockedScoring.OWN_HAND: _("everyone scores their own hand"),
         BlockedScoring.COLLECT: _("the lowest hand wins and scores the opponents' hands"),
         BlockedScoring.DIFFERENCE: _("the lowest hand wins and scores the difference to each "
@@ -257,17 +408,7 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
 def card_effects(rules: Rules, _: Translator | None = None) -> list[str]:
     """One line per card that does something at this table (wild, forced draw, skip…),
     as :func:`describe` says it; empty when every card only matches suit or rank."""
-    _ = _ or translator("en")
-    lines: list[str] = []
-    for rank in Rank:
-        if rank not in rules.cards:
-            continue
-        rule = rules.card(rank)
-        if rule.wild or rule.name_suit or rule.takes_covered_rank or rule.transparent \
-                or rule.has_effect or rule.any_follows or rule.out_multiplier > 1 \
-                or rule.going_out is not GoingOut.YES or rule.must_cover:
-            lines.append(_card_line(rank, rule, rules, _))
-    return lines
+    return _special_lines(rules, _ or translator("en"), True)
 
 
 def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
@@ -276,15 +417,7 @@ def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
     _ = _ or translator("en")
     pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
                     if r in rules.ranks or (r is Rank.JOKER and rules.jokers))
-    if rules.scoring is Scoring.OWN_HAND:
-        scoring = _("Scoring: every player scores the cards left in their own hand ({points}); "
-                    "the lowest total wins the match.", points=pts)
-    elif rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13
-        scoring = _("Scoring: the first player out wins the round and scores 1; the most "
-                    "rounds won wins the match.")
-    else:
-        scoring = _("Scoring: the player who goes out scores the cards left in the opponents' "
-                    "hands ({points}); the highest total wins the match.", points=pts)
+    scoring = _scoring(rules, pts, _)
     if rules.target and rules.scoring is Scoring.ROUNDS_WON:
         ends = _rounds_to_win(rules, _)
     elif rules.target and rules.rounds:
@@ -297,6 +430,24 @@ def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
     else:
         ends = _("The match goes on until the players stop.")
     return [scoring, ends]
+
+
+def _scoring(rules: Rules, pts: str, _: Translator) -> str:
+    """How a round scores and which total wins the match."""
+    if rules.scoring is Scoring.OWN_HAND:
+        return _("Scoring: every player scores the cards left in their own hand ({points}); "
+                 "the lowest total wins the match.", points=pts)
+    if rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13
+        return _("Scoring: the first player out wins the round and scores 1; the most "
+                 "rounds won wins the match.")
+    if rules.scoring is Scoring.PLACINGS:  # TS12
+        return _("Scoring: each player scores their placing minus one as penalty points: 0 for "
+                 "the first out, 1 for the second, and so on. Players still holding cards when "
+                 "the round ends are placed after those out, by hand value ({points}), lowest "
+                 "first, tied players sharing the better place. The lowest total wins the "
+                 "match.", points=pts)
+    return _("Scoring: the player who goes out scores the cards left in the opponents' "
+             "hands ({points}); the highest total wins the match.", points=pts)
 
 
 def _rounds_to_win(rules: Rules, _: Translator) -> str:
