@@ -278,15 +278,17 @@ def test_ismcts_keeps_the_prior_unless_another_action_is_clearly_better() -> Non
 
 
 def test_ismcts_finds_the_move_the_expert_misses() -> None:
-    # huit-americain, 2 players, greedy play from seed 2 until this position:
-    # I hold 3h 4h 4s on the 4c and the opponent has one card left. The expert
-    # plays 4h, leaving 3h and 4s that do not follow each other; 4s keeps the
-    # chain 4s, 4h (same rank), 3h (same suit): about 20% more rounds won.
+    # huit-americain, 2 players, seed 2, these moves (an earlier greedy's, which never
+    # chose the ace of clubs) up to this position: I hold 3h 4h 4s on the 4c and the
+    # opponent has one card left. The expert plays 4h, leaving 3h and 4s that do not
+    # follow each other; 4s keeps the chain 4s, 4h (same rank), 3h (same suit): about
+    # 20% more rounds won.
     game = Game("huit-americain", 2, seed=2)
-    greedy = GreedyBot()
-    while len(game.history) < 48:
-        game.apply(greedy.choose(game.observe(game.to_move), game.legal_actions(),
-                                 random.Random(0)))
+    moves = ("Jc Js 8h=h 2h draw 2c draw Kc Kd 4d Ad draw Ah draw 7h 7c 5c draw 9c Ac draw "
+             "draw 8c=h draw Jh draw Th 9h 9d draw Qd 5d draw 6d 3d 3s As! draw draw 7s! draw "
+             "Qs draw 6s draw Ts Tc 4c!")
+    for move in moves.split():
+        game.apply(move)
     seen = game.observe(game.to_move)
     legal = game.legal_actions()
     assert [str(c) for c in seen.hand] == ["3h", "4h", "4s"] and str(seen.up_card) == "4c"

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from eights.engine.actions import DRAW, PASS, TAKE, Action
-from eights.engine.cards import Card, Rank, Suit
+from eights.engine.actions import DRAW, PASS, TAKE, Action, Kind
+from eights.engine.cards import Card, Suit
 from eights.engine.observation import Observation
+
+if TYPE_CHECKING:
+    from eights.engine.rules import Rules
 
 __all__ = ["Bot", "GreedyBot", "RandomBot"]
 
@@ -44,9 +47,13 @@ class GreedyBot:
     """Sheds the costliest card it can, keeping wild cards for when nothing else plays.
 
     - answers a forced draw when it can (stacking or cancelling), else draws;
-    - among ordinary plays, the card worth most points (ties: the higher rank);
+    - among ordinary plays, the one shedding most points (several cards of a rank
+      at once where the rules allow, SW3; ties: more cards, the higher rank);
     - a wild card only when nothing else can be played, naming the suit it holds
-      most of (ties: the suit worth most points in hand);
+      most of (ties: the suit worth most points in hand); names a wild starter's
+      suit (``=s``: TS3, UC3) the same way;
+    - passes a skip on when it can (MM5, PE8) and plays after a forced draw taken
+      (PE5) when it can;
     - always announces its last card (HA13) and calls going out (MM9), plays a
       drawn card it may play, and declines the LH5 extra card.
     """
@@ -55,39 +62,42 @@ class GreedyBot:
 
     def choose(self, observation: Observation, legal: Sequence[Action],
                rng: random.Random) -> Action:
+        rules = observation.rules
         plays = [a for a in legal if a.card is not None]
         if not plays:
+            if legal[0].kind is Kind.NAME:  # TS3, UC3: name the wild starter's suit
+                suit = self._favourite_suit(observation.hand, None, rules)
+                return Action.name(suit)
             if TAKE in legal and PASS in legal:
                 return PASS  # LH5: a card in hand is a card to shed
             return DRAW if DRAW in legal else legal[0]
-        rules = observation.rules
-        wild = {rank for rank, rule in rules.cards.items() if rule.wild}
 
-        def points(card: Card) -> int:
-            return rules.points[card.rank]
+        def points(a: Action) -> int:
+            return sum(rules.points[c.rank] for c in a.cards)
 
-        plain = [a for a in plays if a.card is not None and a.card.rank not in wild]
+        plain = [a for a in plays if a.card is not None and not rules.rule_of(a.card).wild]
         pool = plain or plays
-        best = max(pool, key=lambda a: (points(a.card), a.card.rank, a.card) if a.card else (0, 0, 0))
-        card = best.card
-        assert card is not None
-        options = [a for a in pool if a.card == card]
+        best = max(pool, key=lambda a: (points(a), len(a.cards), a.cards[-1]))
+        options = [a for a in pool if a.cards == best.cards]
         # HA13's announcement, and MM9's going-out call (which names no suit): always made
         options = [a for a in options if a.announce] or options
         if any(a.suit is not None for a in options):
-            suit = self._favourite_suit(observation.hand, card, wild, points)
+            suit = self._favourite_suit(observation.hand, best.cards, rules)
             options = [a for a in options if a.suit == suit] or options
         return options[0]
 
     @staticmethod
-    def _favourite_suit(hand: Sequence[Card], playing: Card, wild: set[Rank],
-                        points: Callable[[Card], int]) -> Suit:
+    def _favourite_suit(hand: Sequence[Card], playing: Sequence[Card] | None,
+                        rules: Rules) -> Suit:
+        """The suit the hand (less the cards being played) holds most of, wild cards
+        aside; ties: the suit worth most points, then the first."""
         rest = list(hand)
-        rest.remove(playing)
+        for c in playing or ():
+            rest.remove(c)
         count: Counter[Suit] = Counter()
         value: Counter[Suit] = Counter()
         for c in rest:
-            if c.suit is not None and c.rank not in wild:
+            if c.suit is not None and not rules.rule_of(c).wild:
                 count[c.suit] += 1
-                value[c.suit] += points(c)
+                value[c.suit] += rules.points[c.rank]
         return max(Suit, key=lambda s: (count[s], value[s], -int(s)))

@@ -73,7 +73,7 @@ from collections.abc import Sequence
 
 from eights.bots.expert import ExpertBot
 from eights.bots.worlds import INFERENCES, hand_bands, sample_world
-from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action
 from eights.engine.game import Game
 from eights.engine.observation import Observation
 from eights.engine.rules import Scoring
@@ -103,7 +103,8 @@ def round_rewards(game: Game, scale: float, points: float = 0.5) -> list[float]:
     if not points:
         return [share if s in winners else 0.0 for s in range(game.n)]
     got = game.round_points or [0] * game.n
-    sign = -1.0 if game.rules.scoring is Scoring.OWN_HAND else 1.0
+    # own-hand points and placings (TS12) are penalties: fewer is better
+    sign = -1.0 if game.rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
     return [(share if s in winners else 0.0)
             + points * max(-1.0, min(1.0, sign * got[s] / scale)) for s in range(game.n)]
 
@@ -218,6 +219,11 @@ class ISMCTSBot:
 
     @staticmethod
     def _scale(seen: Observation) -> float:
+        scoring = seen.rules.scoring
+        if scoring is Scoring.PLACINGS:  # TS12: 0 to n - 1 a round
+            return max(1.0, seen.players - 1.0)
+        if scoring is Scoring.ROUNDS_WON:  # SW11: 1 a round won, the win itself
+            return 1.0
         points = seen.rules.points
         typical = sum(points.values()) / max(1, len(points))
         return max(1.0, typical * 6 * max(1, seen.players - 1))
@@ -299,19 +305,23 @@ TREES = ("own", "all", "none")
 def greedy_action(game: Game, legal: Sequence[Action]) -> Action:
     """The greedy bot's choice, read straight off a game state (for rollouts: no observation).
 
-    Plain cards before wild ones, the costliest first; a wild card names the
-    suit the hand holds most of; the last card is announced; no LH5 card is taken.
+    Plain cards before wild ones, the play shedding most points first (then the one
+    shedding most cards: SW3); a wild card, and a wild starter's ``=s`` (TS3, UC3),
+    names the suit the hand holds most of; the last card is announced; no LH5 card
+    is taken.
     """
     t = game.tables
     best: Action | None = None
     best_key = -1.0
     wild_in_play = False
+    points = t.points
     for a in legal:
         c = a.card
         if c is None:
             continue
-        r = c >> 2
-        key = (0.0 if t.wild[c] else 1000.0) + t.points[r] + (0.5 if a.announce else 0.0)
+        cards = a.cards
+        shed = points[c >> 2] if len(cards) == 1 else sum(points[x >> 2] for x in cards) + 0.01 * len(cards)
+        key = (0.0 if t.wild[c] else 1000.0) + shed + (0.5 if a.announce else 0.0)
         if a.suit is not None:
             wild_in_play = True
         if key > best_key:
@@ -320,15 +330,22 @@ def greedy_action(game: Game, legal: Sequence[Action]) -> Action:
     if best is None:
         if TAKE in legal:
             return PASS
+        if game.naming:  # TS3, UC3: the wild starter's suit
+            return NAMES[_longest_suit(game, (), t.wild)]
         return DRAW if DRAW in legal else legal[0]
     if wild_in_play and best.suit is not None:
-        counts = [0, 0, 0, 0]
-        for c in game.hands[game.to_move]:
-            if c != best.card and not t.wild[c] and c < 52:
-                counts[c & 3] += 1
-        suit = max(range(4), key=counts.__getitem__)
+        suit = _longest_suit(game, best.cards, t.wild)
         for a in legal:
-            if a.card == best.card and a.suit is not None and int(a.suit) == suit and (
+            if a.cards == best.cards and a.suit is not None and int(a.suit) == suit and (
                     a.announce == best.announce):
                 return a
     return best
+
+
+def _longest_suit(game: Game, playing: Sequence[int], wild: Sequence[bool]) -> int:
+    """The suit the seat to move holds most of (less ``playing``), wild cards aside."""
+    counts = [0, 0, 0, 0]
+    for c in game.hands[game.to_move]:
+        if c not in playing and not wild[c] and c < 52:
+            counts[c & 3] += 1
+    return max(range(4), key=counts.__getitem__)
