@@ -23,7 +23,7 @@ from eights.engine.actions import Action, Kind
 from eights.engine.cards import JOKER, Card, Rank, Suit
 from eights.engine.errors import NotationError
 from eights.engine.game import Game, Step
-from eights.engine.rules import GoingOut, Rules, Scoring
+from eights.engine.rules import CardRule, GoingOut, Rules, Scoring
 from eights.i18n import Translator
 
 __all__ = [
@@ -34,6 +34,8 @@ __all__ = [
     "describe_move",
     "hand_count_words",
     "match_words",
+    "ordinal",
+    "placings",
     "rank_label",
     "rank_words",
     "read_action",
@@ -137,6 +139,8 @@ def read_action(text: str, _: Translator) -> Action:
     >>> from eights.i18n import translator
     >>> str(read_action("V♦", translator("fr"))), str(read_action("dh=s!", translator("fr")))
     ('Jd', 'Qh=s!')
+    >>> str(read_action("V♥+V♠", translator("fr")))
+    'Jh+Js'
     """
     try:
         return Action.parse(text)
@@ -157,6 +161,11 @@ def _french_alias(text: str) -> str | None:
     word = _FRENCH_WORDS.get(raw.lower())
     if word is not None:
         return word
+    if "+" in raw:  # SW3: ``Vh+Vs`` is ``Jh+Js``
+        parts = [_FRENCH_RANKS.get(part[:1].lower(), part[:1]) + part[1:]
+                 for part in raw.split("+")]
+        alias = "+".join(parts)
+        return None if alias == raw else alias
     rank = _FRENCH_RANKS.get(raw[:1].lower())
     return None if rank is None else rank + raw[1:]
 
@@ -169,8 +178,10 @@ def action_words(action: Action, _: Translator) -> str:
         return _("pass")
     if action.kind is Kind.TAKE:
         return _("take a card")
-    assert action.card is not None
-    text = card_label(action.card, _)
+    if action.kind is Kind.NAME:  # TS3, UC3
+        assert action.suit is not None
+        return _("name {suit}", suit=action.suit.symbol)
+    text = "+".join(card_label(c, _) for c in action.cards)  # SW3: 7♥+7♠
     if action.suit is not None:
         text = _("{card}, naming {suit}", card=text, suit=action.suit.symbol)
     if action.announce:
@@ -202,7 +213,7 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
     parts: list[str] = []
     if action.kind is Kind.PLAY:
         assert action.card is not None
-        card = card_label(action.card, _)
+        card = " ".join(card_label(c, _) for c in action.cards)  # SW3: "plays 7♥ 7♠"
         if action.suit is not None:
             parts.append(_("You play {card} and name {suit}", card=card, suit=action.suit.symbol)
                          if me else _("{name} plays {card} and names {suit}", name=who, card=card,
@@ -210,13 +221,23 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
         else:
             parts.append(_("You play {card}", card=card) if me
                          else _("{name} plays {card}", name=who, card=card))
-        if action.announce:
+        if action.announce and not game.hands[seat] and not counts[seat]:
+            parts.append(_("“out!”"))  # MM9, TS10: the going-out call
+        elif action.announce:
             parts.append(_("“last card!”"))
-        if step.out == seat:
+        if _skip_passed_on(game, step):  # MM5, PE8: the skip goes on to the next player
+            parts.append(_("the skip passes on"))
+        if seat in game.finished:  # TS11: out of the round, with a placing; play goes on
+            place = ordinal(game.finished.index(seat) + 1, _)
+            parts.append(_("you go out: {place}", place=place) if me
+                         else _("{name} goes out: {place}", name=who, place=place))
+            if step.out == seat:
+                return " — ".join(parts)
+        elif step.out == seat:
             parts.append(_("you go out") if me else _("{name} goes out", name=who))
             return " — ".join(parts)
         if counts[seat] and len(game.hands[seat]) == counts[seat]:  # the hand was emptied
-            if game.rules.card(action.card.rank).going_out is GoingOut.PENALTY:  # PE12
+            if game.rules.rule_of(action.card).going_out is GoingOut.PENALTY:  # PE12
                 parts.append(_("you may not go out on {card} and draw {cards}", card=card,
                                cards=mine) if me
                              else _.plural("{name} may not go out on {card} and draws {n} card",
@@ -252,9 +273,20 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
     elif action.kind is Kind.TAKE:
         parts.append(_("You take the top card of the stock: {card}", card=mine) if me
                      else _("{name} takes the top card of the stock", name=who))
+    elif action.kind is Kind.NAME:  # TS3, UC3: the suit of a wild starter
+        assert action.suit is not None
+        parts.append(_("You name {suit}", suit=action.suit.symbol) if me
+                     else _("{name} names {suit}", name=who, suit=action.suit.symbol))
     else:
         previous = game.history[-2] if len(game.history) > 1 else None
-        if previous is not None and previous[0] == seat and previous[1].kind is Kind.PLAY:
+        due = _skip_due_before(game, step)
+        if due:  # MM5, PE8: the skip accepted; with k skip cards, k players lose their turn
+            parts.append(_("You accept the skip and lose your turn") if me
+                         else _("{name} accepts the skip and loses their turn", name=who))
+            others = _seats_after(game, seat, due - 1)
+            if others:
+                parts.append(_skipped_words(others, names, you, _))
+        elif previous is not None and previous[0] == seat and previous[1].kind is Kind.PLAY:
             parts.append(_("You do not take a card") if me
                          else _("{name} does not take a card", name=who))
         elif previous is not None and previous[0] == seat and previous[1].kind is Kind.DRAW:
@@ -278,11 +310,16 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
 
 def _effects(game: Game, names: Sequence[str], step: Step, card: Card, you: int | None,
              _: Translator) -> list[str]:
-    rule = game.rules.card(card.rank)
+    rules = game.rules
+    rule = rules.rule_of(card)
     out: list[str] = []
     nxt = game.to_play
+    before = _pending_before(game, step)
+    if before is not None and not game.pending and (
+            card in before.cancelled_by):  # HA7, BJ4: the pick-up is void
+        out.append(_("the pick-up is cancelled"))
     if game.pending and nxt is not None:
-        answer = bool(rule.stack or rule.cancelled_by)
+        answer = bool(rule.stack or rule.stack_with or rule.cancelled_by)
         if nxt == you:
             out.append(_("you must draw {n} or answer", n=game.pending) if answer
                        else _("you must draw {n}", n=game.pending))
@@ -292,13 +329,133 @@ def _effects(game: Game, names: Sequence[str], step: Step, card: Card, you: int 
             out.append(_("{name} must draw {n}", name=names[nxt], n=game.pending))
     if step.reversed:
         out.append(_("play changes direction"))
+    elif len(step.action.cards) > 1 and rule.reverse and game.n - len(game.finished) > 2:
+        out.append(_("the direction of play stays the same"))  # SW7: two reverses
     if step.skipped is not None:
-        out.append(_("you lose your turn") if step.skipped == you
-                   else _("{name} loses their turn", name=names[step.skipped]))
+        skipped = _seats_after(game, step.seat, _skip_count(game, step, rule))
+        if len(skipped) > 1:  # SW6: k skip cards skip k players
+            out.append(_skipped_words(skipped, names, you, _))
+        else:
+            out.append(_("you lose your turn") if step.skipped == you
+                       else _("{name} loses their turn", name=names[step.skipped]))
+    if game.skip_due and nxt is not None:  # MM5, PE8: the skipped player has a say
+        rank = _rank_letter(card, _)
+        out.append(_("you lose your turn, unless you pass the skip on with another {rank}",
+                     rank=rank) if nxt == you else
+                   _("{name} loses their turn, unless they pass the skip on with another {rank}",
+                     name=names[nxt], rank=rank))
     if rule.again and game.to_play == step.seat and game.again:
         out.append(_("you play again") if step.seat == you
                    else _("{name} plays again", name=names[step.seat]))
     return out
+
+
+def _rank_letter(card: Card, _: Translator) -> str:
+    return rank_label(card.rank, _)
+
+
+def _seats_after(game: Game, seat: int, k: int) -> list[int]:
+    """The ``k`` seats after ``seat`` in the direction of play, players out aside (TS11)."""
+    out: list[int] = []
+    at = seat
+    for _step in range(game.n * (k + 1)):
+        if len(out) >= k:
+            break
+        at = (at + game.direction) % game.n
+        if at not in game.finished and at != seat:
+            out.append(at)
+    return out
+
+
+def _skip_count(game: Game, step: Step, rule: CardRule) -> int:
+    """How many players a play skips (SW6: one a skip card, never the player who laid
+    them; a reverse with two players under ``reverse_two = "skip"``)."""
+    k = len(step.action.cards)
+    holding = game.n - len(game.finished)
+    skips = k if rule.skip else 0
+    if rule.reverse and holding <= 2:
+        skips += k
+    return max(1, min(skips, holding - 1))
+
+
+def _skipped_words(seats: list[int], names: Sequence[str], you: int | None,
+                   _: Translator) -> str:
+    """``2 players lose their turn: Bob, Cy`` (SW6)."""
+    who = ", ".join(_("you") if s == you else names[s] for s in seats)
+    return _.plural("{n} player loses their turn: {names}", "{n} players lose their turn: {names}",
+                    len(seats), names=who)
+
+
+def _previous_play(game: Game, step: Step) -> tuple[int, Action] | None:
+    """The action before this one in the round, if it was another seat's play."""
+    if len(game.history) < 2:
+        return None
+    seat, action = game.history[-2]
+    if action.kind is not Kind.PLAY or seat == step.seat:
+        return None
+    return seat, action
+
+
+def _pending_before(game: Game, step: Step) -> CardRule | None:
+    """The rule of the draw card that left a pick-up for this play, if the previous action
+    was such a play (read from the history: :class:`Step` does not say)."""
+    previous = _previous_play(game, step)
+    if previous is None or previous[1].card is None:
+        return None
+    rule = game.rules.rule_of(previous[1].card)
+    return rule if rule.draw else None
+
+
+def _skip_passed_on(game: Game, step: Step) -> bool:
+    """MM5, PE8: this play passed a skip on (a card of its rank on a skip that could be)."""
+    previous = _previous_play(game, step)
+    if previous is None or previous[1].card is None or step.action.card is None:
+        return False
+    rule = game.rules.rule_of(previous[1].card)
+    return rule.pass_on and rule.skip and previous[1].card.rank is step.action.card.rank
+
+
+def _skip_due_before(game: Game, step: Step) -> int:
+    """MM5, PE8: the players a ``pass`` makes lose their turn when it accepts a skip that
+    could have been passed on (the skip cards of the play before it), else 0."""
+    if step.action.kind is not Kind.PASS:
+        return 0
+    previous = _previous_play(game, step)
+    if previous is None or previous[1].card is None:
+        return 0
+    rule = game.rules.rule_of(previous[1].card)
+    if not (rule.pass_on and rule.skip):
+        return 0
+    return max(1, min(len(previous[1].cards), game.n - len(game.finished) - 1))
+
+
+def ordinal(n: int, _: Translator) -> str:
+    """A placing: ``1st``, ``2nd``, ``3rd``, ``11th`` (``1er``, ``2e`` in French).
+
+    >>> from eights.i18n import translator
+    >>> [ordinal(n, translator("en")) for n in (1, 2, 3, 4, 11, 22)], ordinal(1, translator("fr"))
+    (['1st', '2nd', '3rd', '4th', '11th', '22nd'], '1er')
+    """
+    if _.lang == "fr":
+        return "1er" if n == 1 else f"{n}e"
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def placings(game: Game) -> list[int]:
+    """Each seat's placing (1 for the first out) at the end of a round: those out under
+    ``play_on`` in the order they went out, then those holding cards by hand value, lowest
+    first, tied players sharing the better place (TS11, TS12); without ``play_on`` the
+    player who went out is 1st."""
+    first = list(game.finished) or ([game.out] if game.out is not None else [])
+    place = [0] * game.n
+    for i, seat in enumerate(first):
+        place[seat] = i + 1
+    holding = [s for s in range(game.n) if s not in first]
+    values = {s: game.hand_value(s) for s in holding}
+    for s in holding:
+        place[s] = len(first) + 1 + sum(1 for o in holding if values[o] < values[s])
+    return place
 
 
 def table_words(game: Game, names: Sequence[str], _: Translator) -> list[str]:
@@ -311,6 +468,15 @@ def table_words(game: Game, names: Sequence[str], _: Translator) -> list[str]:
         lines.append(_("Any card may be played"))
     if game.pending:
         lines.append(_("Forced draw waiting: {n}", n=game.pending))
+    if game.skip_due:  # MM5, PE8
+        lines.append(_("A skip waits: pass it on with another {rank}, or pass",
+                       rank=rank_label(game.up_card.rank, _)))
+    if game.naming and game.to_play is not None:  # TS3, UC3
+        lines.append(_("{name} names the suit of the starter first",
+                       name=names[game.to_play]))
+    if game.finished:  # TS11
+        lines.append(_("Out of the round: {list}", list=", ".join(
+            f"{names[s]} ({ordinal(i + 1, _)})" for i, s in enumerate(game.finished))))
     lines.append(_("Direction: {arrow}", arrow="→" if game.direction == 1 else "←"))
     lines.append(_("Stock: {stock} · discard: {discard}", stock=len(game.stock),
                    discard=len(game.discard)))
@@ -321,7 +487,15 @@ def round_summary(game: Game, names: Sequence[str], _: Translator) -> list[str]:
     """Every hand revealed, how it counts, the round's points and the match totals."""
     assert game.round_points is not None
     lines: list[str] = []
-    if game.out is not None:
+    if game.rules.play_on or game.rules.scoring is Scoring.PLACINGS:  # TS11, TS12
+        place = placings(game)
+        ranked = ", ".join(f"{ordinal(place[s], _)} {names[s]}"
+                           for s in sorted(range(game.n), key=lambda s: (place[s], s)))
+        lines.append(_("Round {n} is over; the placings: {list}.", n=game.round, list=ranked)
+                     if game.out is not None else
+                     _("Round {n} is over, blocked; the placings: {list}.", n=game.round,
+                       list=ranked))
+    elif game.out is not None:
         lines.append(_("Round {n} is over: {name} went out.", n=game.round, name=names[game.out]))
     else:
         lines.append(_("Round {n} is over: blocked, nobody could play.", n=game.round))
@@ -350,7 +524,8 @@ def round_summary(game: Game, names: Sequence[str], _: Translator) -> list[str]:
 
 def match_words(rules: Rules, _: Translator) -> str:
     """The match goal in a few words: ``Target 250 · highest wins``, ``1 round · lowest wins``."""
-    wins = _("lowest wins") if rules.scoring is Scoring.OWN_HAND else _("highest wins")
+    wins = (_("lowest wins") if rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS)
+            else _("highest wins"))
     if rules.target and rules.scoring is Scoring.ROUNDS_WON:  # SW11: target counts rounds won
         goal = _.plural("{n} round to win", "{n} rounds to win", rules.target)
     elif rules.target:
