@@ -20,7 +20,8 @@ from eights.cli import app
 from eights.engine.record import record_of
 from stacked import random_play
 
-PRESETS = ["classic", "crazy-eights", "huit-americain", "huit-fou", "les-huit", "openspiel"]
+PRESETS = ["black-jack", "classic", "crazy-eights", "huit-americain", "huit-fou", "last-card",
+           "les-huit", "mau-mau", "openspiel", "pesten", "switch", "tschau-sepp", "uno-cards"]
 STATE_KEYS = {
     "round", "over", "match_over", "to_play", "legal", "hands", "up_card", "suit",
     "direction", "pending_draw", "stock", "discard", "round_points", "scores", "winners",

@@ -424,10 +424,10 @@ def test_ts11_ts12_the_placings_at_the_end_of_a_round() -> None:
         g.apply(move)
     assert g.over and placings(g) == [3, 1, 2]
     en = round_summary(g, NAMES, EN)
-    assert en[0] == "Round 1 is over; the placings: 1st Bob, 2nd Cy, 3rd Ana."
+    assert en[0] == "Round 1 is over: the placings are 1st Bob, 2nd Cy, 3rd Ana."
     assert en[1] == "Ana: 7♣ 7 = 7 · round +2 · total 2"
     fr = round_summary(g, NAMES, FR)
-    assert fr[0] == f"Fin de la manche 1{NB}; classement{NB}: 1er Bob, 2e Cy, 3e Ana."
+    assert fr[0] == f"Fin de la manche 1{NB}: classement 1er Bob, 2e Cy, 3e Ana."
 
 
 def test_ts12_placings_without_play_on_rank_the_others_by_hand_value() -> None:
@@ -441,10 +441,21 @@ def test_ts12_placings_without_play_on_rank_the_others_by_hand_value() -> None:
     assert placings(g) == [3, 1, 2, 3]  # Cy holds 6, Ana and Dee 7 each: they share 3rd
     assert g.round_points == [2, 0, 1, 2]  # TS12: the engine agrees
     assert round_summary(g, NAMES, EN)[0] == (
-        "Round 1 is over; the placings: 1st Bob, 2nd Cy, 3rd Ana, 3rd Dee.")
+        "Round 1 is over: the placings are 1st Bob, 2nd Cy, 3rd Ana, 3rd Dee.")
 
 
 def test_ordinals() -> None:
     assert [ordinal(n, EN) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
     assert [ordinal(n, FR) for n in (1, 2, 3)] == ["1er", "2e", "3e"]
+
+
+def test_ts11_the_last_card_of_a_player_out_still_acts() -> None:
+    """TS11: after going out on a 7, the next player draws (or answers): both are said."""
+    def make() -> Game:
+        return stacked("tschau-sepp", ["6s 7c", "9h 7s", "6h Kd"], "9d",
+                       "6c 6d 8c 8d 8h 8s Qc Qd", overrides=["hand_size=2"])
+    assert both(make, ["9h!", "6h!", "6s!", "7s!"])[-1] == (
+        "Bob plays 7♠ — “out!” — Bob goes out: 1st — Cy must draw 2 or answer",
+        f"Bob joue 7♠ — «{NB}fini{NB}!{NB}» — Bob n’a plus de cartes et sort, 1er — Cy doit "
+        "piocher 2 cartes ou contrer")

@@ -491,9 +491,9 @@ def round_summary(game: Game, names: Sequence[str], _: Translator) -> list[str]:
         place = placings(game)
         ranked = ", ".join(f"{ordinal(place[s], _)} {names[s]}"
                            for s in sorted(range(game.n), key=lambda s: (place[s], s)))
-        lines.append(_("Round {n} is over; the placings: {list}.", n=game.round, list=ranked)
-                     if game.out is not None else
-                     _("Round {n} is over, blocked; the placings: {list}.", n=game.round,
+        lines.append(_("Round {n} is over: the placings are {list}.", n=game.round,
+                       list=ranked) if game.out is not None else
+                     _("Round {n} is over: blocked; the placings are {list}.", n=game.round,
                        list=ranked))
     elif game.out is not None:
         lines.append(_("Round {n} is over: {name} went out.", n=game.round, name=names[game.out]))
