@@ -222,8 +222,8 @@ def test_going_out_is_checked_when_the_file_loads() -> None:
 
 @pytest.mark.parametrize(("override", "english", "french"), [
     ("cards.8.going_out=suit", "a player may go out on it only if it is of the suit to follow",
-     "on ne peut finir sur elle que si elle est de la couleur à suivre"),
-    ("cards.8.going_out=no", "nobody may go out on it", "personne ne peut finir sur elle"),
+     "on ne peut finir sur l’une d’elles que si elle est de la couleur à suivre"),
+    ("cards.8.going_out=no", "nobody may go out on it", "personne ne peut finir sur l’une d’elles"),
     ("cards.8.going_out=penalty", "a player who plays it as their last card draws 2 and "
      "stays in the round", "pioche 2 cartes et reste dans la manche"),
 ])
