@@ -459,3 +459,15 @@ def test_ts11_the_last_card_of_a_player_out_still_acts() -> None:
         "Bob plays 7♠ — “out!” — Bob goes out: 1st — Cy must draw 2 or answer",
         f"Bob joue 7♠ — «{NB}fini{NB}!{NB}» — Bob n’a plus de cartes et sort, 1er — Cy doit "
         "piocher 2 cartes ou contrer")
+
+
+def test_lc8_the_pick_up_of_a_last_card_is_served() -> None:
+    """LC8: a 2 played as the last card is still served: the next player takes it."""
+    def make() -> Game:
+        return stacked("last-card", ["3c 4h", "2h 9h"], "6h", "9s Kd",
+                       overrides=["hand_size=2", "announce_last_card=false"])
+    assert both(make, ["9h", "4h", "2h"])[-1] == (
+        "Bob plays 2♥ — Bob goes out — Ana takes the pick-up: 2 cards",
+        f"Bob joue 2♥ — Bob n’a plus de cartes — Ana pioche les cartes imposées{NB}: 2 cartes")
+    assert both(make, ["9h", "4h", "2h"], you=0)[-1][0] == (
+        "Bob plays 2♥ — Bob goes out — you take the pick-up: 9♠ K♦")

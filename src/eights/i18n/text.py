@@ -198,9 +198,13 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
                   you: int | None = None) -> str:
     """One line in words for an action just applied (``step``: what :meth:`Game.apply` said).
 
-    Effects are named: who loses their turn, a reversal, a forced draw
-    waiting, a forgotten announcement, cards sent back (HF9), a reshuffle, the
-    player going out. Only counts of cards are said, never the cards drawn,
+    Effects are named: who loses their turn (k players for k skip cards, SW6),
+    a reversal, a forced draw waiting (growing across ranks, BJ3) or cancelled
+    (BJ4), a skip that may be passed on (MM5, PE8), a forgotten announcement,
+    cards sent back (HF9), a reshuffle, the player going out (with their placing
+    under ``play_on``, TS11) and a pick-up served after the last card (LC8).
+    Several cards are said one by one ("plays 7♥ 7♠"), ``=s`` as "names ♠".
+    Only counts of cards are said, never the cards drawn,
     except to ``you``: told to the one person at the table, their own moves
     read "You play 7♥", "You draw J♦" (the cards they received, and only
     theirs), and what falls on them "you must draw 2", "you lose your turn".
@@ -235,6 +239,12 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
                 return " — ".join(parts)
         elif step.out == seat:
             parts.append(_("you go out") if me else _("{name} goes out", name=who))
+            for s in range(game.n):  # LC8, UC10: the pick-up of the last card is served
+                if s != seat and counts[s]:
+                    parts.append(_("you take the pick-up: {cards}", cards=mine) if s == you
+                                 else _.plural("{name} takes the pick-up: {n} card",
+                                               "{name} takes the pick-up: {n} cards", counts[s],
+                                               name=names[s]))
             return " — ".join(parts)
         if counts[seat] and len(game.hands[seat]) == counts[seat]:  # the hand was emptied
             if game.rules.rule_of(action.card).going_out is GoingOut.PENALTY:  # PE12
