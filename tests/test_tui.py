@@ -107,22 +107,44 @@ def any_play(obs: Observation, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
+def choose_keys(index: int, current: int, rng: random.Random) -> list[str]:
+    """The keys that move the choice from card ``current`` to card ``index``."""
+    distance = index - current
+    if index >= 9 or (abs(distance) <= 2 and rng.random() < 0.5):
+        return ["right" if distance > 0 else "left"] * abs(distance)
+    return [str(index + 1)]
+
+
 async def press_action(pilot: AppPilot, app: EightsApp, action: Action,
                        rng: random.Random) -> None:
-    """Press the keys a person presses for ``action``, then check the game got it."""
+    """Press the keys a person presses for ``action``, then check the game got it.
+
+    A multi-card play (SW3) marks the cards under the top one (m or space), then
+    chooses the top card and presses Enter; ``=s`` picks the suit in the picker that
+    opens by itself for a wild starter (TS3).
+    """
     table = app.table
     seat = table.viewer
     history = len(app.session.game.history)
-    if action.card is None:
+    if action.kind is Kind.NAME:
+        assert action.suit is not None
+        keys = [] if isinstance(app.screen, SuitPicker) else ["enter"]
+        keys.append(action.suit.letter)
+    elif action.card is None:
         keys = [KEYS[action.kind]]
     else:
-        index = table.obs.hand.index(action.card)
+        hand = list(table.obs.hand)
         keys = ["a"] if action.announce != table.announce else []
-        distance = index - table.selected
-        if index >= 9 or (abs(distance) <= 2 and rng.random() < 0.5):
-            keys += ["right" if distance > 0 else "left"] * abs(distance)
-        else:
-            keys.append(str(index + 1))
+        current = table.selected
+        taken: set[int] = set()
+        for card in action.cards[:-1]:  # SW3: mark the cards under the top one
+            index = next(i for i, c in enumerate(hand) if c == card and i not in taken)
+            taken.add(index)
+            keys += choose_keys(index, current, rng)
+            keys.append(rng.choice(["m", "space"]))
+            current = index
+        index = next(i for i, c in enumerate(hand) if c == action.card and i not in taken)
+        keys += choose_keys(index, current, rng)
         keys.append("enter")
         if action.suit is not None:
             keys.append(action.suit.letter)  # the suit picker is open by now
@@ -151,7 +173,8 @@ async def play_until(pilot: AppPilot, app: EightsApp, done: Callable[[Observatio
         if isinstance(screen, HandoverScreen):
             await pilot.press("enter")
             continue
-        assert isinstance(screen, TableScreen)
+        assert isinstance(screen, TableScreen) or (
+            isinstance(screen, SuitPicker) and screen.naming)  # TS3: it opens by itself
         obs = app.session.observe(app.table.seat)
         assert obs.legal, "a person is to play whenever the table is in front"
         if done(obs):
@@ -163,9 +186,12 @@ async def play_until(pilot: AppPilot, app: EightsApp, done: Callable[[Observatio
 # ---------------------------------------------------------------------- whole rounds
 
 
-# Seeds whose first round is short and uses the suit picker (and take in les-huit).
+# Seeds whose first round is short and uses the suit picker (and take in les-huit); in
+# switch, black-jack and last-card multi-card plays too, in uno-cards the =s naming.
 ROUNDS = [("classic", 1), ("huit-fou", 43), ("huit-americain", 21), ("les-huit", 12),
-          ("openspiel", 15), ("crazy-eights", 5)]
+          ("openspiel", 15), ("crazy-eights", 5), ("mau-mau", 40), ("switch", 9),
+          ("black-jack", 13), ("last-card", 27), ("pesten", 5), ("tschau-sepp", 30),
+          ("uno-cards", 53)]
 
 
 def test_every_preset_is_played() -> None:

@@ -2,52 +2,59 @@
 
 For pipes, screen readers and scripts. Before each of a person's turns it
 prints the table, the hand and the legal actions in canonical notation
-(``7h``, ``8h=s``, ``draw``…), then reads one line. The keys of the full
-screen work too: ``d`` draws, ``p`` passes, ``t`` takes the top card (LH5);
-a wild card typed without its suit (``8h``) asks for the suit. Unknown or
-illegal input gets a one-line explanation (a card you do not hold, an
-announcement that does not apply, what the key means) and the question
+(``7h``, ``8h=s``, ``7h+7s``, ``=s``, ``draw``…), then reads one line. The
+keys of the full screen work too: ``d`` draws, ``p`` passes (or lets a skip
+fall on you, MM5), ``t`` takes the top card (LH5); a wild card typed without
+its suit (``8h``, ``Ah+As``) asks for the suit. Several cards of one rank go
+down as one play (SW3: ``7h+7s``, the last one on top); a wild starter's
+suit is named with ``=s`` (TS3). Unknown or illegal input gets a one-line
+explanation (a card you do not hold, an announcement that does not apply,
+cards that cannot go down together, what the key means) and the question
 again. ``undo``, ``rules`` (or ``?``) and ``quit`` are understood too. End of
 input saves and exits.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TextIO
 
-from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.actions import DRAW, PASS, TAKE, Action, Kind
 from eights.engine.cards import Card, Suit
 from eights.engine.errors import NotationError
-from eights.engine.rules import Rules
+from eights.engine.observation import Observation
+from eights.engine.rules import MultiPlay
 from eights.i18n import Translator
 from eights.i18n.explain import describe
 from eights.i18n.text import (
     card_label,
     card_words,
-    hand_count_words,
+    rank_words,
     read_action,
     round_summary,
     suit_key,
     suit_keys,
     table_words,
 )
-from eights.session import Session
+from eights.session import Session, count_words
 
-__all__ = ["KEYS", "refusal", "run_plain"]
+__all__ = ["KEYS", "multi_refusal", "refusal", "run_plain"]
 
 KEYS: dict[str, Action] = {"d": DRAW, "p": PASS, "t": TAKE}
 """The one-letter keys of the full screen, understood here too."""
 
 
-def refusal(action: Action, hand: Sequence[Card], legal: Sequence[Action], rules: Rules,
-            _: Translator) -> str:
-    """Why ``action`` is refused, in one line, saying what to do instead."""
+def refusal(action: Action, obs: Observation, _: Translator) -> str:
+    """Why ``action`` is refused to the seat of ``obs`` (to play), in one line, saying what
+    to do instead (the legal actions)."""
+    legal, hand, rules = obs.legal, obs.hand, obs.rules
     actions = " ".join(str(a) for a in legal)
-    card = action.card
-    if card is not None and card not in hand:
-        return _("You don’t hold {card}. Legal: {actions}", card=str(card), actions=actions)
-    if card is not None and action.announce and action.without_announce() in legal:
+    missing = Counter(action.cards) - Counter(hand)
+    if missing:
+        return _("You don’t hold {card}. Legal: {actions}", card=str(min(missing)),
+                 actions=actions)
+    if action.card is not None and action.announce and action.without_announce() in legal:
         plain = str(action.without_announce())
         if not rules.announce_last_card:
             return _("These rules have no last-card announcement: play {action} without “!”.",
@@ -57,11 +64,61 @@ def refusal(action: Action, hand: Sequence[Card], legal: Sequence[Action], rules
             "card; you hold {n} card. Play {action} without “!”.",
             "Announce (“!”) only with your last card but one, the play that leaves you one "
             "card; you hold {n} cards. Play {action} without “!”.", len(hand), action=plain)
+    if obs.naming:  # TS3, UC3
+        return _("Name the suit to follow of the wild starter {card} first. Legal: {actions}",
+                 card=card_label(obs.up_card, _), actions=actions)
+    if len(action.cards) > 1:  # SW3
+        why = multi_refusal(action, obs, _)
+        if why is not None:
+            return why
+    if action.kind is Kind.NAME:
+        return _("{action} names a suit only for a wild starter, before the first play. "
+                 "Legal: {actions}", action=str(action), actions=actions)
     if action == PASS and DRAW in legal:
         return _("p (pass) is not allowed now; to draw, type d. Legal: {actions}",
                  actions=actions)
     return _("{action} is not allowed now. Legal: {actions}", action=str(action),
              actions=actions)
+
+
+def multi_refusal(action: Action, obs: Observation, _: Translator) -> str | None:
+    """Why a play of several cards (SW3) is refused, or ``None`` when the cards could go
+    down together and only the suit or the call is wrong."""
+    legal, rules = obs.legal, obs.rules
+    actions = " ".join(str(a) for a in legal)
+    cards = action.cards
+    if rules.multi_play is MultiPlay.NONE:
+        return _("These rules play one card at a time: {action} is not allowed. Legal: {actions}",
+                 action=str(action), actions=actions)
+    if len({c.rank for c in cards}) > 1:
+        return _("The cards of one play must be of one rank: {action} is not allowed. "
+                 "Legal: {actions}", action=str(action), actions=actions)
+    if len({rules.rule_of(c) for c in cards}) > 1:  # BJ: black and red jacks differ
+        return _("The cards of one play must have one rule: {action} mixes cards that do not. "
+                 "Legal: {actions}", action=str(action), actions=actions)
+    wanted = Counter(cards)
+    same = [a for a in legal if len(a.cards) == len(cards) and Counter(a.cards) == wanted]
+    if any(a.card == action.card for a in same):
+        return None
+    if same:  # a card under the top must be playable
+        return _("{action}: a card under the top one must be playable now; with these cards "
+                 "play {plays}", action=str(action),
+                 plays=" / ".join(sorted({str(a.without_announce()) for a in same})))
+    top = rules.rule_of(cards[-1])
+    if cards[-1].rank in top.not_on:  # MM6: jacks never go down several at once
+        return _("Cards of rank {rank} never go down together here (one may not cover "
+                 "another). Legal: {actions}", rank=rank_words(cards[-1].rank, _),
+                 actions=actions)
+    if obs.drawn is not None:
+        return _("After a draw only the card drawn may be played, alone. Legal: {actions}",
+                 actions=actions)
+    if obs.pending_draw:
+        return _("None of these cards answers the forced draw. Legal: {actions}",
+                 actions=actions)
+    if obs.skip_due:
+        return _("Only cards of the skip’s rank pass it on. Legal: {actions}", actions=actions)
+    return _("None of the cards under the top one can be played on the up-card. "
+             "Legal: {actions}", actions=actions)
 
 
 def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) -> int:
@@ -114,6 +171,9 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
     say(_("{title} — {n} players. Type an action, “rules”, “undo” or “quit”.",
           title=game.rules.title, n=game.n))
     say(_("Type a card (7h), d to draw, p to pass; a wild card alone (8h) asks for the suit."))
+    if game.rules.multi_play is not MultiPlay.NONE:  # SW3
+        say(_("Several cards of one rank go down as one play, the last one on top: 7h+7s "
+              "(Ah+As=d names a suit)."))
     if session.path is not None:
         say(_("This game is saved as you play: {path}", path=session.path))
     if game.history:  # a resumed game: this round so far, as it was told
@@ -144,7 +204,8 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
         say()
         for line in table_words(game, session.names, _):
             say(line)
-        others = [f"{session.names[s]} {hand_count_words(len(game.hands[s]), _)}"
+        obs = game.observe(seat)
+        others = [f"{session.names[s]} {count_words(obs, s, _)}"
                   for s in range(game.n) if s != seat]
         say(_("Others: {list}", list=" · ".join(others)))
         hand = game.hand(seat)
@@ -152,6 +213,12 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
               cards=" ".join(str(c) for c in hand)))
         say("   " + ", ".join(card_words(c, _) for c in hand))
         legal = game.legal_actions()
+        if obs.naming:  # TS3, UC3
+            say(_("The starter {card} is wild: name the suit to follow (=c =d =h =s).",
+                  card=card_label(obs.up_card, _)))
+        elif obs.skip_due:  # MM5, PE8
+            say(_("A skip falls on you: pass it on with another {rank}, or p to miss your turn.",
+                  rank=rank_words(obs.up_card.rank, _)))
         say(_("Legal: {actions}", actions=" ".join(str(a) for a in legal)))
         while True:
             answer = ask("> ")
@@ -182,7 +249,7 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
                           actions=" ".join(str(a) for a in legal)))
                     continue
             if action.card is not None and action.suit is None and action not in legal:
-                named = [a for a in legal if a.card == action.card and a.suit is not None
+                named = [a for a in legal if a.cards == action.cards and a.suit is not None
                          and a.announce == action.announce]
                 if named:  # a wild card typed without its suit: ask for it
                     try:
@@ -193,7 +260,7 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
                         continue
                     action = Action.play(action.card, suit, action.announce)
             if action not in legal:
-                say(refusal(action, hand, legal, game.rules, _))
+                say(refusal(action, obs, _))
                 continue
             move = session.play(action)
             say(session.describe(move, _))

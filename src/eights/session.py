@@ -28,9 +28,9 @@ from eights.engine.observation import Observation
 from eights.engine.record import Record, load_record, record_of, replay
 from eights.engine.rules import Rules, load_rules
 from eights.i18n import Translator, translator
-from eights.i18n.text import describe_move
+from eights.i18n.text import describe_move, hand_count_words
 
-__all__ = ["BotTurn", "Seat", "Session", "Told", "default_save_dir"]
+__all__ = ["BotTurn", "Seat", "Session", "Told", "count_words", "default_save_dir"]
 
 
 def default_save_dir() -> Path:
@@ -41,6 +41,14 @@ def default_save_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("eights")) / "games"
+
+
+def count_words(obs: Observation, seat: int, _: Translator) -> str:
+    """A seat's cards in hand (``5 cards``), or its place once it is out (``Out: place 1``,
+    TS11)."""
+    if seat in obs.finished:
+        return _("Out: place {n}", n=obs.finished.index(seat) + 1)
+    return hand_count_words(obs.hand_sizes[seat], _)
 
 
 @dataclass

@@ -16,12 +16,20 @@ Keys (the bar at the bottom shows them too):
 
 =============  ===========================================================
 ← → 1–9        choose a card; Enter plays it (a click on a card too)
+m  space       mark (or unmark) the chosen card to go down with others of
+               its rank (SW3, ``multi_play``); Enter then plays the marked
+               cards with the chosen card on top; only cards that can go
+               down together can be marked
 1–4 or letter  name a suit, in the suit picker after a wild card: c d h s
                (clubs, diamonds, hearts, spades); in French t k c p (trèfle,
-               carreau, cœur, pique), with d h s still understood
-d  p  t        draw, pass, take the top card of the stock (LH5); a key that
-               does not apply says why on the status line
-a              announce your last card with the next play (HA13)
+               carreau, cœur, pique), with d h s still understood; the picker
+               opens by itself for a wild starter to name (TS3, UC3), and
+               Enter opens it again
+d  p  t        draw, pass (also: let a skip fall on you, MM5), take the top
+               card of the stock (LH5); a key that does not apply says why on
+               the status line
+a              announce your last card, or call going out, with the next
+               play (HA13, MM9)
 u              take back your last move (one person against bots)
 ?              the rules of this game
 +  −           bots play faster or slower
@@ -36,9 +44,12 @@ fit side by side). A smaller terminal shows a message instead.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -50,13 +61,14 @@ from textual.timer import Timer
 from textual.widgets import Button, Header, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.actions import DRAW, PASS, TAKE, Action, Kind
 from eights.engine.cards import Card, Suit
 from eights.engine.game import Step
 from eights.engine.observation import Observation
+from eights.engine.rules import MultiPlay, Scoring
 from eights.i18n import Translator
 from eights.i18n.explain import describe
-from eights.i18n.text import card_label, round_summary
+from eights.i18n.text import card_label, placings, rank_words, round_summary
 from eights.session import BotTurn, Session
 from eights.tui import DELAYS, SPEEDS
 from eights.tui.cards import set_text
@@ -64,7 +76,8 @@ from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, Rule
 from eights.tui.hand import HandFan
 from eights.tui.panels import PlayersPanel, TablePanel
 
-__all__ = ["DELAYS", "MIN_SIZE", "SPEEDS", "EightsApp", "TableScreen", "default_selection"]
+__all__ = ["DELAYS", "MIN_SIZE", "SPEEDS", "EightsApp", "TableScreen", "default_selection",
+           "plays_of"]
 
 SHOW_THINKING_AFTER = 0.1
 """At the instant speed, seconds before the table shows a bot thinking (a quick bot
@@ -77,14 +90,25 @@ TALL = 40
 """From this many lines on, the hand shows big cards."""
 NARROW = 100
 """Below this many columns the keys of the bottom bar stand without gaps between them."""
+SPARE_KEYS = ("rules", "undo")
+"""Buttons of the bottom bar left out, in this order, when the bar would not fit the width
+(their keys still work; ``?`` is told in the log at the start)."""
 FLASH_SECONDS = 4.0
 """How long a message about a key that does not apply stays on the status line."""
 
 
 def is_wild(card: Card, obs: Observation) -> bool:
     """A card that is played on anything and names a suit (an 8): Enter on it by mistake costs."""
-    rule = obs.rules.card(card.rank)
+    rule = obs.rules.rule_of(card)
     return rule.wild or rule.name_suit
+
+
+def plays_of(legal: Sequence[Action], cards: Sequence[Card]) -> list[Action]:
+    """The legal plays of exactly ``cards``, the last one on top (a multi-card play, SW3,
+    whatever order the cards under the top were chosen in), every suit named and call."""
+    top, wanted = cards[-1], Counter(cards)
+    return [a for a in legal if a.card == top and len(a.cards) == len(cards)
+            and Counter(a.cards) == wanted]
 
 
 def default_selection(obs: Observation, current: int = -1) -> int:
@@ -140,6 +164,7 @@ class TableScreen(Screen[None]):
         Binding("right", "move(1)", show=False),
         *[Binding(str(k), f"choose({k - 1})", show=False) for k in range(1, 10)],
         Binding("enter", "play_selected", show=False),
+        Binding("m,space", "mark", show=False),
         Binding("d", "draw", show=False),
         Binding("p", "pass_turn", show=False),
         Binding("t", "take", show=False),
@@ -180,6 +205,9 @@ class TableScreen(Screen[None]):
         """By seat: the cards received since that seat's last action (marked ``+``)."""
         self.flash_text: str | None = None
         """A message about a key that does not apply, shown for a while on the status line."""
+        self.marked: list[int] = []
+        """Positions in the hand of the cards marked to go down together (SW3), in the
+        order they were marked; cleared at each new decision."""
         self._flash_timer: Timer | None = None
 
     @property
@@ -203,6 +231,7 @@ class TableScreen(Screen[None]):
         with Vertical(id="hand-box"):
             yield HandFan(self.tr, id="hand")
         with Horizontal(id="actions"):
+            yield ActionButton(_("Mark (m)"), id="mark", compact=True, action="screen.mark")
             yield ActionButton(_("Draw (d)"), id="draw", compact=True, action="screen.draw")
             yield ActionButton(_("Pass (p)"), id="pass", compact=True, action="screen.pass_turn")
             yield ActionButton(_("Take (t)"), id="take", compact=True, action="screen.take")
@@ -221,7 +250,6 @@ class TableScreen(Screen[None]):
         self.query_one("#players").border_title = _("Players")
         self.query_one("#table").border_title = _("Table")
         self.query_one("#log").border_title = _("Log")
-        self.query_one("#announce").display = rules.announce_last_card or rules.call_out
         self.say(_("{title}: {n} players. Press ? for the rules.", title=rules.title,
                    n=len(s.seats)))
         if s.path is not None:
@@ -244,11 +272,32 @@ class TableScreen(Screen[None]):
         self.set_class(height < SHORT, "-short")
         self.set_class(width < NARROW, "-narrow")
         self.query_one(HandFan).set_big(height >= TALL)
+        self._fit_keys(width)
         if small:
             set_text(self.query_one("#too-small", Static), _(
                 "This terminal is {width}×{height}: the table needs at least {min_width}×"
                 "{min_height}. Make the window larger (or the font smaller); q leaves.",
                 width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]))
+
+    def _fit_keys(self, width: int) -> None:
+        """Show the buttons of the bottom bar these rules use; leave out :data:`SPARE_KEYS`
+        while the bar would be wider than ``width``."""
+        rules = self.obs.rules
+        shown = {"mark": rules.multi_play is not MultiPlay.NONE,
+                 "take": rules.replace_after_play,
+                 "announce": rules.announce_last_card or rules.call_out}
+        gap = 0 if width < NARROW else 1
+        buttons = list(self.query("#actions > Button").results(Button))
+        for button in buttons:
+            button.display = shown.get(button.id or "", True)
+
+        def needed() -> int:
+            return sum(cell_len(str(b.label)) + 2 + gap for b in buttons if b.display)
+
+        for spare in SPARE_KEYS:
+            if needed() <= width:
+                break
+            self.query_one(f"#{spare}").display = False
 
     # ------------------------------------------------------------------ the flow
 
@@ -317,6 +366,8 @@ class TableScreen(Screen[None]):
                 return
             self.viewer = seat
         self.refresh_view()
+        if self.obs.naming and self.my_turn():  # TS3, UC3: the suit of a wild starter
+            self._ask_name()
 
     def _reveal(self, seat: int) -> None:
         self.viewer = seat
@@ -400,7 +451,11 @@ class TableScreen(Screen[None]):
         s = self.session
         obs = s.observe(self.seat)
         summary = round_summary(s.game, s.names, self.tr)  # the end-of-round reveal
-        self.app.push_screen(RoundOverScreen(obs, s.names, summary, self.tr), self._round_answer)
+        rules = s.game.rules
+        places = (placings(s.game) if rules.play_on or rules.scoring is Scoring.PLACINGS
+                  else None)  # TS11, TS12
+        self.app.push_screen(RoundOverScreen(obs, s.names, summary, self.tr, places),
+                             self._round_answer)
 
     def _round_answer(self, answer: str | None) -> None:
         if answer == "next":
@@ -409,6 +464,7 @@ class TableScreen(Screen[None]):
             self._decision = None
             self._undo_marks.clear()
             self.new_cards.clear()
+            self.marked = []
             self._say_round()
             self.advance()
         elif answer == "quit":
@@ -445,6 +501,9 @@ class TableScreen(Screen[None]):
             if decision != self._decision:  # a new decision: point at a card to play
                 self._decision = decision
                 self.selected = default_selection(obs, self.selected)
+                self.marked = []
+        else:
+            self.marked = []
         if obs.hand and self.selected >= len(obs.hand):
             self.selected = len(obs.hand) - 1
         self._show_hand()
@@ -452,7 +511,7 @@ class TableScreen(Screen[None]):
         legal = obs.legal if self.my_turn() else ()
         for key, action in (("#draw", DRAW), ("#pass", PASS), ("#take", TAKE)):
             self.query_one(key).disabled = action not in legal
-        self.query_one("#take").display = obs.rules.replace_after_play
+        self.query_one("#mark").disabled = not any(len(a.cards) > 1 for a in legal)
         self.query_one("#undo").disabled = not s.can_undo
 
     def new_positions(self) -> list[int]:
@@ -475,7 +534,7 @@ class TableScreen(Screen[None]):
         obs = self.obs
         playable = {a.card for a in obs.legal if a.card is not None}
         hand.show(obs.hand, playable=playable, turn=self.my_turn(), selected=self.selected,
-                  new=self.new_positions())
+                  new=self.new_positions(), marked=self.marked)
 
     def _show_prompt(self) -> None:
         prompt = self.query_one("#prompt", Static)
@@ -507,6 +566,9 @@ class TableScreen(Screen[None]):
         if self.viewer is None:
             return ""
         if obs.to_play is not None and not self.my_turn():
+            if self.viewer in obs.finished:  # TS11: out of the round, the others play on
+                return _("You are out in place {n}: the others play on.",
+                         n=obs.finished.index(self.viewer) + 1)
             thinking = self._thinking
             if thinking is not None and thinking.due and thinking.action is None:
                 return _("{name} is thinking…", name=names[obs.to_play])
@@ -514,7 +576,13 @@ class TableScreen(Screen[None]):
         legal = obs.legal
         plays = any(a.card is not None for a in legal)
         keys: list[str] = []
-        if obs.may_take:
+        if obs.naming:  # TS3, UC3
+            text = _("The starter {card} is wild: name the suit to follow (Enter).",
+                     card=card_label(obs.up_card, _))
+        elif self.marked:
+            text = _("Marked: {cards}. Enter plays them with the chosen card on top; m "
+                     "unmarks it.", cards=" ".join(card_label(obs.hand[i], _) for i in self.marked))
+        elif obs.may_take:
             text = _("Take the top card of the stock? t: take it · p: no thanks")
         elif obs.drawn is not None and plays and obs.drawn in obs.hand \
                 and self.selected != obs.hand.index(obs.drawn):  # a wild card is not chosen
@@ -536,6 +604,12 @@ class TableScreen(Screen[None]):
             else:
                 text = _.plural("{n} card to draw: press d.", "{n} cards to draw: press d.",
                                 obs.pending_draw)
+        elif obs.skip_due:  # MM5, PE8
+            if plays:
+                text = _("A skip falls on you: pass it on with another {rank} (Enter), or p to "
+                         "miss your turn.", rank=rank_words(obs.up_card.rank, _))
+            else:
+                text = _("A skip falls on you: press p to miss your turn.")
         elif obs.must_play_again and not plays:
             text = _("You cannot play again: press d to draw the penalty.")
         else:
@@ -547,6 +621,8 @@ class TableScreen(Screen[None]):
                 keys.append(_("d: draw"))
             if PASS in legal:
                 keys.append(_("p: pass"))
+        if any(len(a.cards) > 1 for a in legal) and not self.marked:  # SW3
+            keys.append(_("m: mark"))
         if self.announce:
             keys.append(_("announcing your last card"))
         return " · ".join([text, *keys])
@@ -568,6 +644,11 @@ class TableScreen(Screen[None]):
             return self.not_your_turn()
         legal = obs.legal
         plays = any(a.card is not None for a in legal)
+        if obs.naming:  # TS3, UC3
+            return _("Name the suit to follow first: Enter opens the suit picker.")
+        if obs.skip_due and action == DRAW:  # MM5, PE8
+            return _("d: a skip falls on you; pass it on with another {rank} or press p.",
+                     rank=rank_words(obs.up_card.rank, _))
         if action == TAKE:
             if not obs.rules.replace_after_play:
                 return _("t does nothing here: these rules never let you take the top card "
@@ -603,6 +684,7 @@ class TableScreen(Screen[None]):
         button = self.query_one("#announce", Button)
         button.label = _("Announcing! (a)") if announce else _("Announce (a)")
         button.set_class(announce, "-on")
+        self._fit_keys(self.size.width)
         self._show_prompt()
 
     def watch_speed(self, speed: str) -> None:
@@ -633,39 +715,116 @@ class TableScreen(Screen[None]):
         else:
             self.app.bell()
 
+    def chosen_cards(self) -> list[Card]:
+        """The cards Enter plays: those marked (SW3), then the chosen card, on top."""
+        hand = self.obs.hand
+        under = [hand[i] for i in self.marked if i != self.selected and i < len(hand)]
+        return [*under, hand[self.selected]]
+
     def action_play_selected(self) -> None:
-        """Play the chosen card; ask for a suit first when the play names one."""
-        _ = self.tr
+        """Play the chosen card, on top of the cards marked; ask for a suit first when the
+        play names one (and for the suit of a wild starter, TS3)."""
         if not self.my_turn():
             self.flash(self.not_your_turn())
+            return
+        if self.obs.naming:
+            self._ask_name()
             return
         if not 0 <= self.selected < len(self.obs.hand):
             self.app.bell()
             return
-        card = self.obs.hand[self.selected]
-        plays = [a for a in self.obs.legal if a.card == card]
+        cards = self.chosen_cards()
+        card = cards[-1]
+        plays = plays_of(self.obs.legal, cards)
         if not plays:
-            self.flash(_("{card} cannot be played now.", card=card_label(card, _)))
+            self.flash(self.why_not_cards(cards))
             return
         suits = sorted({a.suit for a in plays if a.suit is not None})
-        if self.announce and Action.play(card, None, True) in plays:
+        if self.announce and any(a.announce and a.suit is None for a in plays):
             suits = []  # MM9: the going-out call names no suit
         if suits:
             def picked(suit: Suit | None) -> None:
                 if suit is not None:
-                    self._play_card(card, suit)
+                    self._play_cards(cards, suit)
 
-            self.app.push_screen(SuitPicker(card, suits, _), picked)
+            self.app.push_screen(SuitPicker(card, suits, self.tr), picked)
         else:
-            self._play_card(card, None)
+            self._play_cards(cards, None)
 
-    def _play_card(self, card: Card, suit: Suit | None) -> None:
-        plays = [a for a in self.obs.legal if a.card == card and a.suit == suit]
+    def why_not_cards(self, cards: Sequence[Card]) -> str:
+        """Why ``cards`` (the last on top) cannot be played now, in one line."""
+        _ = self.tr
+        legal = self.obs.legal
+        card = cards[-1]
+        if len(cards) == 1:
+            if any(a.card == card for a in legal):  # SW3: only on top of others of its rank
+                return _("{card} cannot be played alone now: mark (m) the cards to go "
+                         "under it.", card=card_label(card, _))
+            return _("{card} cannot be played now.", card=card_label(card, _))
+        together = " ".join(card_label(c, _) for c in cards)
+        wanted = Counter(cards)
+        tops = sorted({a.card for a in legal if a.card is not None
+                       and len(a.cards) == len(cards) and Counter(a.cards) == wanted})
+        if tops:  # a card under the top must be playable on the up-card
+            return _("{cards} go down together only with {tops} on top: choose it, then Enter.",
+                     cards=together, tops=" / ".join(card_label(c, _) for c in tops))
+        return _("{cards} cannot be played together now.", cards=together)
+
+    def _play_cards(self, cards: Sequence[Card], suit: Suit | None) -> None:
+        plays = [a for a in plays_of(self.obs.legal, cards) if a.suit == suit]
         if not plays:
             self.app.bell()
             return
         action = next((a for a in plays if a.announce == self.announce), plays[0])
         self.act(action)
+
+    def _ask_name(self) -> None:
+        """TS3, UC3: the suit picker for the wild starter (``=s``), unless it is open."""
+        if any(isinstance(screen, SuitPicker) for screen in self.app.screen_stack):
+            return
+        suits = [a.suit for a in self.obs.legal if a.kind is Kind.NAME and a.suit is not None]
+        if not suits:
+            return
+
+        def picked(suit: Suit | None) -> None:
+            if suit is not None:
+                self.act(Action.name(suit))
+
+        self.app.push_screen(SuitPicker(self.obs.up_card, suits, self.tr, naming=True), picked)
+
+    def action_mark(self) -> None:
+        """SW3: mark the chosen card to go down with others of its rank, or unmark it."""
+        _ = self.tr
+        obs = self.obs
+        if obs.rules.multi_play is MultiPlay.NONE:
+            self.flash(_("m does nothing here: these rules play one card at a time."))
+            return
+        if not self.my_turn():
+            self.flash(self.not_your_turn())
+            return
+        if obs.naming:
+            self.flash(self.why_not(DRAW))
+            return
+        i = self.selected
+        if not 0 <= i < len(obs.hand):
+            self.app.bell()
+            return
+        if i in self.marked:
+            self.marked.remove(i)
+        else:
+            cards = [obs.hand[j] for j in self.marked] + [obs.hand[i]]
+            wanted = Counter(cards)
+            if not any(len(a.cards) > 1 and not wanted - Counter(a.cards) for a in obs.legal):
+                card = card_label(obs.hand[i], _)
+                if self.marked:
+                    self.flash(_("{card} cannot go down with {cards}.", card=card, cards=" ".join(
+                        card_label(obs.hand[j], _) for j in self.marked)))
+                else:
+                    self.flash(_("{card} cannot go down with another card now.", card=card))
+                return
+            self.marked.append(i)
+        self._end_flash()  # the prompt says what is marked
+        self._show_hand()
 
     def act(self, action: Action) -> None:
         """Play ``action`` for the person to play (if it is legal), then move on."""
@@ -678,6 +837,7 @@ class TableScreen(Screen[None]):
         if self.session.can_undo:
             self._undo_marks.append(mark)
         self.announce = False
+        self.marked = []
         self._log_move(move)
         self.advance()
 
@@ -720,6 +880,7 @@ class TableScreen(Screen[None]):
         self._forget_thinking()
         self.session.undo()
         self.announce = False
+        self.marked = []
         self._decision = None
         self.new_cards.clear()
         if self._undo_marks:

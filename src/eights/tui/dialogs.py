@@ -17,7 +17,7 @@ from eights.engine.cards import Card, Suit
 from eights.engine.observation import Observation
 from eights.engine.rules import BlockedScoring, Scoring
 from eights.i18n import Translator
-from eights.i18n.text import card_label, suit_key, suit_keys, suit_words
+from eights.i18n.text import card_label, ordinal, suit_key, suit_keys, suit_words
 from eights.tui.cards import CardChips
 
 __all__ = ["HandoverScreen", "QuitScreen", "RoundOverScreen", "RulesScreen", "SuitPicker",
@@ -29,6 +29,9 @@ def scoring_words(obs: Observation, names: Sequence[str], _: Translator) -> str:
     assert obs.revealed is not None
     rules = obs.rules
     out = next((s for s, hand in enumerate(obs.revealed) if not hand), None)
+    if rules.scoring is Scoring.PLACINGS:  # TS12
+        return _("Each player scores their place minus one: 0 for the first out, {n} for the "
+                 "last.", n=obs.players - 1)
     if rules.scoring is Scoring.ROUNDS_WON:  # SW11, LC9, PE13
         if out is None:
             return _("Blocked: the lowest hand wins the round and scores 1.")
@@ -58,11 +61,14 @@ class SuitPicker(ModalScreen[Suit | None]):
         Binding("escape", "cancel", show=False),
     ]
 
-    def __init__(self, card: Card, suits: Sequence[Suit], _: Translator) -> None:
+    def __init__(self, card: Card, suits: Sequence[Suit], _: Translator, *,
+                 naming: bool = False) -> None:
         super().__init__()
         self.card = card
         self.suits = list(suits)
         self.tr = _
+        self.naming = naming
+        """TS3, UC3: ``card`` is a wild starter whose suit is named without a play (``=s``)."""
         self.keys: dict[str, Suit] = {str(suit.value + 1): suit for suit in Suit}
         """Every key that names a suit here."""
         self.keys.update(suit_keys(_))
@@ -70,9 +76,13 @@ class SuitPicker(ModalScreen[Suit | None]):
     def compose(self) -> ComposeResult:
         _ = self.tr
         with Vertical(id="suit-dialog", classes="dialog"):
-            yield Static(_("You play {card}: name the suit to follow.",
-                           card=card_label(self.card, _)),
-                         classes="dialog-title", markup=False)
+            if self.naming:
+                title = _("The starter {card} is wild: name the suit to follow.",
+                          card=card_label(self.card, _))
+            else:
+                title = _("You play {card}: name the suit to follow.",
+                          card=card_label(self.card, _))
+            yield Static(title, classes="dialog-title", markup=False)
             with Horizontal(id="suits"):
                 for suit in self.suits:
                     red = " -red" if suit in (Suit.HEARTS, Suit.DIAMONDS) else ""
@@ -80,8 +90,10 @@ class SuitPicker(ModalScreen[Suit | None]):
                                  f"({suit_key(suit, _)})",
                                  id=f"suit-{suit.letter}", classes="suit" + red,
                                  action=f"screen.pick('{suit.letter}')")
-            yield Static(_("Keys {keys}, or click; Escape: choose another card.",
-                           keys="1–4 / " + " ".join(suit_key(suit, _) for suit in Suit)),
+            keys = "1–4 / " + " ".join(suit_key(suit, _) for suit in Suit)
+            yield Static(_("Keys {keys}, or click; Escape: back to the table.", keys=keys)
+                         if self.naming else
+                         _("Keys {keys}, or click; Escape: choose another card.", keys=keys),
                          classes="hint", markup=False)
 
     def on_key(self, event: Key) -> None:
@@ -177,12 +189,14 @@ class RoundOverScreen(ModalScreen[str]):
     ]
 
     def __init__(self, obs: Observation, names: Sequence[str], summary: Sequence[str],
-                 _: Translator) -> None:
+                 _: Translator, places: Sequence[int] | None = None) -> None:
         super().__init__()
         self.obs = obs
         self.names = list(names)
         self.summary = list(summary)
         self.tr = _
+        self.places = None if places is None else list(places)
+        """Each seat's placing, under ``play_on`` or ``scoring = "placings"`` (TS11, TS12)."""
 
     def compose(self) -> ComposeResult:
         _ = self.tr
@@ -190,6 +204,7 @@ class RoundOverScreen(ModalScreen[str]):
         assert obs.revealed is not None and obs.round_points is not None
         points = obs.rules.points
         n = obs.players
+        places = self.places
         with Vertical(id="round-dialog", classes="dialog"):
             yield Static(self.summary[0], classes="dialog-title", markup=False)
             with VerticalScroll(id="round-body"):  # scrolls at big tables on small screens
@@ -197,9 +212,13 @@ class RoundOverScreen(ModalScreen[str]):
                     for head in (_("Player"), _("Hand"), _("Value"), _("Round"), _("Total")):
                         yield Label(head, classes="head")
                     winners = set(obs.winners or ()) | {s for s in range(n) if not obs.revealed[s]}
+                    if places is not None:
+                        winners = set(obs.winners or ()) | {s for s in range(n) if places[s] == 1}
                     for s in range(n):
                         hand = obs.revealed[s]
                         team = _(" (team {t})", t=s % 2 + 1) if obs.teams else ""
+                        if places is not None:
+                            team += f" ({ordinal(places[s], _)})"  # TS11, TS12
                         best = "-winner" if s in winners else ""
                         yield Label(self.names[s] + team, classes="name " + best, markup=False)
                         yield CardChips(hand, classes="hand")

@@ -4,8 +4,10 @@ Cards stand side by side while they fit; when the hand is wider than the
 screen, they overlap like a fan held in the hand, each still showing its
 rank over its suit in the left corner (the last one shows whole). The chosen
 card stands one line higher; playable cards have a heavy border (so they
-differ under NO_COLOR too); cards received since your last move are marked
-``+`` in the bottom border. Colours come from ``app.tcss`` (component classes).
+differ under NO_COLOR too); cards marked to go down together (SW3) carry
+``✓`` in the top border, beside their number; cards received since your last
+move are marked ``+`` in the bottom border. Colours come from ``app.tcss``
+(component classes).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from eights.i18n import Translator
 from eights.i18n.text import rank_label
 from eights.tui.cards import is_red
 
-__all__ = ["BIG_WIDTH", "CARD_WIDTH", "HandFan", "fan_step", "mini_face"]
+__all__ = ["BIG_WIDTH", "CARD_WIDTH", "MARK", "HandFan", "fan_step", "mini_face"]
 
 CARD_WIDTH = 7
 """Columns of one whole card, borders included."""
@@ -34,6 +36,8 @@ GAP = 1
 """Columns between two cards that do not overlap."""
 MIN_STEP = 3
 """The least a card may show when cards overlap: its border, its rank (``10``) and its suit."""
+MARK = "✓"
+"""The sign, in the top border, of a card marked to go down with others (SW3)."""
 LIGHT = "╭─╮│╰╯"
 HEAVY = "┏━┓┃┗┛"
 
@@ -79,7 +83,7 @@ class HandFan(Widget, can_focus=False):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "hand--black", "hand--red", "hand--joker", "hand--playable", "hand--unplayable",
-        "hand--selected", "hand--new", "hand--back",
+        "hand--selected", "hand--new", "hand--back", "hand--marked",
     }
 
     class Chosen(Message):
@@ -99,6 +103,8 @@ class HandFan(Widget, can_focus=False):
         self.selected = -1
         self.new: frozenset[int] = frozenset()
         """Positions of the cards received since the last move of this seat."""
+        self.marked: frozenset[int] = frozenset()
+        """Positions of the cards marked to go down together (SW3)."""
         self.big = False
         """Bigger cards, for tall screens (set by the table's layout)."""
 
@@ -118,13 +124,16 @@ class HandFan(Widget, can_focus=False):
         self.refresh()
 
     def show(self, cards: Sequence[Card], *, playable: Collection[Card] = (),
-             turn: bool = False, selected: int = -1, new: Collection[int] = ()) -> None:
-        """Show ``cards``; mark the playable ones (on ``turn``), the selected and the new ones."""
+             turn: bool = False, selected: int = -1, new: Collection[int] = (),
+             marked: Collection[int] = ()) -> None:
+        """Show ``cards``; mark the playable ones (on ``turn``), the selected, the new ones and
+        those marked to go down together."""
         self.cards = tuple(cards)
         self.playable = frozenset(playable)
         self.turn = turn
         self.selected = selected
         self.new = frozenset(new)
+        self.marked = frozenset(marked)
         self.refresh()
 
     @property
@@ -160,11 +169,13 @@ class HandFan(Widget, can_focus=False):
             state += ("hand--selected",)
         number = str(i + 1) if i < 9 else box[1]
         width = self.card_width
-        top = box[0] + number + box[1] * (width - 3) + box[2]
+        tick = MARK if i in self.marked else box[1]  # seen even where the next card overlaps
+        top = box[0] + number + tick + box[1] * (width - 4) + box[2]
         mark = "+" if i in self.new else box[1]
         bottom = box[4] + mark + box[1] * (width - 3) + box[5]
         lines: list[list[tuple[str, tuple[str, ...]]]] = []
-        lines.append([(ch, frame + state) for ch in top])
+        marked = ("hand--marked",) if i in self.marked else ()
+        lines.append([(ch, frame + state + (marked if k == 2 else ())) for k, ch in enumerate(top)])
         for inner in mini_face(card, self.tr, self.big):
             lines.append([(box[3], frame + state)] + [(ch, (colour, *state)) for ch in inner]
                          + [(box[3], frame + state)])

@@ -19,11 +19,11 @@ from eights.i18n.text import (
     action_words,
     card_label,
     card_words,
-    hand_count_words,
     match_words,
     rank_words,
     suit_words,
 )
+from eights.session import count_words
 from eights.tui.cards import CardChips, CardFace, set_text
 
 __all__ = ["PlayersPanel", "TablePanel", "played_by", "seat_lines", "table_lines"]
@@ -60,7 +60,7 @@ class PlayersPanel(Vertical):
             marker = "▶ " if turn else "  "
             team = _(" (team {t})", t=seat % 2 + 1) if obs.teams else ""
             set_text(name, marker + self.names[seat] + team)
-            set_text(count, hand_count_words(obs.hand_sizes[seat], _))
+            set_text(count, count_words(obs, seat, _))
             set_text(score, str(obs.scores[seat]))
             for cell in (name, count, score):
                 cell.set_class(turn, "-turn")
@@ -98,6 +98,9 @@ def table_lines(obs: Observation, names: Sequence[str], _: Translator,
         lines.append(_("played by {name}", name=names[by]))
     if obs.round_over:  # the last card played ends the round: nothing more to follow
         pass
+    elif obs.naming and obs.to_play is not None:  # TS3, UC3: a wild starter
+        lines.append(_("You name the suit to follow") if obs.to_play == you
+                     else _("{name} names the suit to follow", name=names[obs.to_play]))
     elif obs.free:
         lines.append(_("Any card may be played"))
     else:
@@ -106,6 +109,8 @@ def table_lines(obs: Observation, names: Sequence[str], _: Translator,
         lines.append(_("To match: {suit} or {rank}", suit=suit, rank=rank_words(obs.rank, _)))
     if obs.pending_draw:
         lines.append(_("Forced draw waiting: {n}", n=obs.pending_draw))
+    if obs.skip_due:  # MM5, PE8: the player to move may pass it on
+        lines.append(_("Skip waiting: {n}", n=obs.skip_due))
     if obs.must_play_again and obs.to_play is not None:
         lines.append(_("{name} must play again", name=names[obs.to_play]))
     arrow = "↓ " + _("clockwise") if obs.direction == 1 else "↑ " + _("counter-clockwise")
@@ -132,8 +137,11 @@ def seat_lines(obs: Observation, names: Sequence[str], _: Translator,
         seat = (obs.seat + k * obs.direction) % obs.players
         n = obs.hand_sizes[seat]
         marker = "▶ " if obs.to_play == seat else "  "
-        cards = ("▒" * min(n, backs) + ("…" if n > backs else "")).ljust(most)
-        line = f"{marker}{names[seat].ljust(width)}  {cards} {n:>2}"
+        if seat in obs.finished:  # TS11: out of the round, with its place
+            line = f"{marker}{names[seat].ljust(width)}  {count_words(obs, seat, _)}"
+        else:
+            cards = ("▒" * min(n, backs) + ("…" if n > backs else "")).ljust(most)
+            line = f"{marker}{names[seat].ljust(width)}  {cards} {n:>2}"
         if seat in last:
             line += "  · " + _("last: {action}", action=last[seat])
         lines.append(line)
