@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action, Kind
+from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action
 from eights.engine.cards import Card, Rank, Suit
 from eights.engine.errors import IllegalActionError, RecordError, RulesError
 from eights.engine.observation import TELL_KINDS, Observation, Tell
@@ -605,19 +605,19 @@ class Game:
         card = action.card
         if card is not None:
             self._play(p, action.cards, action.suit, action.announce)
-        elif action.kind is Kind.NAME:  # TS3, UC3: the wild starter's suit
+        elif action is DRAW:
+            self._draw(p)
+        elif action is PASS:
+            self._pass(p)
+        elif action is TAKE:
+            self._give(p, 1)  # LH5: take the top card of the stock
+            self._end_turn(p, 1 + self.skip_next)
+        else:  # TS3, UC3: the suit of a wild starter is named
             assert action.suit is not None
             self.suit = int(action.suit)
             self.naming = False
             self._row = self._t.fixed[self.suit * 14 + self.rank]
             self.to_move = self.after_naming
-        elif action is DRAW:
-            self._draw(p)
-        elif action is PASS:
-            self._pass(p)
-        else:
-            self._give(p, 1)  # LH5: take the top card of the stock
-            self._end_turn(p, 1 + self.skip_next)
 
     def _play(self, p: int, cards: tuple[Card, ...], named: Suit | None, announce: bool) -> None:
         """The one place cards leave a hand for the discard pile: one card, or several of
@@ -639,7 +639,8 @@ class Game:
         self.passes = 0
         if self.drawn is not None:
             self.drawn = None
-        self.skip_due = 0  # MM5, PE8: a skip passed on (or none waiting)
+        if self.skip_due:  # MM5, PE8: the skip passed on
+            self.skip_due = 0
         if not self.stock:
             self._refill()
         if not hand and not t.stays_in[c] and (announce or not t.call_out):
@@ -828,8 +829,10 @@ class Game:
         self._end_turn(p, 1)
 
     def _covering(self) -> bool:
-        """TS9: the up-card must be covered (``draw`` draws until a card can be played)."""
-        return self._t.must_cover[self.discard[-1]]
+        """TS9: the up-card must be covered (``draw`` draws until a card can be played). A
+        starter is only the card to match (HF2, TS3), unless ``starter_effects``."""
+        return self._t.must_cover[self.discard[-1]] and (
+            self.plays > 0 or self.rules.starter_effects)
 
     def _told(self, p: int, unknown: int) -> None:
         """The cards ``p`` has just drawn but the last ``unknown`` did not match the
