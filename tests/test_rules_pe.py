@@ -210,6 +210,20 @@ def test_pe5_or_pass() -> None:
     assert g.to_play == 3 and str(g.up_card) == "2s"
 
 
+def test_pe5_a_card_played_after_the_draw_has_its_effect() -> None:
+    """PE5, PE7: the victim plays a 7 on the 2s and must play again; with nothing to play
+    it draws 1 and the turn ends."""
+    hands = [*VICTIM]
+    hands[2] = hands[2].replace("Qc", "7s")
+    g = stacked(PE, hands, "Qs", "Kc Kd Ac")
+    play(g, "2s draw")
+    assert (g.to_play, legal(g)) == (2, ["7s", "pass"])
+    g.apply("7s")
+    assert (g.to_play, g.again, legal(g)) == (2, True, ["draw"])
+    step = g.apply("draw")
+    assert step.received[2] == tuple(cards("Ac")) and g.to_play == 3
+
+
 def test_pe5_decision_the_forced_draw_ends_the_turn() -> None:
     """PE5 Decision: ``forced_draw_ends_turn = true``."""
     g = stacked(PE, VICTIM, "Qs", "Jd Kh", overrides=["forced_draw_ends_turn=true"])
@@ -386,6 +400,17 @@ def test_pe12_a_special_card_may_go_down_while_another_card_is_left() -> None:
     assert legal(g) == ["4d", "4d!", "Kd", "Kd!"]
     play(g, "Kd! 4d")
     assert g.over and g.out == 1
+
+
+def test_pe12_a_king_cannot_be_followed_by_a_special_last_card() -> None:
+    """PE7, PE12: after the king, seat 1's last card is an 8, which may not end the hand,
+    so seat 1 cannot play again: it draws 1 and the turn ends."""
+    g = stacked(PE, ["3c 5c", "Kd 8d", "3h 5h"], "Qd", "Ac", overrides=["hand_size=2"])
+    assert legal(g) == ["8d", "8d!", "Kd", "Kd!"]
+    g.apply("Kd!")
+    assert (g.to_play, g.again, legal(g)) == (1, True, ["draw"])
+    step = g.apply("draw")
+    assert step.received[1] == tuple(cards("Ac")) and g.to_play == 2
 
 
 FIVE = "4c 5c 6c 9c Tc"
