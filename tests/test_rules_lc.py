@@ -182,8 +182,17 @@ def test_lc5_decision_a_jack_has_another_turn() -> None:
     assert (g.to_play, g.again, legal(g)) == (0, True, ["3h", "Jc"])
     play(g, "Jc")  # another jack: another turn, now on clubs
     assert (g.to_play, g.again, legal(g)) == (0, True, ["draw"])
-    g.apply("draw")
-    assert g.to_play == 1
+    g.apply("draw")  # again_penalty = 0: the turn ends with no card drawn
+    assert (g.to_play, show(g.hand(0))) == (1, "3h 9s")
+
+
+def test_lc5_decision_a_jack_has_another_turn_drawing_one_if_it_cannot_play() -> None:
+    """With ``again_penalty = 1`` beside ``cards.J.again = true``, a player who cannot use
+    the jack's extra turn draws one card, as LC3 has a player who cannot play do."""
+    g = table(["Jh 9s 3c", "-", "-"], draws="Ks",
+              overrides=("cards.J.again=true", "cards.J.again_penalty=1"))
+    play(g, "Jh draw")
+    assert (g.to_play, show(g.hand(0))) == (1, "3c 9s Ks")
 
 
 # LC6 ----------------------------------------------------------------------------
