@@ -129,7 +129,7 @@ def test_sw3_two_copies_of_a_card_with_two_decks() -> None:
     "7h+7d",  # a card not in the hand
     "7h+7h",  # one 7h only
     "7s+7c",  # nothing under the top card plays on the 5h
-    "3d+3d",
+    "3d+3d",  # cards not in the hand
 ])
 def test_sw3_illegal_multi_plays_change_nothing(illegal: str) -> None:
     g = table("7c 7h 7s 8h", 4, size=4)
@@ -137,7 +137,7 @@ def test_sw3_illegal_multi_plays_change_nothing(illegal: str) -> None:
 
 
 def test_sw3_the_effects_add_up() -> None:
-    """A play of two 2s makes 4 (SW5); of two 8s skips two players (SW6)."""
+    """A play of two 2s makes 4 (SW5; two 8s: SW6, two jacks: SW7)."""
     g = table("2h 2s 9d", 4)
     g.apply("2h+2s")
     assert (g.to_play, g.pending) == (1, 4)
