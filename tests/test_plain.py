@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -9,9 +10,18 @@ import selectors
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
+from eights.bots import make_bot
+from eights.engine.actions import PASS, Action
+from eights.engine.cards import Suit
+from eights.i18n import translator
+from eights.plain import run_plain
+from eights.session import Seat, Session
+from stacked import stacked
 
 EIGHTS = [sys.executable, "-m", "eights.cli"]
 
@@ -221,3 +231,96 @@ def test_french_suit_keys_in_plain_mode(tmp_path: Path) -> None:
     after = driver.read_until_prompt()
     assert after is not None and after.startswith("Vous jouez 8♦ et demandez ♦")
     assert driver.close() == 0
+
+
+# ---------------------------------------------------------------------- the family, in process
+
+
+def plain_game(rules: str, hands: Sequence[str], starter: str, draws: str = "", *,
+               dealer: int, overrides: Sequence[str] = (), before: Sequence[str] = (),
+               lines: Sequence[str] = ()) -> tuple[str, Session]:
+    """``run_plain`` on a stacked deck (tests/stacked.py): the person in seat 0 against
+    greedy bots, ``before`` applied first, then ``lines`` typed; returns what was printed."""
+    game = stacked(rules, hands, starter, draws, dealer=dealer, overrides=overrides)
+    for action in before:
+        game.apply(action)
+    seats = [Seat("Player")] + [Seat(f"Bot {s}", "greedy", make_bot("greedy"))
+                                for s in range(1, len(hands))]
+    session = Session(game, seats, path=None, bot_seed="stacked")
+    out = io.StringIO()
+    typed = io.StringIO("".join(line + "\n" for line in lines))
+    assert run_plain(session, translator("en"), typed, out) == 0
+    return out.getvalue(), session
+
+
+def answers(text: str) -> list[str]:
+    """The line printed right after each line typed (what the program answered)."""
+    return [part.splitlines()[0] for part in text.split("> ")[1:] if part.strip()]
+
+
+def test_sw3_several_cards_typed_and_refused_plays_explained() -> None:
+    """SW3: ``7c+7h+7s`` plays three 7s, 7s on top; a refused multi-card play says why and
+    names the legal plays."""
+    text, session = plain_game(
+        "switch", ["7h 7c 7s Kd 9c", "3c 4c 5c 6c 9d"], "5h", dealer=1,
+        overrides=["hand_size=5"],
+        lines=["7h+Kd", "7c+7s", "7s+7h", "7h+7h", "=s", "7c+7h+7s"])
+    assert ("Several cards of one rank go down as one play, the last one on top: 7h+7s "
+            "(Ah+As=d names a suit).") in text
+    legal = "7h 7h+7c 7h+7s 7h+7s+7c 7c+7h+7s draw"
+    assert f"Legal: {legal}" in text
+    assert answers(text)[:5] == [
+        f"The cards of one play must be of one rank: 7h+Kd is not allowed. Legal: {legal}",
+        f"None of the cards under the top one can be played on the up-card. Legal: {legal}",
+        "7s+7h: a card under the top one must be playable now; with these cards play 7h+7s",
+        f"You don’t hold 7h. Legal: {legal}",
+        f"=s names a suit only for a wild starter, before the first play. Legal: {legal}",
+    ]
+    assert session.game.history[0] == (0, Action.parse("7c+7h+7s"))
+
+
+def test_one_card_at_a_time_where_the_rules_say_so() -> None:
+    text, session = plain_game("classic", ["7h 7s Kd 9c Qc", "3c 4c 5c 6c 9d"], "5h", dealer=1,
+                               overrides=["hand_size=5"], lines=["7h+7s"])
+    assert answers(text)[0].startswith(
+        "These rules play one card at a time: 7h+7s is not allowed. Legal: 7h draw")
+    assert not session.game.history
+
+
+def test_sw8_sw9_aces_typed_without_their_suit_ask_for_it() -> None:
+    """SW8: ``Ah+As!`` asks the suit for the top ace; SW9: the call stays."""
+    text, session = plain_game("switch", ["Ah As Kd", "3c 4c 5c"], "5h", dealer=1,
+                               overrides=["hand_size=3"], lines=["Ah+As!", "d"])
+    assert "A♠ names a suit: which one? (c=♣ d=♦ h=♥ s=♠, Enter: back)" in text
+    assert session.game.history[0] == (0, Action.parse("Ah+As=d!"))
+
+
+def test_ts3_the_dealer_types_the_suit_of_a_starter_jack() -> None:
+    text, session = plain_game("tschau-sepp", ["6c 7d 9h Qs Kc", "6d 9c Td Qh Ks"], "Jh",
+                               dealer=0, lines=["6c", "=s"])
+    assert "The starter J♥ is wild: name the suit to follow (=c =d =h =s).\n" \
+           "Legal: =c =d =h =s\n" in text
+    assert answers(text)[0] == ("Name the suit to follow of the wild starter J♥ first. "
+                                "Legal: =c =d =h =s")
+    assert session.game.history[0] == (0, Action.name(Suit.SPADES))
+
+
+def test_mm5_a_skip_waiting_is_told_and_accepted() -> None:
+    text, session = plain_game(
+        "mau-mau", ["8c 9d Tc Qs Ks", "7d 9s Td Jc Ad", "8h 9c Qc Kh Ah"], "9h", dealer=1,
+        overrides=["cards.8.pass_on=true"], before=["8h"], lines=["9d", "p"])
+    assert ("A skip falls on you: pass it on with another eight, or p to miss your turn.\n"
+            "Legal: 8c pass\n") in text
+    assert answers(text)[0] == "9d is not allowed now. Legal: 8c pass"
+    assert session.game.history[1] == (0, PASS)
+
+
+def test_ts10_ts12_calls_typed_and_the_placings_at_the_end() -> None:
+    """TS10: ``9h!`` announces the last card, ``6h!`` calls going out; TS11, TS12: the
+    others play on and the summary gives the placings."""
+    text, session = plain_game("tschau-sepp", ["6h 9h", "Qc Kd", "Qd Kc"], "9s", "Qs Ks",
+                               dealer=2, overrides=["hand_size=2"], lines=["9h!", "6h!"])
+    game = session.game
+    assert game.over and game.finished[0] == 0
+    assert "Round 1 is over: the placings are 1st Player, 2nd " in text
+    assert "Out: place 1" not in text  # the person is not asked again once out

@@ -23,9 +23,9 @@ from textual.widget import Widget
 from textual.widgets import Button, RichLog, Static
 from typer.testing import CliRunner
 
-from eights.bots import Bot, GreedyBot, RandomBot
+from eights.bots import Bot, GreedyBot, RandomBot, make_bot
 from eights.engine.actions import DRAW, PASS, Action, Kind
-from eights.engine.cards import Rank, Suit
+from eights.engine.cards import Card, Rank, Suit
 from eights.engine.errors import IllegalActionError
 from eights.engine.game import Game
 from eights.engine.observation import Observation
@@ -33,7 +33,7 @@ from eights.engine.record import record_of
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
 from eights.i18n.text import card_label, match_words, suit_words
-from eights.session import Session
+from eights.session import Seat, Session
 from eights.tui.app import EightsApp, TableScreen, is_wild
 from eights.tui.cards import CardChips
 from eights.tui.dialogs import (
@@ -46,6 +46,7 @@ from eights.tui.dialogs import (
 from eights.tui.hand import CARD_WIDTH, HandFan, mini_face
 from eights.tui.panels import played_by, table_lines
 from eights.tui.replay import ReplayApp, ReplayScreen
+from stacked import stacked
 
 KEYS = {Kind.DRAW: "d", Kind.PASS: "p", Kind.TAKE: "t"}
 SIZE = (100, 32)
@@ -1163,3 +1164,243 @@ async def test_the_announce_key_makes_the_going_out_call(tmp_path: Path) -> None
             assert app.session.game.over and app.session.game.out == 0
             return
     raise AssertionError("no deal gave the person a wild last card")
+
+
+# ---------------------------------------------------------------------- the family's mechanisms
+
+
+def stacked_app(rules: str, hands: Sequence[str], starter: str, draws: str = "", *,
+                dealer: int, overrides: Sequence[str] = (), speed: str = "instant",
+                lang: str = "en") -> EightsApp:
+    """The person in seat 0 against greedy bots, on a stacked deck (tests/stacked.py)."""
+    game = stacked(rules, hands, starter, draws, dealer=dealer, overrides=overrides)
+    seats = [Seat(translator(lang)("Player"))] + [
+        Seat(f"Bot {s}", "greedy", make_bot("greedy")) for s in range(1, len(hands))]
+    session = Session(game, seats, path=None, bot_seed="stacked")
+    return EightsApp(session, translator(lang), speed=speed)
+
+
+async def choose(pilot: AppPilot, app: EightsApp, card: str) -> None:
+    """Choose ``card`` in the hand shown (with its digit)."""
+    index = app.table.obs.hand.index(Card.parse(card))
+    await pilot.press(str(index + 1))
+    assert app.table.selected == index
+
+
+def top_border(app: EightsApp, card: str) -> str:
+    """The top border of ``card`` in the fan as drawn (number, then ✓ when marked)."""
+    fan = app.table.query_one(HandFan)
+    index = fan.cards.index(Card.parse(card))
+    line = str(fan.render()).splitlines()[0 if index == fan.selected else 1]
+    left = fan.lefts()[index]
+    return line[left:left + 3]
+
+
+@pytest.mark.asyncio
+async def test_sw3_several_cards_marked_then_played_with_the_chosen_card_on_top(
+        tmp_path: Path) -> None:
+    """SW3: m (or space) marks only cards that can go down together; Enter plays the marked
+    cards with the chosen card on top, and a play the rules refuse says why."""
+    app = stacked_app("switch", ["7h 7c 7s Kd 9c", "3c 4c 5c 6c 9d"], "5h", dealer=1,
+                      overrides=["hand_size=5"])
+    async with app.run_test(size=SMALL) as pilot:
+        table = app.table
+        assert table.query_one("#mark").display and "m: mark" in prompt_of(app)
+        assert_table_fits(app)
+        await choose(pilot, app, "Kd")
+        await pilot.press("m")  # a king goes with no other card here
+        assert table.marked == [] and prompt_of(app) == "K♦ cannot go down with another card now."
+        await choose(pilot, app, "7s")
+        await pilot.press("enter")  # 7♠ does not follow 5♥ alone
+        assert not app.session.game.history
+        assert prompt_of(app) == "7♠ cannot be played alone now: mark (m) the cards to go under it."
+        await choose(pilot, app, "7c")
+        await pilot.press("space")
+        assert [table.obs.hand[i] for i in table.marked] == [Card.parse("7c")]
+        assert top_border(app, "7c") == "┏" + str(table.obs.hand.index(Card.parse("7c")) + 1) + "✓"
+        assert prompt_of(app).startswith("Marked: 7♣. Enter plays them with the chosen card on top")
+        await choose(pilot, app, "Kd")
+        await pilot.press("m")
+        assert prompt_of(app) == "K♦ cannot go down with 7♣."
+        await choose(pilot, app, "7s")
+        await pilot.press("enter")  # neither 7 under the top follows 5♥
+        assert not app.session.game.history
+        assert prompt_of(app) == "7♣ 7♠ cannot be played together now."
+        await choose(pilot, app, "7h")
+        await pilot.press("m")
+        await choose(pilot, app, "7c")
+        await pilot.press("m")  # unmarked
+        assert [table.obs.hand[i] for i in table.marked] == [Card.parse("7h")]
+        assert "✓" not in top_border(app, "7c") and "✓" in top_border(app, "7h")
+        await pilot.press("m")
+        await choose(pilot, app, "7s")
+        await pilot.press("enter")  # 7♥ follows 5♥; the 7♠ goes on top
+        assert app.session.game.history[0] == (0, Action.parse("7c+7h+7s"))
+        assert table.marked == []
+        await settle(pilot, app)
+        assert [str(c) for c in app.session.observe(0).hand] == ["9c", "Kd"]
+
+
+@pytest.mark.asyncio
+async def test_sw3_the_refused_top_card_is_named(tmp_path: Path) -> None:
+    """SW3: the cards under the top one must be playable; the message names the top card
+    that works."""
+    app = stacked_app("switch", ["7h 7s Kd 9c Qc", "3c 4c 5c 6c 9d"], "5h", dealer=1,
+                      overrides=["hand_size=5"])
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(pilot, app, "7s")
+        await pilot.press("m")
+        await choose(pilot, app, "7h")
+        await pilot.press("enter")
+        assert prompt_of(app) == ("7♠ 7♥ go down together only with 7♠ on top: choose it, "
+                                  "then Enter.")
+        assert not app.session.game.history
+
+
+@pytest.mark.asyncio
+async def test_sw3_sw8_sw9_marked_aces_name_a_suit_and_announce_the_last_card(
+        tmp_path: Path) -> None:
+    """SW8: a multi-card play whose top card names a suit opens the suit picker; SW9: a
+    (announce) works with it: ``Ah+As=d!`` leaves one card."""
+    app = stacked_app("switch", ["Ah As Kd", "3c 4c 5c"], "5h", dealer=1,
+                      overrides=["hand_size=3"])
+    async with app.run_test(size=SIZE) as pilot:
+        await choose(pilot, app, "Ah")
+        await pilot.press("m")
+        await choose(pilot, app, "As")
+        await pilot.press("a", "enter")
+        picker = app.screen
+        assert isinstance(picker, SuitPicker) and not picker.naming
+        await pilot.press("d")
+        assert app.session.game.history[0] == (0, Action.parse("Ah+As=d!"))
+        assert "“last card!”" in log_text(app)
+        assert app.session.game.hands[0] == [Card.parse("Kd")]
+
+
+@pytest.mark.asyncio
+async def test_marking_does_nothing_where_one_card_is_played_at_a_time(tmp_path: Path) -> None:
+    app = start(tmp_path, "classic", seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.table.query_one("#mark").display
+        await pilot.press("m")
+        assert prompt_of(app) == "m does nothing here: these rules play one card at a time."
+        assert app.table.marked == []
+
+
+@pytest.mark.asyncio
+async def test_ts3_the_dealer_names_the_suit_of_a_starter_jack(tmp_path: Path) -> None:
+    """TS3: the suit picker opens by itself for the dealer's =s; Escape leaves it, Enter
+    opens it again, and other keys say to name the suit first."""
+    app = stacked_app("tschau-sepp", ["6c 7d 9h Qs Kc", "6d 9c Td Qh Ks"], "Jh", dealer=0)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, SuitPicker) and picker.naming
+        title = str(picker.query_one(".dialog-title", Static).render())
+        assert title == "The starter J♥ is wild: name the suit to follow."
+        assert [b.id for b in picker.query(Button)] == ["suit-c", "suit-d", "suit-h", "suit-s"]
+        assert inside(picker.query_one("#suit-dialog"), Region(0, 0, *SMALL))
+        await pilot.press("escape")
+        assert app.screen is app.table and not app.session.game.history
+        assert prompt_of(app) == "The starter J♥ is wild: name the suit to follow (Enter)."
+        assert "You name the suit to follow" in str(
+            app.table.query_one("#table-info", Static).render())
+        await pilot.press("d")
+        assert prompt_of(app) == "Name the suit to follow first: Enter opens the suit picker."
+        await pilot.press("enter")
+        assert isinstance(app.screen, SuitPicker)
+        await pilot.press("s")
+        assert app.session.game.history[0] == (0, Action.name(Suit.SPADES))
+        await settle(pilot, app)
+        assert app.session.game.history[1][0] == 1  # then the first player plays on ♠
+
+
+@pytest.mark.asyncio
+async def test_uc3_the_first_player_names_the_suit_then_plays(tmp_path: Path) -> None:
+    """UC3 (``starter_wild = "first-names"``): the first player names the suit with =s,
+    then plays on it."""
+    app = stacked_app("crazy-eights", ["7s 9s Kd 2c 3c", "4d 5d 6d 9d Td"], "8h", dealer=1,
+                      overrides=["hand_size=5", 'starter_wild="first-names"',
+                                 "starter_redraw=[]"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, SuitPicker) and picker.naming
+        await pilot.press("s")
+        assert app.session.game.history == [(0, Action.name(Suit.SPADES))]
+        assert isinstance(app.screen, TableScreen) and app.table.my_turn()
+        assert Action.parse("7s") in app.table.obs.legal
+        await choose(pilot, app, "7s")
+        await pilot.press("enter")
+        assert app.session.game.history[1] == (0, Action.parse("7s"))
+
+
+@pytest.mark.asyncio
+async def test_mm5_a_skip_passed_on_or_accepted(tmp_path: Path) -> None:
+    """MM5 (``pass_on``): the skipped player sees the skip waiting, may pass it on with a
+    card of its rank (Enter) or accept it (p); d says why it does not apply."""
+    app = stacked_app("mau-mau", ["8c 9d Tc Qs Ks", "7d 9s Td Jc Ad", "8h 9c Qc Kh Ah"], "9h",
+                      dealer=1, overrides=["cards.8.pass_on=true"])
+    app.session.game.apply("8h")  # seat 2 plays first: its 8 skips the person
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert table.my_turn() and table.obs.skip_due == 1
+        assert prompt_of(app) == ("A skip falls on you: pass it on with another eight (Enter), "
+                                  "or p to miss your turn.")
+        assert "Skip waiting: 1" in str(table.query_one("#table-info", Static).render())
+        assert_table_fits(app)
+        await pilot.press("d")
+        assert prompt_of(app) == "d: a skip falls on you; pass it on with another eight or press p."
+        await pilot.press("p")  # accepted: the person loses the turn
+        assert app.session.game.history[1] == (0, PASS)
+        await settle(pilot, app)
+        await pilot.press("u")
+        assert app.session.game.history == [(2, Action.parse("8h"))]
+        assert app.table.obs.skip_due == 1
+        await choose(pilot, app, "8c")
+        await pilot.press("enter")  # passed on: it falls on Bot 1 (no 8: it accepts)
+        await settle(pilot, app)
+        history = app.session.game.history
+        assert history[1:3] == [(0, Action.parse("8c")), (1, PASS)] and history[3][0] == 2
+
+
+@pytest.mark.asyncio
+async def test_ts10_ts11_ts12_calls_and_a_round_played_on_with_placings(tmp_path: Path) -> None:
+    """TS10: a announces the last card ("Tschau", 9h!) and calls going out ("Sepp", 6h!);
+    TS11: the person out is shown out with their place while the others play on; TS12:
+    the round summary gives the placings."""
+    app = stacked_app("tschau-sepp", ["6h 9h", "Qc Kd", "Qd Kc"], "9s", "Qs Ks", dealer=2,
+                      overrides=["hand_size=2"])
+    async with app.run_test(size=SIZE) as pilot:
+        session = app.session
+        await choose(pilot, app, "9h")
+        await pilot.press("a", "enter")
+        assert session.game.history[0] == (0, Action.parse("9h!"))
+        await settle(pilot, app)
+        assert [str(a) for _s, a in session.game.history[1:]] == ["draw", "draw"]
+        await pilot.press("minus", "minus", "minus")  # slow: the bots wait, the screen shows
+        assert app.table.speed == "slow"
+        await pilot.press("a", "enter")
+        assert session.game.history[3] == (0, Action.parse("6h!"))
+        assert session.game.finished == [0] and not session.game.over
+        assert prompt_of(app) == "You are out in place 1: the others play on."
+        players = [str(label.render()) for label in app.table.query("#players-grid > .count")]
+        assert players[1] == "Out: place 1"  # after the heading
+        await pilot.press("plus", "plus", "plus")
+        await settle(pilot, app)
+        summary = app.screen
+        assert isinstance(summary, RoundOverScreen)
+        game = session.game
+        assert game.over and game.finished[0] == 0 and len(game.finished) == 2
+        second, last = game.finished[1], 3 - game.finished[1]
+        names = session.names
+        title = str(summary.query_one(".dialog-title", Static).render())
+        assert title == (f"Round 1 is over: the placings are 1st Player, 2nd {names[second]}, "
+                         f"3rd {names[last]}.")
+        labels = [str(label.render()) for label in summary.query(".name")]
+        assert labels[0] == "Player (1st)" and labels[second] == f"{names[second]} (2nd)"
+        assert labels[last] == f"{names[last]} (3rd)"
+        how = str(summary.query_one(".how", Static).render())
+        assert how == "Each player scores their place minus one: 0 for the first out, 2 for the last."
+        assert game.round_points == [0 if s == 0 else 1 if s == second else 2 for s in range(3)]

@@ -258,7 +258,7 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
                         return goodbye()
                     if suit is None:
                         continue
-                    action = Action.play(action.card, suit, action.announce)
+                    action = Action.play_many(action.cards, suit, action.announce)
             if action not in legal:
                 say(refusal(action, obs, _))
                 continue

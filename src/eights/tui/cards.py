@@ -154,8 +154,8 @@ class CardChips(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"chips--red", "chips--black", "chips--joker", "chips--mark"}
 
     cards: reactive[tuple[Card, ...]] = reactive((), layout=True)
-    marked: reactive[int] = reactive(-1)
-    """Index of a card to emphasise (the next card played, in a replay)."""
+    marked: reactive[frozenset[int]] = reactive(frozenset())
+    """Indices of cards to emphasise (the next cards played, in a replay)."""
 
     def __init__(self, cards: Sequence[Card] = (), *, empty: str = "—",
                  id: str | None = None, classes: str | None = None) -> None:
@@ -173,6 +173,6 @@ class CardChips(Widget):
                 parts.append(" ")
             kind = ("chips--joker" if card.suit is None
                     else "chips--red" if is_red(card) else "chips--black")
-            names = [kind, "chips--mark"] if i == self.marked else [kind]
+            names = [kind, "chips--mark"] if i in self.marked else [kind]
             parts.append((card_label(card, tr), self.get_visual_style(*names)))
         return Content.assemble(*parts)

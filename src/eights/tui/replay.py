@@ -161,10 +161,13 @@ class ReplayScreen(Screen[None]):
             who.set_class(s == to_play, "-turn")
             chips = self.query_one(f"#cards-{s}", CardChips)
             chips.cards = tuple(hand)
-            marked = -1
-            if s == to_play and nxt is not None and nxt.card is not None and nxt.card in hand:
-                marked = hand.index(nxt.card)
-            chips.marked = marked
+            marked: set[int] = set()
+            if s == to_play and nxt is not None:  # every card of the next play (SW3)
+                for card in nxt.cards:
+                    i = next((i for i, c in enumerate(hand) if c == card and i not in marked), -1)
+                    if i >= 0:
+                        marked.add(i)
+            chips.marked = frozenset(marked)
         log = self.query_one("#log", RichLog)
         log.clear()
         for line in frame.lines:
