@@ -11,7 +11,8 @@ import pytest
 from eights import IllegalActionError, RecordError
 from eights.engine.actions import DRAW
 from eights.i18n import translator
-from eights.session import Session
+from eights.session import Session, count_words
+from stacked import stacked
 
 
 def play_until_human(session: Session) -> None:
@@ -196,3 +197,17 @@ def test_a_reshuffle_is_told() -> None:
             step = s.play(DRAW if DRAW in legal else legal[0])
         told.append(s.describe(step, _))
     assert told[-1].endswith("the discard pile is shuffled into a new stock")
+
+
+def test_count_words_tells_a_seat_out_by_its_place() -> None:
+    """TS11: under play_on a seat out of the round is told by its place, the others by
+    their cards."""
+    game = stacked("tschau-sepp", ["6h 9h", "Qc Kd", "Qd Kc"], "9s", "Qs Ks", dealer=2,
+                   overrides=["hand_size=2"])
+    for action in ("9h!", "draw", "draw", "6h!"):
+        game.apply(action)
+    obs = game.observe(1)
+    assert obs.finished == (0,)
+    words = [count_words(obs, s, translator("en")) for s in range(3)]
+    assert words == ["Out: place 1", "3 cards", "3 cards"]
+    assert count_words(obs, 0, translator("fr")) == "Sorti\u00a0: place 1"

@@ -1404,3 +1404,23 @@ async def test_ts10_ts11_ts12_calls_and_a_round_played_on_with_placings(tmp_path
         how = str(summary.query_one(".how", Static).render())
         assert how == "Each player scores their place minus one: 0 for the first out, 2 for the last."
         assert game.round_points == [0 if s == 0 else 1 if s == second else 2 for s in range(3)]
+
+
+@pytest.mark.asyncio
+async def test_the_key_bar_leaves_out_rules_and_undo_before_it_is_cut(tmp_path: Path) -> None:
+    """At 80 columns in French the mark key (SW3) takes the room of Rules (?): the bar is
+    whole, and ? still opens the rules; a wider screen shows every key."""
+    app = start(tmp_path, "switch", seed=3, players=4, lang="fr")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        bar = {b.id: b.display for b in app.table.query("#actions > Button")}
+        assert bar["mark"] and bar["announce"] and bar["undo"] and bar["quit"]
+        assert not bar["rules"] and not bar["take"]
+        assert_table_fits(app, "fr")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert app.table.query_one("#rules").display
+        assert_table_fits(app, "fr")
