@@ -201,9 +201,6 @@ def test_going_out_is_checked_when_the_file_loads() -> None:
             "'cards.X.going_out' has bad value 'suit'")):
         load_rules(HA, ["jokers=1", "cards.X.going_out=suit"])
     with pytest.raises(RulesError, match=re.escape(
-            "cards.T: 'going_out' = 'penalty' cannot be combined with 'again'")):
-        load_rules(HA, ["cards.T.going_out=penalty"])
-    with pytest.raises(RulesError, match=re.escape(
             "cards.J: 'out_multiplier' cannot be combined with 'going_out' = 'no'")):
         load_rules(HA, ["cards.J.going_out=no", "cards.J.out_multiplier=2"])
     for bad in ("0", "53", "true"):
@@ -330,3 +327,15 @@ def test_end_mechanisms_keep_the_step_and_the_searches_right(players: int) -> No
             assert rebuilt(g).legal_actions() == g.legal_actions()
             check_step(g, rng.choice(g.legal_actions()))
         assert g.over
+
+
+def test_going_out_penalty_on_a_play_again_card_lapses_the_play_again() -> None:
+    """PE12's toggle on a card that plays again (PE7's 7 and K): the last card goes down,
+    the "play again" lapses with the hand empty, and the player draws ``out_penalty``."""
+    g = stacked(HA, ["3c", "Th"], "Qh", "5s 6s 7s",
+                overrides=["hand_size=1", "announce_last_card=false",
+                           "cards.T.going_out=penalty", "out_penalty=3"])
+    assert g.to_play == 1 and legal(g) == ["Th"]
+    step = g.apply("Th")
+    assert not g.over and step.out is None and not g.again
+    assert step.received[1] == tuple(cards("5s 6s 7s")) and g.to_play == 0

@@ -16,7 +16,8 @@ from eights import Action, Card, Game, IllegalActionError, RecordError, load_rul
 from eights.engine.record import FORMAT, Record, ReplayError, RoundRecord, load_record, record_of, replay
 from stacked import random_play
 
-PRESETS = ["classic", "crazy-eights", "huit-americain", "huit-fou", "les-huit", "openspiel"]
+PRESETS = ["black-jack", "classic", "crazy-eights", "huit-americain", "huit-fou", "last-card",
+           "les-huit", "mau-mau", "openspiel", "pesten", "switch", "tschau-sepp", "uno-cards"]
 MAX_DECISIONS = 200_000
 
 

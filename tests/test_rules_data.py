@@ -246,8 +246,6 @@ def refusal(rules: Rules, rank: Rank, body: dict[str, Any], table: dict[str, Any
     on = {k for k, v in body.items() if v and off.get(k) != v}
     if any(c <= on for c in CONFLICTS):
         return True
-    if body["going_out"] == "penalty" and body["again"]:  # again from an empty hand
-        return True
     if body["going_out"] in ("no", "penalty") and body["out_multiplier"] > 1:
         return True  # no round ends on this card
     if table["serve_last_draw"] and rules.overflow:  # cards back to the player out

@@ -414,13 +414,12 @@ def test_pe12_a_king_cannot_be_followed_by_a_special_last_card() -> None:
 
 
 FIVE = "4c 5c 6c 9c Tc"
-PENALTY = [*(f"cards.{rank}.going_out=penalty" for rank in ("2", "8", "J", "A", "X")),
+PENALTY = [*(f"cards.{rank}.going_out=penalty" for rank in ("2", "7", "8", "J", "A", "K", "X")),
            "out_penalty=5"]
-"""PE12 Decision: nl.wikipedia's reading (the 7 and the king cannot take it: the engine
-refuses ``going_out = "penalty"`` with ``again``)."""
+"""PE12 Decision: nl.wikipedia's reading, on every special card."""
 
 
-@pytest.mark.parametrize("last", ["2d", "8d", "Jd=s", "Ad", "X"])
+@pytest.mark.parametrize("last", ["2d", "7d", "8d", "Jd=s", "Ad", "Kd", "X"])
 def test_pe12_decision_going_out_on_a_special_card_costs_five(last: str) -> None:
     """PE12 Decision: ``going_out = "penalty"``, ``out_penalty = 5`` (nl.wikipedia): the
     last card goes down, its effect applies, and its player draws 5 and stays in the round."""

@@ -1070,11 +1070,6 @@ def _check(rules: Rules, origin: str) -> None:
         if rule.going_out is GoingOut.SUIT and rank is Rank.JOKER:
             raise _bad(origin, f"{where}.going_out", "suit",
                        "'yes', 'no' or 'penalty' for a joker (it has no suit to follow)")
-        if rule.going_out is GoingOut.PENALTY and rule.again:
-            raise RulesError(f"{origin}: {where}: 'going_out' = 'penalty' cannot be combined "
-                             f"with 'again' (the player would have to play again from an "
-                             f"empty hand); allowed: going_out 'yes', 'suit' or 'no', or no "
-                             f"'again'")
         if rule.going_out in (GoingOut.NO, GoingOut.PENALTY) and rule.out_multiplier > 1:
             raise RulesError(f"{origin}: {where}: 'out_multiplier' cannot be combined with "
                              f"'going_out' = {rule.going_out.value!r} (nobody goes out on "
@@ -1086,9 +1081,9 @@ def _check(rules: Rules, origin: str) -> None:
                                  f"{first!r} ({reason})")
         drawing = frozenset(c for c in rule.cancelled_by if rules.rule_of(c).draw)
         if drawing:
-            first = min(drawing)
-            table = (f"cards.{first}" if first in rules.card_tables
-                     and rules.card_tables[first].draw else f"cards.{first.rank.letter}")
+            lowest = min(drawing)
+            table = (f"cards.{lowest}" if lowest in rules.card_tables
+                     and rules.card_tables[lowest].draw else f"cards.{lowest.rank.letter}")
             raise RulesError(
                 f"{origin}: {where}.cancelled_by lists {', '.join(card_list(drawing))}, but "
                 f"{table}.draw is set: 'cancelled_by' cannot name a card with a 'draw' (a card "

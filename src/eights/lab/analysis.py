@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eights.engine.cards import Rank
+from eights.engine.cards import JOKER, Card, Rank, Suit
 from eights.engine.rules import CardRule, Rules
 
 if TYPE_CHECKING:
@@ -122,10 +122,34 @@ def special_ranks(rules: Rules) -> list[Rank]:
     for rank in Rank:
         if rank is Rank.JOKER and not rules.jokers:
             continue
-        rule = rules.card(rank)
-        if rule.wild or rule.has_effect:
+        if rank is not Rank.JOKER and rank not in rules.ranks:
+            continue
+        if any(rule.wild or rule.has_effect for _, rule in _rules_of_rank(rules, rank)):
             out.append(rank)
     return out
+
+
+def _rules_of_rank(rules: Rules, rank: Rank) -> list[tuple[list[Card], CardRule]]:
+    """The cards of a rank grouped by rule (a card table, ``[cards.Js]``, may differ)."""
+    cards = [JOKER] if rank is Rank.JOKER else [Card.of(rank, suit) for suit in Suit]
+    groups: dict[CardRule, list[Card]] = {}
+    for card in cards:
+        groups.setdefault(rules.rule_of(card), []).append(card)
+    return [(group, rule) for rule, group in groups.items()]
+
+
+def rank_label(rules: Rules, rank: Rank) -> str:
+    """What the cards of a rank do, each card table apart (BJ2: ``Jc Js +5, Jd Jh plain``).
+
+    >>> from eights import load_rules
+    >>> rank_label(load_rules("huit-fou"), Rank.TWO)
+    '+2 stack'
+    """
+    groups = _rules_of_rank(rules, rank)
+    if len(groups) == 1:
+        return effect_label(groups[0][1])
+    return "; ".join(" ".join(str(c) for c in cards) + " " + effect_label(rule)
+                     for cards, rule in groups)
 
 
 def effect_label(rule: CardRule) -> str:

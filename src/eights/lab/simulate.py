@@ -24,7 +24,7 @@ from eights.engine.cards import Rank
 from eights.engine.errors import IllegalActionError
 from eights.engine.game import Game
 from eights.engine.rules import Rules, load_rules
-from eights.lab.analysis import effect_label, special_ranks, wilson
+from eights.lab.analysis import rank_label, special_ranks, wilson
 
 __all__ = ["SimulationResult", "percentiles", "simulate"]
 
@@ -161,7 +161,7 @@ def simulate(
     result = SimulationResult(rules_obj.name, n, seed, round_wins=[0.0] * n,
                               match_wins=[0.0] * n, points=[0] * n,
                               bots=[b.name for b in seats], round_wins_by_position=[0.0] * n,
-                              special={r.letter: effect_label(rules_obj.card(r))
+                              special={r.letter: rank_label(rules_obj, r)
                                        for r in special_ranks(rules_obj)})
     by_rank = result.plays_by_rank
     start = time.perf_counter()
