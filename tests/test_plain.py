@@ -324,3 +324,11 @@ def test_ts10_ts12_calls_typed_and_the_placings_at_the_end() -> None:
     assert game.over and game.finished[0] == 0
     assert "Round 1 is over: the placings are 1st Player, 2nd " in text
     assert "Out: place 1" not in text  # the person is not asked again once out
+
+
+def test_mm5_a_skip_without_a_card_to_pass_it_on() -> None:
+    text, session = plain_game(
+        "mau-mau", ["9d Tc Qs Ks Kd", "7d 9s Td Jc Ad", "8h 9c Qc Kh Ah"], "9h", dealer=1,
+        overrides=["cards.8.pass_on=true"], before=["8h"], lines=["p"])
+    assert "A skip falls on you: p to miss your turn.\nLegal: pass\n" in text
+    assert session.game.history[1] == (0, PASS)

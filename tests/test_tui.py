@@ -44,7 +44,7 @@ from eights.tui.dialogs import (
     SuitPicker,
 )
 from eights.tui.hand import CARD_WIDTH, HandFan, mini_face
-from eights.tui.panels import played_by, table_lines
+from eights.tui.panels import played_by, seat_lines, table_lines
 from eights.tui.replay import ReplayApp, ReplayScreen
 from stacked import stacked
 
@@ -1424,3 +1424,13 @@ async def test_the_key_bar_leaves_out_rules_and_undo_before_it_is_cut(tmp_path: 
         await pilot.pause()
         assert app.table.query_one("#rules").display
         assert_table_fits(app, "fr")
+
+
+def test_ts11_around_the_table_a_seat_out_shows_its_place() -> None:
+    game = stacked("tschau-sepp", ["6h 9h", "Qc Kd", "Qd Kc"], "9s", "Qs Ks", dealer=2,
+                   overrides=["hand_size=2"])
+    for action in ("9h!", "draw", "draw", "6h!"):
+        game.apply(action)
+    lines = seat_lines(game.observe(1), ["Player", "Bot 1", "Bot 2"], translator("en"))
+    assert lines[0].startswith("  Bot 2 ") and lines[0].split()[2:4] == ["▒▒▒", "3"]
+    assert lines[1].startswith("  Player  Out: place 1")

@@ -216,9 +216,11 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
         if obs.naming:  # TS3, UC3
             say(_("The starter {card} is wild: name the suit to follow (=c =d =h =s).",
                   card=card_label(obs.up_card, _)))
-        elif obs.skip_due:  # MM5, PE8
+        elif obs.skip_due and any(a.card is not None for a in legal):  # MM5, PE8
             say(_("A skip falls on you: pass it on with another {rank}, or p to miss your turn.",
                   rank=rank_words(obs.up_card.rank, _)))
+        elif obs.skip_due:
+            say(_("A skip falls on you: p to miss your turn."))
         say(_("Legal: {actions}", actions=" ".join(str(a) for a in legal)))
         while True:
             answer = ask("> ")
