@@ -1434,3 +1434,25 @@ def test_ts11_around_the_table_a_seat_out_shows_its_place() -> None:
     lines = seat_lines(game.observe(1), ["Player", "Bot 1", "Bot 2"], translator("en"))
     assert lines[0].startswith("  Bot 2 ") and lines[0].split()[2:4] == ["▒▒▒", "3"]
     assert lines[1].startswith("  Player  Out: place 1")
+
+
+@pytest.mark.asyncio
+async def test_the_replay_marks_every_card_of_a_multi_card_play(tmp_path: Path) -> None:
+    """SW3 in the replay viewer: before ``7c+7h+7s`` the three 7s are marked in the hand."""
+    from eights.engine.record import load_record
+
+    game = stacked("switch", ["7h 7c 7s Kd 9c", "3c 4c 5c 6c 9d"], "5h", dealer=1,
+                   overrides=["hand_size=5"])
+    game.apply("7c+7h+7s")
+    meta = {"seats": [{"name": n, "player": "random"} for n in ("Ana", "Ben")]}
+    path = tmp_path / "switch.json"
+    path.write_text(record_of(game, meta=meta).dumps(), "utf-8")
+    app = ReplayApp(load_record(path), translator("en"))
+    async with app.run_test(size=SIZE) as pilot:
+        viewer = app.viewer
+        assert isinstance(viewer, ReplayScreen)
+        chips = viewer.query_one("#cards-0", CardChips)
+        assert {str(chips.cards[i]) for i in chips.marked} == {"7c", "7h", "7s"}
+        assert "Next: Ana — " in str(viewer.query_one("#prompt", Static).render())
+        await pilot.press("right")
+        assert chips.marked == frozenset() and len(chips.cards) == 2
