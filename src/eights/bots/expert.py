@@ -62,8 +62,13 @@ W_SUIT = 30.0
 W_RESERVE = 40.0
 """Cost of playing a wild card while a plain card could be played (half of it for a
 card that cancels a pick-up, BJ4, while no pick-up is pending)."""
-W_MULTI = 10.0
+W_KEEP = 0.5
+"""Cost of playing a card that cancels a pick-up (BJ4) while none is pending, as a share
+of ``reserve``."""
+W_MULTI = 0.0
 """Worth of each card beyond the first laid in one play (SW3: a turn saved)."""
+SKIP_AGAIN = 1.0
+"""Whether a skip between two players is valued as playing again (by the follow-up)."""
 W_STUCK = 40.0
 """Cost of leaving only cards that may not end the hand (PE12; half for LC6's aces)."""
 
@@ -151,7 +156,7 @@ class ExpertBot:
         if rule.wild and v.plain:
             score -= self.reserve + (self.reserve / 4 if len(rest) > 4 else 0.0)
         if not seen.pending_draw and card in v.cancels and v.ordinary and len(rest) > 1:
-            score -= self.reserve / 2
+            score -= self.reserve * W_KEEP
         # PE12, LC6: a card that may not end the hand is a poor last card
         if v.stuck:
             stuck = sum(_stuck(rules.rule_of(c).going_out) for c in rest)
@@ -175,7 +180,7 @@ class ExpertBot:
         skips = k if rule.skip else 0
         if rule.reverse and holding == 2 and rules.reverse_two is ReverseTwo.SKIP:
             skips += k  # SW7, PE10, TS8, UC6: a skip with two players
-        again = rule.again or (holding == 2 and skips > 0 and not seen.pending_draw
+        again = rule.again or (SKIP_AGAIN and holding == 2 and skips > 0 and not seen.pending_draw
                                and not rule.draw and not rule.pass_on)
         # How likely the next player can follow the target left (cards unseen by me).
         if v.unseen and not (again and holding == 2):
