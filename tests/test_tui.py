@@ -1456,3 +1456,33 @@ async def test_the_replay_marks_every_card_of_a_multi_card_play(tmp_path: Path) 
         assert "Next: Ana — " in str(viewer.query_one("#prompt", Static).render())
         await pilot.press("right")
         assert chips.marked == frozenset() and len(chips.cards) == 2
+
+
+def test_sw3_plays_of_counts_copies_from_two_decks() -> None:
+    """SW3 with two decks: ``7h+7h+7s`` holds the 7♥ twice; the marked cards are matched
+    as a multiset, whatever order they were marked in, and the top card decides."""
+    from eights.tui.app import plays_of
+
+    legal = [Action.parse(a) for a in ("7h", "7h+7s", "7h+7h+7s", "7h+7s+7h", "draw")]
+    seven_h, seven_s = Card.parse("7h"), Card.parse("7s")
+    assert plays_of(legal, [seven_h, seven_h, seven_s]) == [Action.parse("7h+7h+7s")]
+    assert plays_of(legal, [seven_s, seven_h, seven_h]) == [Action.parse("7h+7s+7h")]
+    assert plays_of(legal, [seven_h, seven_s]) == [Action.parse("7h+7s")]
+    assert plays_of(legal, [seven_s, seven_s]) == []
+    assert plays_of(legal, [seven_h]) == [Action.parse("7h")]
+
+
+@pytest.mark.asyncio
+async def test_sw1_sw3_two_copies_of_a_card_marked_by_position(tmp_path: Path) -> None:
+    """SW1: six players play with two decks; SW3: the two 7♥ are marked one by one (by
+    their place in the hand) and all three 7s go down, the chosen 7♥ on top."""
+    hands = ["7h 7h 7s", "3c 4c 5c", "3d 4d 5d", "3s 4s 5s", "9c Tc Qc", "9d Td Qd"]
+    app = stacked_app("switch", hands, "7d", dealer=5, overrides=["hand_size=3"])
+    async with app.run_test(size=SIZE) as pilot:
+        assert [str(c) for c in app.table.obs.hand] == ["7h", "7h", "7s"]
+        await pilot.press("1", "m", "3", "m", "2")
+        assert app.table.marked == [0, 2]
+        assert prompt_of(app).startswith("Marked: 7♥ 7♠.")
+        await pilot.press("enter")
+        assert app.session.game.history[0] == (0, Action.parse("7h+7s+7h"))
+        assert app.session.game.hands[0] == []
