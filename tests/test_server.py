@@ -156,20 +156,24 @@ def settled(people: dict[int, Peer], after: int) -> Callable[[Message], bool]:
     return pred
 
 
+Chooser = Callable[[list[str], random.Random], str]
+
+
 def play_round(people: dict[int, Peer], rng: random.Random, watchers: tuple[Peer, ...] = (),
-               moves: int | None = None) -> Message:
+               moves: int | None = None, *, choose: Chooser = pick,
+               stop: Callable[[Message], bool] | None = None) -> Message:
     """Play until the round is over, or ``moves`` people's moves (bots move by
-    themselves); the last state."""
+    themselves), or a view where ``stop`` holds; the last state."""
     done = 0
     while True:
         any_peer = next(iter(people.values()))
         view = any_peer.view
-        if view["round_over"] or (moves is not None and done >= moves):
+        if view["round_over"] or (moves is not None and done >= moves) or (stop and stop(view)):
             return view
         peer = people[view["to_play"]]
         assert peer.view["legal"], "the seat to play sees its legal actions"
         acted = peer.version
-        peer.play(pick(peer.view["legal"], rng))
+        peer.play(choose(peer.view["legal"], rng))
         done += 1
         for p in (*people.values(), *watchers):
             p.until(settled(people, acted))

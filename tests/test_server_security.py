@@ -353,7 +353,8 @@ def test_a_client_too_far_behind_is_disconnected() -> None:
 
 # --------------------------------------------------------------------------- hidden information
 
-CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|X)(?:=[cdhs])?!?$")
+CARD = re.compile(r"^(?:[2-9TJQKA][cdhs]|X)(?:\+(?:[2-9TJQKA][cdhs]|X))*(?:=[cdhs])?!?$")
+"""A card, or a play of one or several cards (``7h``, ``7c+7h=s!``: SW3)."""
 PRETTY = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
 
 
@@ -403,8 +404,13 @@ def _strings(value: Any, skip: frozenset[str] = frozenset()) -> Iterator[str]:
                 yield from _strings(item, skip)
 
 
+def _played(text: str) -> set[str]:
+    """The cards of a card or a play: ``7c+7h=s!`` -> ``{7c, 7h}``."""
+    return set(text.split("=")[0].rstrip("!").split("+")) if CARD.match(text) else set()
+
+
 def _cards(value: Any, skip: frozenset[str] = frozenset()) -> set[str]:
-    return {s.split("=")[0].rstrip("!") for s in _strings(value, skip) if CARD.match(s)}
+    return {card for s in _strings(value, skip) for card in _played(s)}
 
 
 def scan(messages: list[Message], seat: int | None, snaps: dict[int, Snapshot]) -> int:
@@ -430,7 +436,7 @@ def scan(messages: list[Message], seat: int | None, snaps: dict[int, Snapshot]) 
         last = msg["last"]
         if last is not None:
             assert last["action"] == snap.history[-1]
-            played = {last["action"].split("=")[0].rstrip("!")} if CARD.match(last["action"]) else set()
+            played = _played(last["action"])
             pretty = set(PRETTY.findall(last["text"]))
             assert len(pretty) <= len(played), last
         checked += 1

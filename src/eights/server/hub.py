@@ -29,7 +29,7 @@ OVERRIDES: dict[str, int | None] = {
     "replace_after_play": None, "overflow": None, "draw": None, "scoring": None,
     "blocked_scoring": None, "starter_wild": None, "reverse_two": None,
     "forced_draw_ends_turn": None, "serve_last_draw": None, "out_penalty": 10, "call_out": None,
-    "call_out_penalty": 10,
+    "call_out_penalty": 10, "multi_play": None, "play_on": None,
 }
 """Rules fields a table may change. The rules check every value (one source of truth for
 what a rule allows); a number here is this server's own cap on top of them (it bounds the

@@ -69,6 +69,9 @@ Count = Annotated[int, Field(strict=True, ge=0, lt=SAFE_INT)]
 """A whole number from 0 to 2**53 - 1: ``true``, ``1.0`` and ``"1"`` are refused."""
 Token = Annotated[str, Field(min_length=1, max_length=100)]
 Seq = Count
+ACTION_LENGTH = 64
+"""The longest action text: a multi-card play of every card of one rank in this server's
+largest deal (three decks: ``7c+7c+7c+7d+…+7s=h!``, 38 characters) fits with room to spare."""
 Name = Annotated[str, Field(min_length=1, max_length=24), AfterValidator(_printable)]
 Title = Annotated[str, Field(max_length=60), AfterValidator(_printable)]
 BotSpec = Annotated[str, Field(min_length=1, max_length=60)]
@@ -136,7 +139,7 @@ class Play(_Message):
 
     type: Literal["action"] = "action"
     token: Token
-    action: Annotated[str, Field(min_length=1, max_length=16)]
+    action: Annotated[str, Field(min_length=1, max_length=ACTION_LENGTH)]
     version: Count
     """The ``version`` of the last ``state`` the client saw."""
 

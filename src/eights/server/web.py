@@ -23,7 +23,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from eights.engine.cards import Rank
-from eights.engine.rules import Rules, Scoring, load_rules, preset_names
+from eights.engine.rules import MultiPlay, Rules, Scoring, load_rules, preset_names
 from eights.i18n import LANGUAGES, translator
 from eights.i18n.explain import card_effects, describe, match_goal
 from eights.server.protocol import ErrorCode, ProtocolError
@@ -93,6 +93,16 @@ MESSAGES: tuple[str, ...] = (
     _("Name the suit to follow"), _("You play {card}: name the suit to follow."),
     _("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces."),
     _("Dealt: round {n}."), _("turn timer: {s} s"),
+    # the family: plays of several cards, a starter's suit, skips passed on, players out
+    _("Play {cards}"), _("{card}, on top"), _("Marked: {cards}. Mark more of the same rank, or play them."),
+    _("Marked: {cards}. Mark another card to go with them."),
+    _("Your turn: play a highlighted card, or mark several of one rank and play them together."),
+    _("Several cards of one rank: Enter or Space marks each, m plays them, Esc clears."),
+    _("Name the suit"), _("The starter {card} is wild: name the suit to follow."),
+    _("{name} names the suit of the starter…"), _("Accept the skip"),
+    _("{card} skips you: pass the skip on with a card of its rank, or accept it."),
+    _("Call going out"), _("Call going out with this play, or pay the penalty."),
+    _("Out: place {n}"), _("You are out in place {n}: the others play on."),
     # the end of a round
     _("The round is over."), _("Round {n} is over: {name} went out."),
     _("Round {n} is over: blocked, nobody could play."), _("Player"), _("Hand"), _("Round"),
@@ -104,7 +114,8 @@ MESSAGES: tuple[str, ...] = (
     _("Blocked: the lowest hand ({names}) scores the difference to each other hand: {sum}."),
     _("Ahead: {names} with {score}."), _("Match to {target} rounds won"),
     _("{name} went out and wins the round: 1 point."),
-    _("Blocked: the lowest hand wins the round and scores 1."),
+    _("Blocked: the lowest hand wins the round and scores 1."), _("Place"), _("Placings: {list}"),
+    _("Each player scores their place minus one: 0 for the first out, {n} for the last."),
     # words the log and the labels reuse
     _("J"), _("Q"), _("K"), _("ace"), _("two"), _("three"), _("four"), _("five"), _("six"),
     _("seven"), _("eight"),
@@ -163,8 +174,11 @@ def table_rules(rules: Rules, lang: str) -> dict[str, Any]:
         "goal": match_goal(rules, tr),
         "specials": card_effects(rules, tr),
         "details": describe(rules, tr)[1:],
-        "lowest_wins": rules.scoring is Scoring.OWN_HAND,
+        "lowest_wins": rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS),  # TS12
         "scoring": rules.scoring.value,
+        "multi_play": rules.multi_play is not MultiPlay.NONE,  # SW3
+        "play_on": rules.play_on,  # TS11
+        "call_out": rules.call_out,  # MM9, TS10
         "blocked_scoring": rules.blocked_scoring.value,
         "points": {rank.letter: rules.points[rank] for rank in Rank},
         "reverse": any(rules.card(rank).reverse for rank in rules.cards),
