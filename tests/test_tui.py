@@ -81,11 +81,13 @@ async def settle(pilot: AppPilot, app: EightsApp) -> None:
     raise AssertionError("the bots did not finish their moves")
 
 
-async def click_card(pilot: AppPilot, app: EightsApp, index: int) -> None:
+async def click_card(pilot: AppPilot, app: EightsApp, index: int, *, button: int = 1,
+                     control: bool = False) -> None:
     """Click the middle of the visible part of card ``index`` in the hand."""
     fan = app.table.query_one(HandFan)
     top = 0 if index == fan.selected else 1
-    await pilot.click(HandFan, offset=(fan.lefts()[index] + 1, top + 2))
+    await pilot.click(HandFan, offset=(fan.lefts()[index] + 1, top + 2), button=button,
+                      control=control)
 
 
 def log_text(app: EightsApp) -> str:
@@ -1486,3 +1488,21 @@ async def test_sw1_sw3_two_copies_of_a_card_marked_by_position(tmp_path: Path) -
         await pilot.press("enter")
         assert app.session.game.history[0] == (0, Action.parse("7h+7s+7h"))
         assert app.session.game.hands[0] == []
+
+
+@pytest.mark.asyncio
+async def test_sw3_a_right_click_or_ctrl_click_marks_a_card(tmp_path: Path) -> None:
+    """SW3 with the mouse: a right click (or ctrl+click) marks a card, a click plays the
+    marked cards with the clicked card on top."""
+    app = stacked_app("switch", ["7h 7c 7s Kd 9c", "3c 4c 5c 6c 9d"], "5h", dealer=1,
+                      overrides=["hand_size=5"])
+    async with app.run_test(size=SIZE) as pilot:
+        hand = app.table.obs.hand
+        await click_card(pilot, app, hand.index(Card.parse("7h")), button=3)
+        await click_card(pilot, app, hand.index(Card.parse("7c")), control=True)
+        assert sorted(str(hand[i]) for i in app.table.marked) == ["7c", "7h"]
+        assert not app.session.game.history
+        await click_card(pilot, app, hand.index(Card.parse("Kd")), button=3)
+        assert prompt_of(app) == "K♦ cannot go down with 7♥ 7♣."
+        await click_card(pilot, app, hand.index(Card.parse("7s")))
+        assert app.session.game.history[0] == (0, Action.parse("7c+7h+7s"))

@@ -19,7 +19,8 @@ Keys (the bar at the bottom shows them too):
 m  space       mark (or unmark) the chosen card to go down with others of
                its rank (SW3, ``multi_play``); Enter then plays the marked
                cards with the chosen card on top; only cards that can go
-               down together can be marked
+               down together can be marked (a right click or a ctrl+click
+               on a card marks it too)
 1–4 or letter  name a suit, in the suit picker after a wild card: c d h s
                (clubs, diamonds, hearts, spades); in French t k c p (trèfle,
                carreau, cœur, pique), with d h s still understood; the picker
@@ -916,9 +917,14 @@ class TableScreen(Screen[None]):
             self.advance()
 
     def on_hand_fan_chosen(self, message: HandFan.Chosen) -> None:
-        """A click on a card of the hand chooses it and plays it."""
+        """A click on a card of the hand chooses it and plays it (on top of the marked ones)."""
         self.selected = message.index
         self.action_play_selected()
+
+    def on_hand_fan_marked(self, message: HandFan.Marked) -> None:
+        """A right click (or ctrl+click) on a card chooses it and marks it (SW3)."""
+        self.selected = message.index
+        self.action_mark()
 
 
 class EightsApp(App[None]):

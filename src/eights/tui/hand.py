@@ -93,6 +93,13 @@ class HandFan(Widget, can_focus=False):
             super().__init__()
             self.index = index
 
+    class Marked(Message):
+        """A card was right-clicked (or ctrl-clicked): mark it to go down with others (SW3)."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
     def __init__(self, _: Translator, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.tr = _
@@ -215,5 +222,6 @@ class HandFan(Widget, can_focus=False):
         index = self.index_at(event.x, event.y)
         if index >= 0:
             event.stop()
-            self.post_message(self.Chosen(index))
+            mark = event.button == 3 or event.ctrl
+            self.post_message(self.Marked(index) if mark else self.Chosen(index))
 
