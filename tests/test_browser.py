@@ -533,10 +533,10 @@ def test_keyboard_play(server: Server, browser: Browser, contexts: list[BrowserC
 
 
 def seat_alone(server: Server, browser: Browser, opened: list[BrowserContext],
-               body: dict[str, Any]) -> tuple[Page, str]:
+               body: dict[str, Any], *, phone: bool = False) -> tuple[Page, str]:
     """A table made over HTTP with bots in every seat but 0; Ana joins by the link and starts it."""
     made = server.post("/api/tables", body)
-    page = person(browser, opened)
+    page = person(browser, opened, phone=phone)
     host = json.dumps(made["host_token"])
     page.context.add_init_script(f"localStorage.setItem('eights.host.{made['code']}', {host})")
     join_by_link(page, server.url + made["invite"], "Ana")
@@ -556,6 +556,14 @@ def first_seed(accept: Callable[[Game], bool], rules: str, overrides: dict[str, 
 def play_first_lit(page: Page) -> None:
     lit, before = playable(page), version(page)
     page.click(f"#hand .card.playable[data-card='{lit[0]}']")
+    page.wait_for_function("v => document.querySelector('#suit-picker').open"
+                           " || document.querySelector('#play-marked')"
+                           " || Number(document.querySelector('#table').dataset.version) > v", arg=before)
+    marked = page.locator("#play-marked")
+    if marked.count():  # SW3: a card that may go down with others is marked, then played
+        while marked.is_disabled():
+            page.click("#hand .card.playable:not(.marked)")
+        marked.click()
     if picker_opened(page, before):
         page.click("#suit-picker [data-suit]:not([hidden])")
 
@@ -898,3 +906,160 @@ def test_the_seats_sit_around_the_table(
         assert box["left"] >= 0 and box["right"] <= width  # every seat on the screen
     no_errors(page)
     no_errors(phone)
+
+
+# --------------------------------------------------------------------------- issue 11: the family
+
+
+def marked(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all("#hand .card.marked",
+                                                 "nodes => nodes.map(n => n.dataset.card)")
+    return cards
+
+
+def history(server: Server, code: str) -> list[str]:
+    return [str(a) for _seat, a in server.hub.rooms[code].game.history]
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_sw3_several_cards_are_marked_by_clicks_and_played_together(
+        server: Server, browser: Browser, contexts: list[BrowserContext], phone: bool) -> None:
+    """SW3: the cards of one rank that may go down together are marked one by one (a click or
+    a tap); the last marked is the top card; the Play button sends the canonical text."""
+    seed = first_seed(lambda g: any(len(a.cards) == 3 for a in g.legal_actions()), "switch", {})
+    game = Game(load_rules("switch"), 2, seed=seed, dealer=1)
+    triple = next(a for a in game.legal_actions() if len(a.cards) == 3)
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "switch", "players": 2, "bots": {"1": "greedy"}, "seed": seed}, phone=phone)
+    first, second, third = (str(c) for c in sorted(triple.cards, key=str))
+    click = page.tap if phone else page.click
+    held = len(hand(page))
+    assert {first, second, third} <= set(playable(page))
+    expect(page.locator("#status")).to_contain_text("mark several of one rank")
+    click(f"#hand .card[data-card='{first}']")
+    assert marked(page) == [first] and version(page) == 0  # marked, not played
+    expect(page.locator("#play-marked")).to_be_visible()
+    click(f"#hand .card[data-card='{second}']")
+    click(f"#hand .card[data-card='{second}']")  # a second click takes the mark off
+    assert marked(page) == [first]
+    for card in (third, second):
+        click(f"#hand .card[data-card='{card}']")
+    assert sorted(marked(page)) == sorted([first, second, third])
+    # The last marked is on top; the others follow in card order (the canonical text).
+    expect(page.locator(f"#hand .card.top-card[data-card='{second}']")).to_have_count(1)
+    expect(page.locator("#status")).to_contain_text("Marked:")
+    wanted = str(Action.play_many([Card.parse(first), Card.parse(third), Card.parse(second)]))
+    pretty = " ".join(Card.parse(c).pretty() for c in wanted.split("+"))
+    expect(page.locator("#play-marked")).to_have_text(f"Play {pretty}")
+    shot(page, f"multi-marked-{'phone' if phone else 'desktop'}")
+    before = version(page)
+    click("#play-marked")
+    wait_version_after(page, before)
+    assert history(server, code)[0] == wanted
+    assert len(hand(page)) == held - 3 and not marked(page)
+    page.wait_for_selector(f"#discard .top[data-card='{second}']")
+    expect(page.locator("#log")).to_contain_text("Ana plays")
+    no_errors(page)
+
+
+def test_sw3_keys_mark_cards_and_enter_plays_them_with_that_card_on_top(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    seed = first_seed(lambda g: any(len(a.cards) == 2 for a in g.legal_actions()), "switch", {})
+    game = Game(load_rules("switch"), 2, seed=seed, dealer=1)
+    pair = next(a for a in game.legal_actions() if len(a.cards) == 2)
+    under, top = (str(c) for c in pair.cards)
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "switch", "players": 2, "bots": {"1": "greedy"}, "seed": seed})
+    cards = hand(page)
+    page.focus(f"#hand .card[data-card='{under}']")
+    page.keyboard.press("m")
+    assert marked(page) == [under]
+    page.keyboard.press("Escape")
+    assert marked(page) == []
+    page.focus(f"#hand .card[data-card='{under}']")
+    page.keyboard.press("m")
+    for _ in range(abs(cards.index(top) - cards.index(under))):
+        page.keyboard.press("ArrowRight" if cards.index(top) > cards.index(under) else "ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.card") == top
+    before = version(page)
+    page.keyboard.press("Enter")
+    wait_version_after(page, before)
+    assert history(server, code)[0] == str(pair)
+    no_errors(page)
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_uc3_the_first_player_names_the_suit_of_a_wild_starter(
+        server: Server, browser: Browser, contexts: list[BrowserContext], phone: bool) -> None:
+    """UC3: on a starter joker the suit picker opens by itself; the first player names the
+    suit (=h), then takes their turn. Closed, it comes back with the button or the n key."""
+    seed = first_seed(lambda g: g.naming and g.to_play == 0, "uno-cards", {})
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "uno-cards", "players": 2, "bots": {"1": "greedy"}, "seed": seed}, phone=phone)
+    picker = page.locator("#suit-picker")
+    expect(picker).to_be_visible()
+    expect(picker.locator(".picker-hint")).to_contain_text("is wild: name the suit to follow.")
+    expect(page.locator("#status")).to_contain_text("is wild: name the suit to follow.")
+    assert playable(page) == [] and page.locator("#draw").is_disabled()
+    shot(page, f"starter-naming-{'phone' if phone else 'desktop'}")
+    if phone:
+        page.tap("#suit-picker [data-suit='h']")
+    else:
+        page.keyboard.press("Escape")
+        expect(picker).to_be_hidden()
+        page.click("#name-suit")
+        expect(picker).to_be_visible()
+        page.keyboard.press("Escape")
+        page.keyboard.press("n")
+        expect(picker).to_be_visible()
+        page.keyboard.press("h")
+    page.wait_for_selector("#named-suit[data-suit='h']")
+    assert history(server, code)[0] == "=h"
+    expect(page.locator("#name-suit")).to_have_count(0)
+    page.wait_for_selector("#table[data-my-turn='true']")  # then Ana plays her turn
+    assert not page.evaluate("document.querySelector('#suit-picker').open")
+    no_errors(page)
+
+
+def test_ts11_players_out_show_their_place_and_the_summary_the_placings(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    """TS11, TS12: under play_on a player who goes out (with the call, TS10) shows their
+    place; the round summary lists the placings and the points, place minus one."""
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "tschau-sepp", "players": 3, "bots": {"1": "greedy", "2": "greedy"},
+        "seed": 4})
+    seen_place = False
+    for _ in range(200):
+        page.wait_for_function("() => document.querySelector('#table').dataset.myTurn === 'true'"
+                               " || document.querySelector('#table').dataset.roundOver === 'true'")
+        seen_place = seen_place or page.locator("#opponents .pod[data-place], #my-place").count() > 0
+        if data(page, "round-over") == "true":
+            break
+        if page.locator("#announce[aria-pressed='false']").count():
+            page.click("#announce")  # TS10: the calls
+        if page.locator("#suit-picker").evaluate("d => d.open"):
+            page.click("#suit-picker [data-suit]:not([hidden])")
+            page.wait_for_selector("#table[data-my-turn='false'], #table[data-round-over='true']",
+                                   state="attached")
+            continue
+        play_turn(page)
+        if page.locator("#opponents .pod[data-place]").count() and not seen_place:
+            seen_place = True
+            shot(page, "play-on-out")
+    else:
+        pytest.fail("the round never ended")
+    game = server.hub.rooms[code].game
+    finished = list(game.finished)
+    assert finished and seen_place
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible()
+    names = ["Ana", "Bot 2", "Bot 3"]
+    expect(page.locator("#summary-placings")).to_contain_text(f"1. {names[finished[0]]}")
+    expect(page.locator("#summary-how")).to_have_text(
+        "Each player scores their place minus one: 0 for the first out, 2 for the last.")
+    for seat, points in enumerate(game.round_points or ()):
+        row = summary.locator(f"tbody tr[data-seat='{seat}']")
+        expect(row.locator(".place")).to_have_text(str(points + 1))
+    expect(page.locator("#summary-leader")).to_contain_text("Lowest total wins")
+    shot(page, "play-on-summary")
+    no_errors(page)

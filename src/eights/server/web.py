@@ -97,7 +97,8 @@ MESSAGES: tuple[str, ...] = (
     _("Play {cards}"), _("{card}, on top"), _("Marked: {cards}. Mark more of the same rank, or play them."),
     _("Marked: {cards}. Mark another card to go with them."),
     _("Your turn: play a highlighted card, or mark several of one rank and play them together."),
-    _("Several cards of one rank: Enter or Space marks each, m plays them, Esc clears."),
+    _("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with that card on top, "
+      "Esc clears."),
     _("Name the suit"), _("The starter {card} is wild: name the suit to follow."),
     _("{name} names the suit of the starter…"), _("Accept the skip"),
     _("{card} skips you: pass the skip on with a card of its rank, or accept it."),

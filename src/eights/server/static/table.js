@@ -16,8 +16,27 @@ const MOTION = !matchMedia("(prefers-reduced-motion: reduce)").matches;
 /** The log shows the whole match up to this many lines (the latest ones past it). */
 const LOG_LINES = 1000;
 
-/** The card of a play action: "8h=s!" -> "8h"; null for draw, pass, take. */
-const cardOf = (action) => (/^(draw|pass|take)$/.test(action) ? null : action.replace("!", "").split("=")[0]);
+/** The cards of a play action, the top card last: "7c+7h=s!" -> ["7c", "7h"]; [] for draw,
+ * pass, take and the naming of a suit ("=s"). */
+const cardsOf = (action) => (/^(draw|pass|take)$/.test(action) || action.startsWith("=") ? []
+  : action.replace("!", "").split("=")[0].split("+"));
+/** The top card of a play action: "8h=s!" -> "8h", "7c+7h" -> "7h"; null for draw, pass, take, "=s". */
+const cardOf = (action) => {
+  const cards = cardsOf(action);
+  return cards.length ? cards[cards.length - 1] : null;
+};
+/** Whether two lists hold the same cards, whatever their order (a card may come twice). */
+const sameCards = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+/** Whether every card of `part` is in `whole` (as many times). */
+const within = (part, whole) => {
+  const left = [...whole];
+  return part.every((card) => {
+    const k = left.indexOf(card);
+    if (k < 0) return false;
+    left.splice(k, 1);
+    return true;
+  });
+};
 
 export async function showTable(root, code) {
   const page = new TablePage(root, code);
@@ -34,6 +53,8 @@ class TablePage {
     this.socket = null;
     this.busy = false; // an action is on its way: ignore clicks until the next state
     this.announce = false;
+    this.marked = []; // hand indices of the cards chosen for a play of several (SW3), in the order chosen
+    this.namingAsked = -1; // the version at which the suit picker opened by itself to name a starter's suit
     this.log = [];
     this.target = null;
     this.notice = "";
@@ -222,9 +243,20 @@ class TablePage {
       this.log.push(t("Dealt: round {n}.", { n: view.round })); // as the server's log says it
     }
     if (!view.legal.some((a) => a.endsWith("!"))) this.announce = false;
+    this.marked = [];
     this.timerEnd = message.timer === null ? null : Date.now() + message.timer * 1000;
     this.render();
     if (previous && message.last) this.animate(previous.view, message, rects);
+    // TS3, UC3: the suit of a wild starter is named first; the picker opens by itself, once.
+    if (this.naming() && this.namingAsked !== message.version && !document.querySelector("dialog[open]")) {
+      this.namingAsked = message.version;
+      this.nameStarter();
+    }
+  }
+
+  /** Whether this seat is to name the suit of a wild starter now (the `=s` actions). */
+  naming() {
+    return Boolean(this.view && this.view.naming && this.view.legal.some((a) => a.startsWith("=")));
   }
 
   // ---------------------------------------------------------------- actions
@@ -239,13 +271,108 @@ class TablePage {
     }
   }
 
-  /** The legal plays of a card, with the announcement chosen or not. */
+  /** The legal plays of one card alone, with the call (`!`) chosen or not. */
   playsOf(card) {
-    const plays = this.view.legal.filter((a) => cardOf(a) === card);
+    return this.withCall(this.view.legal.filter((a) => cardsOf(a).length === 1 && cardOf(a) === card));
+  }
+
+  /** Of some plays, those with the call (`!`) when the announce button is on, else those without. */
+  withCall(plays) {
     const announced = plays.filter((a) => a.endsWith("!"));
     const plain = plays.filter((a) => !a.endsWith("!"));
     if (this.announce && announced.length) return announced;
     return plain.length ? plain : announced;
+  }
+
+  /** The cards of the hand that may go down with others in one play (SW3: `7c+7h`). */
+  groupable() {
+    const cards = new Set();
+    for (const action of this.view.legal) {
+      const list = cardsOf(action);
+      if (list.length > 1) list.forEach((card) => cards.add(card));
+    }
+    return cards;
+  }
+
+  markedCards() {
+    return this.marked.map((i) => this.view.hand[i]);
+  }
+
+  /** Whether a card may join the marked ones: some legal play holds them all, and it. */
+  canJoin(card) {
+    const wanted = [...this.markedCards(), card];
+    return this.view.legal.some((a) => within(wanted, cardsOf(a)));
+  }
+
+  /** The legal plays of exactly the marked cards. The top card (the new up-card) is the last
+   * card marked that may be on top; the plays differ only by the suit they name. */
+  markedPlays() {
+    const cards = this.markedCards();
+    const plays = this.withCall(this.view.legal.filter((a) => cardsOf(a).length && sameCards(cardsOf(a), cards)));
+    for (let k = cards.length - 1; k >= 0; k -= 1) {
+      const onTop = plays.filter((a) => cardOf(a) === cards[k]);
+      if (onTop.length) return onTop;
+    }
+    return [];
+  }
+
+  /** The hand index of the marked card that goes on top, or -1. */
+  markedTop() {
+    const plays = this.markedPlays();
+    const top = plays.length ? cardOf(plays[0]) : null;
+    for (let k = this.marked.length - 1; k >= 0; k -= 1) {
+      if (this.view.hand[this.marked[k]] === top) return this.marked[k];
+    }
+    return -1;
+  }
+
+  /** A click (or Enter) on the card at `index` of the hand. A card that may go down with
+   * others is marked (or unmarked), to be played with the Play button; any other card is
+   * played at once. */
+  onCard(index) {
+    const view = this.view;
+    if (this.busy || !view || this.seat === null || view.to_play !== this.seat) return;
+    const card = view.hand[index];
+    const k = this.marked.indexOf(index);
+    if (k >= 0) {
+      this.marked.splice(k, 1);
+    } else if (this.marked.length) {
+      if (!this.canJoin(card)) return;
+      this.marked.push(index);
+    } else if (this.groupable().has(card)) {
+      this.marked = [index];
+    } else {
+      this.playCard(card);
+      return;
+    }
+    this.renderMarks();
+  }
+
+  /** The marked cards changed: the hand, the buttons and the status say so. */
+  renderMarks() {
+    this.renderActions();
+    this.renderHand();
+    this.renderStatus();
+  }
+
+  clearMarks() {
+    if (!this.marked.length) return;
+    this.marked = [];
+    this.renderMarks();
+  }
+
+  /** Play the marked cards (naming a suit first when the top card names one). */
+  playMarked() {
+    if (this.busy || !this.view) return;
+    const plays = this.markedPlays();
+    if (!plays.length) return;
+    if (plays.length === 1 && !plays[0].includes("=")) {
+      this.send(plays[0]);
+      return;
+    }
+    const cards = cardsOf(plays[0]);
+    this.pickSuit(cards[cards.length - 1], plays,
+      t("You play {card}: name the suit to follow.", { card: cards.map(cardPretty).join(" ") }));
   }
 
   playCard(card) {
@@ -259,11 +386,19 @@ class TablePage {
     this.pickSuit(card, plays);
   }
 
-  pickSuit(card, plays) {
+  /** TS3, UC3: name the suit of the wild starter (the up-card) with the suit picker. */
+  nameStarter() {
+    const plays = this.view.legal.filter((a) => a.startsWith("="));
+    if (!plays.length) return;
+    const card = this.view.up_card;
+    this.pickSuit(card, plays, t("The starter {card} is wild: name the suit to follow.", { card: cardPretty(card) }));
+  }
+
+  pickSuit(card, plays, hint = null) {
     const dialog = this.suitDialog;
     dialog.querySelector("h2").textContent = t("Name the suit to follow");
     dialog.querySelector(".picker-card").innerHTML = faceSVG(card);
-    dialog.querySelector(".picker-hint").textContent = t("You play {card}: name the suit to follow.", { card: cardPretty(card) });
+    dialog.querySelector(".picker-hint").textContent = hint || t("You play {card}: name the suit to follow.", { card: cardPretty(card) });
     for (const button of dialog.querySelectorAll("[data-suit]")) {
       const action = plays.find((a) => a.replace("!", "").endsWith(`=${button.dataset.suit}`));
       button.hidden = !action;
@@ -291,6 +426,8 @@ class TablePage {
     else if (key === "p" && this.view.legal.includes("pass")) this.send("pass");
     else if (key === "t" && this.view.legal.includes("take")) this.send("take");
     else if (key === "a" && this.view.legal.some((a) => a.endsWith("!"))) this.toggleAnnounce();
+    else if (key === "n" && this.naming()) this.nameStarter();
+    else if (key === "escape" && this.marked.length) this.clearMarks();
     else return;
     event.preventDefault();
   }
@@ -373,11 +510,35 @@ class TablePage {
     this.renderHand();
   }
 
-  /** Arrow keys move between the cards of the hand (the cards are buttons: Enter or Space plays). */
+  /** Under play_on (TS11): the place of each seat that is out, 1 for the first out; 0 for a
+   * seat still holding cards. */
+  placeOf(seat) {
+    return (this.view.finished || []).indexOf(seat) + 1;
+  }
+
+  /** Arrow keys move between the cards of the hand (the cards are buttons: Enter or Space plays).
+   * Where several cards of one rank go down together (SW3), m (or Space) marks the card, and
+   * Enter plays the marked cards with that card on top, as in the terminal. */
   onHandKey(event) {
     const cards = [...this.hand.querySelectorAll(".card")];
     const i = cards.indexOf(document.activeElement);
     if (i < 0) return;
+    if (event.key === "m" && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      if (this.marked.includes(i) || this.groupable().has(this.view.hand[i])) this.onCard(i);
+      return;
+    }
+    if (event.key === "Enter" && this.marked.length) {
+      event.preventDefault();
+      if (!this.marked.includes(i)) {
+        if (!this.canJoin(this.view.hand[i])) return;
+        this.marked.push(i);
+      }
+      this.marked = [...this.marked.filter((k) => k !== i), i]; // the card with the focus on top
+      if (this.markedPlays().length) this.playMarked();
+      else this.renderMarks();
+      return;
+    }
     let j = null;
     if (event.key === "ArrowRight" || event.key === "ArrowDown") j = Math.min(cards.length - 1, i + 1);
     else if (event.key === "ArrowLeft" || event.key === "ArrowUp") j = Math.max(0, i - 1);
@@ -609,11 +770,13 @@ class TablePage {
         fan.append(back);
       }
       const away = info.kind === "person" && !info.connected;
-      const label = `${names[s]}, ${tn("{n} card", "{n} cards", count)}, ${t("Score")} ${view.scores[s]}${away ? `, ${t("away")}` : ""}`;
+      const place = this.placeOf(s);
+      const out = place ? t("Out: place {n}", { n: place }) : null;
+      const label = `${names[s]}, ${tn("{n} card", "{n} cards", count)}, ${t("Score")} ${view.scores[s]}${away ? `, ${t("away")}` : ""}${out ? `, ${out}` : ""}`;
       const pod = el("div", {
-        class: `pod${view.to_play === s ? " turn" : ""}${info.kind === "bot" ? " bot" : ""}${away ? " away" : ""}`,
-        "data-seat": s, role: "group", "aria-label": label,
-      }, fan,
+        class: `pod${view.to_play === s ? " turn" : ""}${info.kind === "bot" ? " bot" : ""}${away ? " away" : ""}${place ? " out" : ""}`,
+        "data-seat": s, "data-place": place || null, role: "group", "aria-label": label,
+      }, place ? el("span", { class: "placing", title: out }, out) : null, fan,
       el("div", { class: "pod-name" },
         info.kind === "person" ? el("span", { class: `dot ${info.connected ? "on" : "off"}`, title: info.connected ? t("connected") : t("away") }) : null,
         el("span", { class: "name" }, names[s]),
@@ -689,10 +852,24 @@ class TablePage {
     if (view.round_over) return t("The round is over.");
     const names = this.names();
     if (view.to_play === null) return "";
-    if (view.to_play !== this.seat) return t("{name} is playing…", { name: names[view.to_play] });
+    const place = this.seat === null ? 0 : this.placeOf(this.seat);
+    if (place) return t("You are out in place {n}: the others play on.", { n: place });
+    if (view.to_play !== this.seat) {
+      if (view.naming) return t("{name} names the suit of the starter…", { name: names[view.to_play] });
+      return t("{name} is playing…", { name: names[view.to_play] });
+    }
     const legal = view.legal;
     if (!legal.length) return "";
     const plays = legal.filter((a) => cardOf(a));
+    if (this.naming()) return t("The starter {card} is wild: name the suit to follow.", { card: cardPretty(view.up_card) });
+    if (this.marked.length) {
+      const cards = this.markedCards().map(cardPretty).join(" ");
+      return this.markedPlays().length ? t("Marked: {cards}. Mark more of the same rank, or play them.", { cards })
+        : t("Marked: {cards}. Mark another card to go with them.", { cards });
+    }
+    if (view.skip_due && legal.includes("pass")) {
+      return t("{card} skips you: pass the skip on with a card of its rank, or accept it.", { card: cardPretty(view.up_card) });
+    }
     if (legal.includes("take")) return t("Take the top card of the stock?");
     if (view.drawn && plays.some((a) => cardOf(a) === view.drawn)) {
       // What may be done with the card just drawn, from the legal actions (HA4 may, HF5 must).
@@ -707,7 +884,11 @@ class TablePage {
         : tn("{n} card to draw.", "{n} cards to draw.", n);
     }
     if (view.must_play_again && plays.length) return t("You must play again.");
-    if (legal.some((a) => a.endsWith("!"))) return t("Announce your last card with this play, or pay the penalty.");
+    if (legal.some((a) => a.endsWith("!"))) {
+      return view.hand.length === 1 ? t("Call going out with this play, or pay the penalty.")
+        : t("Announce your last card with this play, or pay the penalty.");
+    }
+    if (plays.some((a) => cardsOf(a).length > 1)) return t("Your turn: play a highlighted card, or mark several of one rank and play them together.");
     if (plays.length) return t("Your turn: play a highlighted card.");
     if (legal.includes("draw")) return t("Nothing to play: draw a card.");
     return t("Nothing to play and nothing to draw: pass.");
@@ -731,13 +912,28 @@ class TablePage {
       type: "button", id, class: "action", disabled: !legal.includes(action), onclick: () => this.send(action),
       "aria-keyshortcuts": key,
     }, label, el("kbd", { "aria-hidden": "true" }, key));
-    const buttons = [button("draw", t("Draw"), "draw", "d"), button("pass", t("Pass"), "pass", "p")];
+    const skip = this.view.skip_due > 0 && legal.includes("pass"); // MM5, PE8: accept the skip
+    const buttons = [button("draw", t("Draw"), "draw", "d"), button("pass", skip ? t("Accept the skip") : t("Pass"), "pass", "p")];
     if (legal.includes("take")) buttons.push(button("take", t("Take"), "take", "t"));
+    if (this.naming()) {
+      buttons.unshift(el("button", {
+        type: "button", id: "name-suit", class: "action primary", "aria-keyshortcuts": "n", onclick: () => this.nameStarter(),
+      }, t("Name the suit"), el("kbd", { "aria-hidden": "true" }, "n")));
+    }
+    if (this.marked.length) {
+      const plays = this.markedPlays();
+      const cards = plays.length ? cardsOf(plays[0]) : this.markedCards();
+      buttons.unshift(el("button", {
+        type: "button", id: "play-marked", class: "action primary", disabled: !plays.length,
+        onclick: () => this.playMarked(),
+      }, t("Play {cards}", { cards: cards.map(cardPretty).join(" ") })));
+    }
     if (legal.some((a) => a.endsWith("!"))) {
+      const out = this.view.hand.length === 1; // MM9, TS10: the call that goes with the last card
       buttons.push(el("button", {
         type: "button", id: "announce", class: `action announce${this.announce ? " on" : ""}`,
         "aria-pressed": String(this.announce), "aria-keyshortcuts": "a", onclick: () => this.toggleAnnounce(),
-      }, t("Announce last card"), el("kbd", { "aria-hidden": "true" }, "a")));
+      }, out ? t("Call going out") : t("Announce last card"), el("kbd", { "aria-hidden": "true" }, "a")));
     }
     if (this.view.round_over && !this.view.match_over) {
       const next = el("button", { type: "button", id: "next-round-bar", class: "action primary", onclick: () => this.nextRound() }, t("Next round"));
@@ -755,10 +951,12 @@ class TablePage {
     }
     const name = this.names()[this.seat];
     this.me.className = `me${view.to_play === this.seat ? " turn" : ""}`;
-    this.me.replaceChildren(
+    const place = this.placeOf(this.seat);
+    this.me.replaceChildren(...[
       el("span", { class: "name" }, name), el("span", { class: "badge you" }, t("You")),
+      place ? el("span", { class: "placing", id: "my-place" }, t("Out: place {n}", { n: place })) : null,
       el("span", { class: "count" }, tn("{n} card", "{n} cards", view.hand.length)),
-      el("span", { class: "score", title: t("Score") }, view.scores[this.seat]));
+      el("span", { class: "score", title: t("Score") }, view.scores[this.seat])].filter(Boolean));
   }
 
   renderHand() {
@@ -768,22 +966,28 @@ class TablePage {
     if (focused < 0 && this.usingKeys && (!active || active === document.body) && this.handIndex >= 0
         && !document.querySelector("dialog[open]")) focused = this.handIndex;
     const myTurn = this.seat !== null && view.to_play === this.seat;
+    const groupable = myTurn ? this.groupable() : new Set();
+    const marking = this.marked.length > 0;
+    const top = marking ? this.markedTop() : -1;
     const previous = this.handCards || [];
     const left = [...previous];
-    const cards = view.hand.map((card) => {
-      const playable = myTurn && this.playsOf(card).length > 0;
+    const cards = view.hand.map((card, i) => {
+      const marked = this.marked.includes(i);
+      const playable = myTurn && (marking ? marked || this.canJoin(card)
+        : this.playsOf(card).length > 0 || groupable.has(card));
       const words = cardWords(card);
       const k = left.indexOf(card);
       const arrived = previous.length > 0 && k < 0;
       if (k >= 0) left.splice(k, 1);
       const node = el("button", {
         type: "button",
-        class: `card${playable ? " playable" : ""}${view.drawn === card ? " drawn" : ""}${arrived ? " arrived" : ""}`,
+        class: `card${playable ? " playable" : ""}${marked ? " marked" : ""}${i === top ? " top-card" : ""}${view.drawn === card ? " drawn" : ""}${arrived ? " arrived" : ""}`,
         "data-card": card,
-        "aria-label": playable ? t("{card}, playable", { card: words }) : words,
+        "aria-label": i === top ? t("{card}, on top", { card: words }) : playable ? t("{card}, playable", { card: words }) : words,
         "aria-disabled": String(!playable),
+        "aria-pressed": groupable.has(card) ? String(marked) : null,
         html: faceSVG(card),
-        onclick: () => this.playCard(card),
+        onclick: () => this.onCard(i),
       });
       if (view.drawn === card) node.title = t("just drawn");
       return node;
@@ -801,7 +1005,7 @@ class TablePage {
     const names = this.names();
     const rows = names.map((name, s) => el("tr", { class: `${view.to_play === s ? "turn" : ""}${s === this.seat ? " mine" : ""}` },
       el("th", { scope: "row" }, name),
-      el("td", {}, view.hand_sizes[s]),
+      el("td", {}, this.placeOf(s) ? t("Out: place {n}", { n: this.placeOf(s) }) : view.hand_sizes[s]),
       el("td", { class: "num" }, view.scores[s])));
     const logList = el("ol", { class: "log", id: "log", "aria-live": "polite", "aria-relevant": "additions" },
       this.log.slice(-LOG_LINES).map((line) => el("li", {}, line)));
@@ -813,7 +1017,8 @@ class TablePage {
           el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col", class: "num" }, t("Score")))),
         el("tbody", {}, rows))),
       el("section", { class: "panel log-panel" }, el("h2", {}, t("Log")), logList),
-      el("p", { class: "muted small keys" }, t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")));
+      el("p", { class: "muted small keys" }, t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")),
+      this.rules && this.rules.multi_play ? el("p", { class: "muted small keys" }, t("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with that card on top, Esc clears.")) : "");
     logList.scrollTop = logList.scrollHeight;
   }
 
@@ -827,17 +1032,21 @@ class TablePage {
     }
     const names = this.names();
     const hands = view.revealed || [];
-    const out = hands.findIndex((h) => h.length === 0);
+    const finished = view.finished || [];
+    // TS11: under play_on the first out won the round, whoever else emptied their hand since.
+    const out = finished.length ? finished[0] : hands.findIndex((h) => h.length === 0);
     const title = out >= 0 ? t("Round {n} is over: {name} went out.", { n: view.round, name: names[out] })
       : t("Round {n} is over: blocked, nobody could play.", { n: view.round });
     const points = view.round_points || [];
     const worth = this.rules ? this.rules.points : null;
     const value = (cards) => (worth ? cards.reduce((sum, card) => sum + (worth[card[0]] ?? 0), 0) : null);
     const values = names.map((_, s) => value(hands[s] || []));
+    const places = this.placings(values);
     const rows = names.map((name, s) => {
       const cards = hands[s] || [];
-      return el("tr", { class: s === this.seat ? "mine" : "", "data-seat": s },
+      return el("tr", { class: s === this.seat ? "mine" : "", "data-seat": s, "data-place": places ? places[s] : null },
         el("th", { scope: "row" }, name),
+        places ? el("td", { class: "num place" }, places[s]) : null,
         el("td", {}, el("div", { class: "count-hand", role: "img", "aria-label": cards.map(cardWords).join(", ") || "—" },
           cards.length ? cards.map((card) => el("span", { class: "counted", "data-card": card },
             el("span", { class: "count-card", html: indexSVG(card) }),
@@ -848,10 +1057,14 @@ class TablePage {
     });
     const parts = [el("h2", { id: "summary-title" }, title),
       el("p", { class: "how", id: "summary-how" }, this.howCounted(out, values, names)),
+      places ? el("p", { class: "how", id: "summary-placings" }, t("Placings: {list}", {
+        list: names.map((_, s) => s).sort((a, b) => places[a] - places[b] || a - b)
+          .map((s) => `${places[s]}. ${names[s]}`).join(" · ") })) : null,
       ...(view.penalties || []).map((n, s) => (n ? el("p", { class: "how penalty" },
         tn("{name}: {n} penalty point (overflow)", "{name}: {n} penalty points (overflow)", n, { name: names[s] })) : null)),
       el("div", { class: "summary-scroll" }, el("table", { class: "summary-table" },
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Cards left")),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")),
+          places ? el("th", { scope: "col", class: "num" }, t("Place")) : null, el("th", { scope: "col" }, t("Cards left")),
           el("th", { scope: "col", class: "num" }, t("Value")), el("th", { scope: "col", class: "num" }, t("Round")),
           el("th", { scope: "col", class: "num" }, t("Total")))),
         el("tbody", {}, rows)))];
@@ -874,6 +1087,20 @@ class TablePage {
     if (focus) focus.focus();
   }
 
+  /** The round's placings (TS11, TS12), 1 for the first out, or null where the rules place
+   * nobody (without play_on or placings scoring). Players out are placed in the order they
+   * went out; those still holding cards after them, by hand value, lowest first, tied
+   * players sharing the better place (as the engine places them). */
+  placings(values) {
+    const view = this.view;
+    const rules = this.rules;
+    if (!rules || !(rules.play_on || rules.scoring === "placings")) return null;
+    const finished = view.finished || [];
+    const holding = values.map((_, s) => s).filter((s) => !finished.includes(s));
+    return values.map((v, s) => (finished.includes(s) ? finished.indexOf(s) + 1
+      : finished.length + 1 + holding.filter((o) => (values[o] ?? 0) < (v ?? 0)).length));
+  }
+
   /** Why the round's points are what they are (from the rules' way of scoring). */
   howCounted(out, values, names) {
     const rules = this.rules;
@@ -882,6 +1109,9 @@ class TablePage {
     const note = teams ? ` ${t("Partners score together.")}` : "";
     const sum = (list) => (list.length > 1 ? `${list.join(" + ")} = ${list.reduce((a, b) => a + b, 0)}` : String(list[0] ?? 0));
     const others = (winners) => values.filter((_, s) => !winners.includes(s));
+    if (rules.scoring === "placings") {  // TS12: placing minus one, lowest total wins
+      return t("Each player scores their place minus one: 0 for the first out, {n} for the last.", { n: names.length - 1 }) + note;
+    }
     if (rules.scoring === "rounds-won") {  // SW11, LC9, PE13: one point a round won
       if (out >= 0) return t("{name} went out and wins the round: 1 point.", { name: names[out] }) + note;
       return t("Blocked: the lowest hand wins the round and scores 1.") + note;
@@ -943,7 +1173,7 @@ class TablePage {
     }
     const after = message.view.hand_sizes;
     for (let s = 0; s < after.length; s += 1) {
-      const gained = after[s] - before.hand_sizes[s] + (s === seat && card ? 1 : 0);
+      const gained = after[s] - before.hand_sizes[s] + (s === seat ? cardsOf(action).length : 0);
       if (gained <= 0) continue;
       const target = s === this.seat ? this.hand.getBoundingClientRect()
         : this.opponents.querySelector(`[data-seat="${s}"] .fan`)?.getBoundingClientRect();
@@ -1003,6 +1233,7 @@ function directionSVG(clockwise) {
 function namedLast(history) {
   for (let i = history.length - 1; i >= 0; i -= 1) {
     const action = history[i][1];
+    if (action.startsWith("=")) return true; // TS3, UC3: the starter's suit was named
     if (cardOf(action)) return action.includes("=");
   }
   return false;
