@@ -46,7 +46,7 @@ from eights.bots import GreedyBot
 from eights.engine.actions import DRAW, PASS, Action
 from eights.engine.cards import Card, Suit
 from eights.engine.game import Game
-from eights.engine.rules import load_rules
+from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
 from eights.server import Limits, create_app
 from eights.server.hub import Hub
@@ -1062,4 +1062,28 @@ def test_ts11_players_out_show_their_place_and_the_summary_the_placings(
         expect(row.locator(".place")).to_have_text(str(points + 1))
     expect(page.locator("#summary-leader")).to_contain_text("Lowest total wins")
     shot(page, "play-on-summary")
+    no_errors(page)
+
+
+def test_the_lobby_offers_every_preset_and_a_family_table_says_its_goal(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    """Every preset is in the lobby's list (the family too); a Switch table counts its goal in
+    rounds won (SW11), in the singular for one."""
+    page = person(browser, contexts)
+    page.goto(server.url + "/")
+    page.click("#new-table")
+    options = page.eval_on_selector_all("#create-rules option", "nodes => nodes.map(n => n.value)")
+    assert sorted(options) == sorted(preset_names())
+    assert {"mau-mau", "switch", "black-jack", "last-card", "pesten", "tschau-sepp",
+            "uno-cards"} <= set(options)
+    page.select_option("#create-rules", "tschau-sepp")
+    expect(page.locator("#create-players")).to_have_value("4")
+    page.select_option("#create-rules", "switch")
+    page.select_option("#create-players", "2")
+    page.select_option("#create-bots", "1")
+    page.fill("#create-name", "Ana")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector("#table[data-status='playing'] #hand .card")
+    expect(page.locator("#side .scores")).to_contain_text("Match to 1 round won")
     no_errors(page)

@@ -97,8 +97,8 @@ MESSAGES: tuple[str, ...] = (
     _("Play {cards}"), _("{card}, on top"), _("Marked: {cards}. Mark more of the same rank, or play them."),
     _("Marked: {cards}. Mark another card to go with them."),
     _("Your turn: play a highlighted card, or mark several of one rank and play them together."),
-    _("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with that card on top, "
-      "Esc clears."),
+    _("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with "
+      "that card on top, Esc clears."),
     _("Name the suit"), _("The starter {card} is wild: name the suit to follow."),
     _("{name} names the suit of the starter…"), _("Accept the skip"),
     _("{card} skips you: pass the skip on with a card of its rank, or accept it."),
@@ -113,7 +113,7 @@ MESSAGES: tuple[str, ...] = (
     _("{name} went out and scores the cards left in the other hands: {sum}."),
     _("Blocked: the lowest hand ({names}) scores the cards left in the other hands: {sum}."),
     _("Blocked: the lowest hand ({names}) scores the difference to each other hand: {sum}."),
-    _("Ahead: {names} with {score}."), _("Match to {target} rounds won"),
+    _("Ahead: {names} with {score}."),
     _("{name} went out and wins the round: 1 point."),
     _("Blocked: the lowest hand wins the round and scores 1."), _("Place"), _("Placings: {list}"),
     _("Each player scores their place minus one: 0 for the first out, {n} for the last."),
@@ -136,6 +136,7 @@ PLURALS: tuple[tuple[str, str], ...] = (
     plural("Winner: {names}.", "Winners: {names}."),
     plural("{n} player", "{n} players"),
     plural("{name}: {n} penalty point (overflow)", "{name}: {n} penalty points (overflow)"),
+    plural("Match to {n} round won", "Match to {n} rounds won"),
 )
 """Plural message ids: the page picks a form with the language's rule."""
 

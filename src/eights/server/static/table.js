@@ -1135,7 +1135,7 @@ class TablePage {
 
   /** The match's target: points, or rounds won (SW11: ``scoring = "rounds-won"``). */
   goalText() {
-    if (this.rules && this.rules.scoring === "rounds-won") return t("Match to {target} rounds won", { target: this.target });
+    if (this.rules && this.rules.scoring === "rounds-won") return tn("Match to {n} round won", "Match to {n} rounds won", this.target);
     return t("Match to {target} points", { target: this.target });
   }
 
