@@ -1087,3 +1087,31 @@ def test_the_lobby_offers_every_preset_and_a_family_table_says_its_goal(
     page.wait_for_selector("#table[data-status='playing'] #hand .card")
     expect(page.locator("#side .scores")).to_contain_text("Match to 1 round won")
     no_errors(page)
+
+
+def test_sw3_ts11_the_french_page_says_the_new_moves_in_french(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    seed = first_seed(lambda g: any(len(a.cards) == 2 for a in g.legal_actions()), "switch", {})
+    made = server.post("/api/tables", {"rules": "switch", "players": 2, "bots": {"1": "greedy"},
+                                       "seed": seed})
+    page = person(browser, contexts, phone=True, locale="fr-FR")
+    page.context.add_init_script(
+        f"localStorage.setItem('eights.host.{made['code']}', {json.dumps(made['host_token'])})")
+    page.goto(server.url + made["invite"])
+    page.fill("#join-name", "Ana")
+    page.tap("#join")
+    page.tap("#start")
+    page.wait_for_selector("#table[data-my-turn='true']")
+    pair = next(a for a in Game(load_rules("switch"), 2, seed=seed, dealer=1).legal_actions()
+                if len(a.cards) == 2)
+    expect(page.locator("#status")).to_contain_text("choisissez-en plusieurs de même valeur")
+    for card in pair.cards:
+        page.tap(f"#hand .card[data-card='{card}']")
+    expect(page.locator("#play-marked")).to_contain_text("Jouer")
+    expect(page.locator("#status")).to_contain_text("Choisies")
+    shot(page, "multi-marked-fr-phone")
+    before = version(page)
+    page.tap("#play-marked")
+    wait_version_after(page, before)
+    assert history(server, made["code"])[0] == str(pair)
+    no_errors(page)

@@ -104,6 +104,7 @@ MESSAGES: tuple[str, ...] = (
     _("{card} skips you: pass the skip on with a card of its rank, or accept it."),
     _("Call going out"), _("Call going out with this play, or pay the penalty."),
     _("Out: place {n}"), _("You are out in place {n}: the others play on."),
+    _("You took the cards: play one that fits, or pass."),
     # the end of a round
     _("The round is over."), _("Round {n} is over: {name} went out."),
     _("Round {n} is over: blocked, nobody could play."), _("Player"), _("Hand"), _("Round"),

@@ -877,6 +877,9 @@ class TablePage {
       if (legal.includes("pass")) return t("You drew {card}: play it or keep it (Pass).", { card });
       if (plays.every((a) => cardOf(a) === view.drawn)) return t("You drew {card}: play it.", { card });
     }
+    if (view.served && legal.includes("pass")) { // PE5: the forced draw is taken, the turn goes on
+      return t("You took the cards: play one that fits, or pass.");
+    }
     if (view.pending_draw) {
       const n = view.pending_draw;
       return plays.length
