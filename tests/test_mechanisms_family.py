@@ -326,3 +326,26 @@ def test_every_new_mechanism_together_plays_and_worlds_agree(players: int) -> No
             g.apply(rng.choice(legal_now))
         assert g.round_points is not None and sorted(g.round_points)[0] == 0
         assert g.round_winners
+
+
+def test_nothing_is_to_follow_while_the_suit_is_being_named() -> None:
+    """TS3: until the dealer names it, the observation has no suit to follow."""
+    g = stacked(rules(WILD_J, starter_wild="dealer-names"), ["5h 6h 7h 8h", "5s 6s 7s 8s",
+                                                              "5c 6c 7c 8c"], "Jd", dealer=2)
+    assert g.observe(0).suit is None and g.observe(0).naming
+    g.apply("=c")
+    assert g.observe(0).suit is Suit.CLUBS and not g.observe(0).naming
+
+
+def test_mm10_with_ts11_the_multiplier_reads_the_first_player_out_s_card() -> None:
+    """MM10 under play_on: the round's scores are multiplied by the card that emptied the
+    winner's (the first player out's) hand, not by the card that ended the round."""
+    r = rules({"J": {"wild": True, "name_suit": True, "out_multiplier": 2}},
+              play_on=True, hand_size=1)
+    g = stacked(r, ["Jh", "5h", "9c"], "4h", dealer=2)
+    play(g, "Jh=h 5h")
+    assert g.over and g.finished == [0, 1]
+    assert g.round_points == [0, 0, 2 * 9]
+    g = stacked(r, ["5h", "Jh", "9c"], "4h", dealer=2)
+    play(g, "5h Jh=h")
+    assert g.over and g.round_points == [0, 0, 9]

@@ -268,6 +268,7 @@ class Game:
         self.to_move = (self.dealer + self.direction * steps) % n
         if t.starter_names and t.name_suit[starter]:  # TS3, UC3: a suit is named first
             self.naming = True
+            self.suit = -1  # nothing to follow until it is named
             self.after_naming = self.to_move
             if t.dealer_names:
                 self.to_move = self.dealer
@@ -991,7 +992,7 @@ class Game:
             win = [i for i, v in enumerate(gpoints) if v == 0]
         sign = -1 if rules.scoring in (Scoring.WINNER_COLLECTS, Scoring.ROUNDS_WON) else 1
         # MM10: going out on a card with a multiplier multiplies every score of the round
-        times = 1 if out is None else self._t.out_multiplier[self.discard[-1]]
+        times = 1 if out is None else self._t.out_multiplier[self._winning_card()]
         points = [0] * self.n
         for i, g in enumerate(groups):
             penalty = sum(self.penalties[s] for s in g)  # HF9
@@ -1007,6 +1008,17 @@ class Game:
             self.match_over = True
             best = min(self.scores) if sign > 0 else max(self.scores)
             self.winners = [s for s in range(self.n) if self.scores[s] == best]
+
+    def _winning_card(self) -> Card:
+        """The top card of the play that emptied the winner's hand: the last card played,
+        or under ``play_on`` the first player out's last card (MM10 with TS11)."""
+        if not self.finished:
+            return self.discard[-1]
+        first = self.finished[0]
+        for seat, action in reversed(self.history):
+            if seat == first and action.card is not None:
+                return action.card
+        return self.discard[-1]  # not reached: the first player out played a card
 
     def _placings(self, values: list[int]) -> list[int]:
         """TS12: each seat's placing minus one. Those out come first, in the order they
