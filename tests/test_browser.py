@@ -1115,3 +1115,41 @@ def test_sw3_ts11_the_french_page_says_the_new_moves_in_french(
     wait_version_after(page, before)
     assert history(server, made["code"])[0] == str(pair)
     no_errors(page)
+
+
+def test_mm5_a_skip_is_passed_on_or_accepted(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    """MM5's toggle (``cards.8.pass_on``): skipped by an 8, Ana may pass the skip on with an 8
+    (a highlighted card) or accept it (the Pass button says so)."""
+    overrides = {"cards.8.pass_on": True}
+    rules = load_rules("mau-mau", overrides)
+
+    def skipped(seed: int) -> bool:  # Ana draws; the bot (greedy) answers with an 8; Ana holds one
+        game = Game(rules, 2, seed=seed, dealer=1)
+        if DRAW not in game.legal_actions():
+            return False
+        game.apply(DRAW)
+        if game.to_play != 1:
+            return False
+        game.apply(GreedyBot().choose(game.observe(1), game.legal_actions(), random.Random(0)))
+        return game.to_play == 0 and bool(game.skip_due) and len(game.legal_actions()) > 1
+
+    seed = next(s for s in range(1, 3000) if skipped(s))
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "mau-mau", "players": 2, "bots": {"1": "greedy"}, "overrides": overrides,
+        "seed": seed})
+    before = version(page)
+    page.click("#draw")
+    page.wait_for_function(f"() => Number(document.querySelector('#table').dataset.version) > {before + 1}"
+                           " && document.querySelector('#table').dataset.myTurn === 'true'")
+    expect(page.locator("#status")).to_contain_text("skips you: pass the skip on with a card of its rank")
+    expect(page.locator("#pass")).to_have_text(re.compile(r"^Accept the skip"))
+    eights = playable(page)
+    assert eights and all(card[0] == "8" for card in eights)
+    shot(page, "skip-due")
+    before = version(page)
+    page.click(f"#hand .card.playable[data-card='{eights[0]}']")  # passed on: the bot is skipped
+    wait_version_after(page, before)
+    moves = history(server, code)
+    assert moves[0] == "draw" and moves[1][0] == "8" and moves[2] == eights[0]
+    no_errors(page)

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from eights import Game, load_rules
+from eights import Card, Game, load_rules
 from eights.engine.record import load_record, replay
 from eights.server import Limits
 from eights.server.room import Room
@@ -160,8 +160,56 @@ def test_the_new_table_fields_may_be_set_per_table(client: TestClient) -> None:
     assert rules.play_on and rules.multi_play.value == "same-rank"
     words = client.get(f"/api/tables/{made['code']}/rules").json()
     assert words["multi_play"] and words["play_on"] and words["lowest_wins"]
+    # BJ2's toggle: a card table's field, for one card
+    seven = create(client, rules="black-jack", players=2, bots={"1": "greedy"},
+                   overrides={"cards.Jc.draw": 7, "cards.Js.draw": 7})
+    rules = room_of(client, seven["code"]).rules
+    assert rules.rule_of(Card.parse("Js")).draw == 7 and rules.rule_of(Card.parse("Jh")).draw == 0
     refused = client.post("/api/tables", json={"rules": "switch", "overrides": {"multi_play": "any"}})
     assert refused.status_code == 400 and "multi_play" in refused.json()["message"]
+
+
+def test_mm5_a_table_may_let_a_skip_be_passed_on(client: TestClient, stack: ExitStack) -> None:
+    """MM5's toggle as a table field (``cards.8.pass_on``): the skipped seat sees
+    ``skip_due`` and may pass the skip on with an 8 or accept it with ``pass``."""
+    overrides = {"cards.8.pass_on": True}
+
+    def skip_waits(game: Game) -> bool:
+        for action in game.legal_actions():
+            if action.card is not None and action.card.rank.letter == "8":
+                after = game.clone()
+                after.apply(action)
+                if after.skip_due and any(a.card is not None for a in after.legal_actions()):
+                    return True
+        return False
+
+    seed = first_seed("mau-mau", overrides, 2, skip_waits)
+    table, people = start_table(client, stack, rules="mau-mau", players=2, overrides=overrides,
+                                seed=seed)
+    assert table["table"]["overrides"] == overrides
+    ana, bob = people[0], people[1]
+    eight = next(a for a in ana.view["legal"] if a.startswith("8"))
+    acted = ana.version
+    ana.play(eight)
+    view = bob.until(lambda m: m["type"] == "state" and m["version"] > acted)["view"]
+    assert view["skip_due"] == 1 and view["to_play"] == 1
+    assert "pass" in view["legal"] and all(a[0] == "8" for a in view["legal"] if a != "pass")
+    acted = bob.version
+    bob.play(next(a for a in view["legal"] if a != "pass"))  # the skip falls back on Ana
+    view = ana.until(lambda m: m["type"] == "state" and m["version"] > acted)["view"]
+    assert view["to_play"] == 0 and view["skip_due"] == 1
+
+
+@pytest.mark.parametrize(("overrides", "words"), [
+    ({"cards.8.stack_with": "2"}, "cards.<rank or card>.<field>"),
+    ({"cards.Z.skip": True}, "cannot be changed here"),
+    ({"cards.Jc.draw": 11}, "at most 10"),
+    ({"cards.8.pass_on": 1}, "pass_on"),
+])
+def test_card_fields_a_table_may_not_set(client: TestClient, overrides: dict[str, Any],
+                                         words: str) -> None:
+    refused = client.post("/api/tables", json={"rules": "mau-mau", "overrides": overrides})
+    assert refused.status_code == 400 and words in refused.json()["message"], refused.json()
 
 
 # --------------------------------------------------------------------------- whole matches

@@ -17,7 +17,7 @@ from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
 from eights.server.room import Room, check_bot, hash_token, new_token, replay_table
 from eights.server.store import OPEN, SeatData, Store, TableData, Writer
 
-__all__ = ["OVERRIDES", "Hub"]
+__all__ = ["CARD_OVERRIDES", "OVERRIDES", "Hub"]
 
 log = logging.getLogger("eights.server")
 
@@ -34,6 +34,16 @@ OVERRIDES: dict[str, int | None] = {
 """Rules fields a table may change. The rules check every value (one source of truth for
 what a rule allows); a number here is this server's own cap on top of them (it bounds the
 cards in play, so the work of every move), ``None`` for no cap."""
+
+CARD_OVERRIDES: dict[str, int | None] = {
+    "wild": None, "name_suit": None, "skip": None, "reverse": None, "draw": 10, "stack": None,
+    "again": None, "again_penalty": 10, "pass_on": None, "must_cover": None, "going_out": None,
+    "out_multiplier": 4, "any_follows": None,
+}
+"""Fields of a card table a table may change, as ``cards.<rank or card>.<field>``
+(``cards.8.pass_on``, ``cards.Jc.draw``): the toggles of the family's Decisions (MM5, BJ2,
+TS6, LC5, SW10...). Lists (``stack_with``, ``cancelled_by``) are not values a table sends."""
+_CARD_KEY = re.compile(r"cards\.(?:[2-9TJQKA][cdhs]?|X)\.([a-z_]{1,20})")
 
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 READ_BACK = 64
@@ -161,10 +171,13 @@ class Hub:
         self._check_timer(req.turn_timer)
         overrides: dict[str, Any] = {}
         for key, value in req.overrides.items():
-            if key not in OVERRIDES:
+            card = _CARD_KEY.fullmatch(key)
+            if key not in OVERRIDES and not (card and card[1] in CARD_OVERRIDES):
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"the rules field {key!r} cannot be changed "
-                                    f"here; fields are {', '.join(sorted(OVERRIDES))}")
-            top = OVERRIDES[key]
+                                    f"here; fields are {', '.join(sorted(OVERRIDES))}, and "
+                                    f"cards.<rank or card>.<field> for the fields "
+                                    f"{', '.join(sorted(CARD_OVERRIDES))}")
+            top = CARD_OVERRIDES[card[1]] if card else OVERRIDES[key]
             if top is not None and type(value) is int and value > top:  # the tighter bound first
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"preset {req.rules!r} with overrides: "
                                     f"key {key!r} has bad value {value!r}; allowed on this "
