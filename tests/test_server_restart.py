@@ -30,7 +30,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from eights.engine.record import load_record, replay
 from postgres import BACKENDS, database_url
-from test_server import pick
+from test_server import Chooser, pick
+from test_server_family import pick_family
 
 Message = dict[str, Any]
 
@@ -175,7 +176,7 @@ def sit(stack: ExitStack, server: Server, code: str, tokens: dict[int, str]) -> 
     return seats
 
 
-def play(seats: dict[int, Seat], rng: random.Random, moves: int) -> None:
+def play(seats: dict[int, Seat], rng: random.Random, moves: int, choose: Chooser = pick) -> None:
     """``moves`` actions by whoever is to play (the next round dealt when one ends);
     every seat sees each one before the next."""
     for _ in range(moves):
@@ -188,7 +189,7 @@ def play(seats: dict[int, Seat], rng: random.Random, moves: int) -> None:
         else:
             person = seats[first.view["to_play"]]
             assert person.version == acted and person.view["legal"]
-            person.send("action", token=person.token, action=pick(person.view["legal"], rng),
+            person.send("action", token=person.token, action=choose(person.view["legal"], rng),
                         version=acted)
         for person in seats.values():
             person.until(newer(acted))
@@ -201,12 +202,22 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield url
 
 
-def test_a_killed_server_resumes_the_match_exactly(db: str, tmp_path: Path) -> None:
+FAMILY = {"multi_play": "same-rank", "play_on": True, "scoring": "placings", "hand_size": 3}
+"""SW3, TS11, TS12 on three cards a hand: by the kill, plays of several cards and a seat out."""
+
+
+@pytest.mark.parametrize(("rules", "overrides", "seed", "choose"), [
+    ("huit-americain", {}, 21, pick),
+    ("crazy-eights", FAMILY, 4, pick_family),
+], ids=["huit-americain", "crazy-eights+"])
+def test_a_killed_server_resumes_the_match_exactly(db: str, tmp_path: Path, rules: str,
+                                                   overrides: dict[str, Any], seed: int,
+                                                   choose: Chooser) -> None:
     port, log, rng = free_port(), tmp_path / "server.log", random.Random(3)
     with ExitStack() as stack:
         first = stack.enter_context(running(db, port, log))
-        made = first.post("/api/tables", {"rules": "huit-americain", "players": 3, "seed": 21,
-                                          "name": "Ana"})
+        made = first.post("/api/tables", {"rules": rules, "players": 3, "seed": seed,
+                                          "name": "Ana", "overrides": overrides})
         code = made["code"]
         tokens = {0: made["token"]}
         for seat, name in ((1, "Bob"), (2, "Cy")):
@@ -215,10 +226,13 @@ def test_a_killed_server_resumes_the_match_exactly(db: str, tmp_path: Path) -> N
         seats[0].send("start", token=made["host_token"])
         for person in seats.values():
             person.until(newer(-1))
-        play(seats, rng, moves=12)
+        play(seats, rng, moves=12, choose=choose)
         before = {seat: person.state for seat, person in seats.items()}
         version = seats[0].version
         assert version == 12
+        if overrides:  # the replay has plays of several cards and a seat out to restore
+            view = seats[0].view
+            assert view["finished"] and any("+" in a for _s, a in view["history"])
         first.kill()
         assert first.process.returncode == -signal.SIGKILL
         for person in seats.values():
@@ -234,8 +248,9 @@ def test_a_killed_server_resumes_the_match_exactly(db: str, tmp_path: Path) -> N
             assert seen is not None
             assert state["version"] == version
             assert state["view"] == seen["view"]
-            assert state["view"]["hand"] == seen["view"]["hand"] and state["view"]["hand"]
-        play(seats, rng, moves=10)
+            assert state["view"]["hand"] == seen["view"]["hand"]
+            assert state["view"]["hand"] or seat in state["view"]["finished"]  # TS11: out
+        play(seats, rng, moves=10, choose=choose)
         assert seats[0].version == version + 10
         final = {seat: person.view for seat, person in seats.items()}
         seats[0].send("close", token=made["host_token"])
