@@ -1153,3 +1153,31 @@ def test_mm5_a_skip_is_passed_on_or_accepted(
     moves = history(server, code)
     assert moves[0] == "draw" and moves[1][0] == "8" and moves[2] == eights[0]
     no_errors(page)
+
+
+def test_sw8_two_aces_name_one_suit_with_the_picker(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    """SW3, SW8: a play of several wild cards names one suit: the Play button opens the suit
+    picker, which shows the cards played; the action is written Ah+Ad=c (the top card last)."""
+    def aces(game: Game) -> bool:
+        return any(len(a.cards) == 2 and a.suit is not None for a in game.legal_actions())
+
+    seed = first_seed(aces, "switch", {})
+    game = Game(load_rules("switch"), 2, seed=seed, dealer=1)
+    pair = next(a for a in game.legal_actions() if len(a.cards) == 2 and a.suit is not None)
+    under, top = (str(c) for c in pair.cards)
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "switch", "players": 2, "bots": {"1": "greedy"}, "seed": seed})
+    page.click(f"#hand .card[data-card='{under}']")
+    page.click(f"#hand .card[data-card='{top}']")
+    page.click("#play-marked")
+    picker = page.locator("#suit-picker")
+    expect(picker).to_be_visible()
+    pretty = f"{Card.parse(under).pretty()} {Card.parse(top).pretty()}"
+    expect(picker.locator(".picker-hint")).to_have_text(f"You play {pretty}: name the suit to follow.")
+    shot(page, "multi-wild-picker")
+    before = version(page)
+    page.click("#suit-picker [data-suit='c']")
+    wait_version_after(page, before)
+    assert history(server, code)[0] == f"{under}+{top}=c"
+    no_errors(page)
