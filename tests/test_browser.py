@@ -1181,3 +1181,40 @@ def test_sw8_two_aces_name_one_suit_with_the_picker(
     wait_version_after(page, before)
     assert history(server, code)[0] == f"{under}+{top}=c"
     no_errors(page)
+
+
+def test_sw3_the_page_reads_plays_of_several_cards_from_their_text(
+        server: Server, browser: Browser, contexts: list[BrowserContext]) -> None:
+    """static/plays.js: the cards of a play, the cards that may go together, the plays of the
+    marked cards (the last marked that may be on top on top), two decks' twin cards, calls."""
+    page = person(browser, contexts)
+    page.goto(server.url + "/")
+    got = page.evaluate("""async () => {
+      const p = await import("/static/plays.js");
+      return {
+        cards: [p.cardsOf("7c+7h=s!"), p.cardsOf("=s"), p.cardsOf("draw"), p.cardOf("8h=s!"),
+                p.cardOf("7c+7h"), p.cardOf("pass")],
+        group: [...p.groupable(["7c+7h", "7h+7c", "Kh", "draw"])].sort(),
+        top: p.playsOfCards(["7c+7h", "7h+7c", "Kh"], ["7h", "7c"], false),
+        onlyTop: p.playsOfCards(["7h+7c"], ["7c", "7h"], false),
+        twins: p.playsOfCards(["7h+7h+7s", "7h+7s+7h"], ["7h", "7s", "7h"], false),
+        join: [p.canJoin(["7h+7h+7s"], ["7h"], "7h"), p.canJoin(["7h+7s"], ["7h"], "7h"),
+               p.canJoin(["7h+7s", "Kh"], [], "Kh")],
+        suits: p.playsOfCards(["Ah+Ad=c", "Ah+Ad=d", "Ad+Ah=c"], ["Ah", "Ad"], false),
+        calls: [p.withCall(["7c!", "7c"], true), p.withCall(["7c!", "7c"], false),
+                p.withCall(["7c!"], false), p.playsOfCards(["7c+7h!", "7c+7h"], ["7c", "7h"], true)],
+        none: p.playsOfCards(["7c+7h"], ["7c"], false),
+      };
+    }""")
+    assert got == {
+        "cards": [["7c", "7h"], [], [], "8h", "7h", None],
+        "group": ["7c", "7h"],
+        "top": ["7h+7c"],
+        "onlyTop": ["7h+7c"],
+        "twins": ["7h+7s+7h"],
+        "join": [True, False, True],
+        "suits": ["Ah+Ad=c", "Ah+Ad=d"],
+        "calls": [["7c!"], ["7c"], ["7c!"], ["7c+7h!"]],
+        "none": [],
+    }
+    no_errors(page)

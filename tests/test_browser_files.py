@@ -77,8 +77,8 @@ def test_the_lobby_and_the_table_pages_are_the_same_file(client: TestClient, pat
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
 
 
-@pytest.mark.parametrize("name", ["app.js", "table.js", "lobby.js", "cards.js", "net.js", "i18n.js",
-                                  "storage.js", "app.css", "favicon.svg"])
+@pytest.mark.parametrize("name", ["app.js", "table.js", "plays.js", "lobby.js", "cards.js", "net.js",
+                                  "i18n.js", "storage.js", "app.css", "favicon.svg"])
 def test_the_static_files_are_served(client: TestClient, name: str) -> None:
     answer = client.get(f"/static/{name}")
     assert answer.status_code == 200 and answer.content == (STATIC / name).read_bytes()

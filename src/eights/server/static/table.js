@@ -7,6 +7,7 @@
 import { cardPretty, cardWords, lang, suitWords, SUIT_SYMBOLS, t, tableTitle, tn } from "./i18n.js";
 import { backSVG, faceSVG, indexSVG, suitSVG } from "./cards.js";
 import { TableSocket } from "./net.js";
+import { canJoin, cardOf, cardsOf, groupable, playsOfCards, withCall } from "./plays.js";
 import {
   el, forgetSeat, getJSON, hostTokenOf, keepName, keepSeat, postJSON, savedName, seatOf,
 } from "./storage.js";
@@ -15,28 +16,6 @@ const SUITS = ["c", "d", "h", "s"];
 const MOTION = !matchMedia("(prefers-reduced-motion: reduce)").matches;
 /** The log shows the whole match up to this many lines (the latest ones past it). */
 const LOG_LINES = 1000;
-
-/** The cards of a play action, the top card last: "7c+7h=s!" -> ["7c", "7h"]; [] for draw,
- * pass, take and the naming of a suit ("=s"). */
-const cardsOf = (action) => (/^(draw|pass|take)$/.test(action) || action.startsWith("=") ? []
-  : action.replace("!", "").split("=")[0].split("+"));
-/** The top card of a play action: "8h=s!" -> "8h", "7c+7h" -> "7h"; null for draw, pass, take, "=s". */
-const cardOf = (action) => {
-  const cards = cardsOf(action);
-  return cards.length ? cards[cards.length - 1] : null;
-};
-/** Whether two lists hold the same cards, whatever their order (a card may come twice). */
-const sameCards = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
-/** Whether every card of `part` is in `whole` (as many times). */
-const within = (part, whole) => {
-  const left = [...whole];
-  return part.every((card) => {
-    const k = left.indexOf(card);
-    if (k < 0) return false;
-    left.splice(k, 1);
-    return true;
-  });
-};
 
 export async function showTable(root, code) {
   const page = new TablePage(root, code);
@@ -271,49 +250,28 @@ class TablePage {
     }
   }
 
-  /** The legal plays of one card alone, with the call (`!`) chosen or not. */
+  /** The legal plays of one card alone, with the call (`!`) as the announce button says. */
   playsOf(card) {
-    return this.withCall(this.view.legal.filter((a) => cardsOf(a).length === 1 && cardOf(a) === card));
-  }
-
-  /** Of some plays, those with the call (`!`) when the announce button is on, else those without. */
-  withCall(plays) {
-    const announced = plays.filter((a) => a.endsWith("!"));
-    const plain = plays.filter((a) => !a.endsWith("!"));
-    if (this.announce && announced.length) return announced;
-    return plain.length ? plain : announced;
+    return withCall(this.view.legal.filter((a) => cardsOf(a).length === 1 && cardOf(a) === card), this.announce);
   }
 
   /** The cards of the hand that may go down with others in one play (SW3: `7c+7h`). */
   groupable() {
-    const cards = new Set();
-    for (const action of this.view.legal) {
-      const list = cardsOf(action);
-      if (list.length > 1) list.forEach((card) => cards.add(card));
-    }
-    return cards;
+    return groupable(this.view.legal);
   }
 
   markedCards() {
     return this.marked.map((i) => this.view.hand[i]);
   }
 
-  /** Whether a card may join the marked ones: some legal play holds them all, and it. */
+  /** Whether a card may join the marked ones. */
   canJoin(card) {
-    const wanted = [...this.markedCards(), card];
-    return this.view.legal.some((a) => within(wanted, cardsOf(a)));
+    return canJoin(this.view.legal, this.markedCards(), card);
   }
 
-  /** The legal plays of exactly the marked cards. The top card (the new up-card) is the last
-   * card marked that may be on top; the plays differ only by the suit they name. */
+  /** The legal plays of exactly the marked cards, the last marked that may be on top on top. */
   markedPlays() {
-    const cards = this.markedCards();
-    const plays = this.withCall(this.view.legal.filter((a) => cardsOf(a).length && sameCards(cardsOf(a), cards)));
-    for (let k = cards.length - 1; k >= 0; k -= 1) {
-      const onTop = plays.filter((a) => cardOf(a) === cards[k]);
-      if (onTop.length) return onTop;
-    }
-    return [];
+    return playsOfCards(this.view.legal, this.markedCards(), this.announce);
   }
 
   /** The hand index of the marked card that goes on top, or -1. */
