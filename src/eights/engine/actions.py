@@ -55,7 +55,7 @@ class Kind(Enum):
 class Action:
     """One decision of the player to move: a small immutable, interned value."""
 
-    __slots__ = ("_text", "announce", "card", "cards", "kind", "suit")
+    __slots__ = ("_text", "announce", "card", "cards", "kind", "suit", "under")
 
     kind: Kind
     card: Card | None
@@ -63,6 +63,8 @@ class Action:
     is ``PLAY``)."""
     cards: tuple[Card, ...]
     """Every card played, the top card last (``()`` unless :attr:`kind` is ``PLAY``)."""
+    under: tuple[Card, ...]
+    """The cards played under the top card, in card order (``()`` for a single card)."""
     suit: Suit | None
     """The suit named with a wild card (or by ``=s``), if any."""
     announce: bool
@@ -74,6 +76,7 @@ class Action:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "card", cards[-1] if cards else None)
         object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "under", cards[:-1])
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "announce", announce)
         if kind is Kind.PLAY:

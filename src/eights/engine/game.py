@@ -605,7 +605,7 @@ class Game:
         self._legal = None
         card = action.card
         if card is not None:
-            self._play(p, action.cards, action.suit, action.announce)
+            self._play(p, card, action.under, action.suit, action.announce)
         elif action is DRAW:
             self._draw(p)
         elif action is PASS:
@@ -620,22 +620,21 @@ class Game:
             self._row = self._t.fixed[self.suit * 14 + self.rank]
             self.to_move = self.after_naming
 
-    def _play(self, p: int, cards: tuple[Card, ...], named: Suit | None, announce: bool) -> None:
-        """The one place cards leave a hand for the discard pile: one card, or several of
-        one rank with ``cards[-1]`` on top (SW3), their effects adding up."""
+    def _play(self, p: int, c: Card, under: tuple[Card, ...], named: Suit | None,
+              announce: bool) -> None:
+        """The one place cards leave a hand for the discard pile: one card ``c``, or several
+        of one rank, ``under`` then ``c`` on top (SW3), their effects adding up."""
         t = self._t
-        c = cards[-1]
         hand = self.hands[p]
         if t.wild[c] and self.drawn is None and not (self.pending or self.again or self.free
                                                      or self.skip_due):
             self.tells.append((p, self.suit, self.rank, 2, self.received[p]))
-        if len(cards) == 1:
-            hand.remove(c)
-            self.discard.append(c)
-        else:
-            for x in cards:
+        if under:
+            for x in under:
                 hand.remove(x)
-            self.discard.extend(cards)
+            self.discard.extend(under)
+        hand.remove(c)
+        self.discard.append(c)
         self.plays += 1
         self.passes = 0
         if self.drawn is not None:
@@ -648,7 +647,7 @@ class Game:
             # HF11, HA14, CL7, LH8: going out ends the round (MM9, TS10: with the call)
             if not t.play_on:
                 if t.serve_last and t.draw[c]:  # LC8, UC10: its draw is served first
-                    self._serve_last(p, c, len(cards))
+                    self._serve_last(p, c, 1 + len(under))
                 self._end_round(p)
                 return
             self._leave(p)  # TS11: out of the round; the card's effect goes on
@@ -687,7 +686,7 @@ class Game:
             else:  # the common case of _end_turn, inline
                 self.to_move = (p + self.direction) % self.n
             return
-        k = len(cards)
+        k = 1 + len(under) if under else 1
         if self.pending:
             if t.stacks[self.pending_card][c]:  # HF7, HA7, BJ3: the run grows
                 if self.stock:
@@ -699,9 +698,8 @@ class Game:
         elif t.draw[c] and self.stock:
             self.pending, self.pending_card, self.attacker = t.draw[c] * k, c, p
         skips = k if t.skip[c] else 0
-        holding = self.n - len(self.finished)
         if t.reverse[c]:
-            if holding > 2:
+            if self.n - len(self.finished) > 2:
                 if k % 2:  # SW7: each reverse flips the direction
                     self.direction = -self.direction
             elif t.reverse_skip:  # SW7, PE10, TS8, UC6: a skip with two players
@@ -715,8 +713,8 @@ class Game:
         self.again = False
         if skips and t.pass_on[c] and t.skip[c]:  # MM5, PE8: the next player has a say
             self.skip_due, skips = skips, 0
-        if skips >= holding:  # SW6: never the player who laid them
-            skips = holding - 1
+        if skips > 1 or self.finished:  # SW6: never the player who laid them
+            skips = min(skips, self.n - len(self.finished) - 1)
         if t.replace and hand and self.can_draw(p):  # LH5
             self.replace = True
             self.skip_next = skips
@@ -875,7 +873,7 @@ class Game:
             self.passes = 0
         else:
             self.passes += 1
-            if self.passes >= self._holding() + self.rules.extra_passes_to_block:
+            if self.passes >= self.n - len(self.finished) + self.rules.extra_passes_to_block:
                 self._end_round(None)  # HF13, CL6, LH9: blocked
                 return
         self._end_turn(p, 1)
