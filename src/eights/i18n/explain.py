@@ -141,7 +141,10 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator,
     if rule.any_follows:  # PE6
         bits.append(_("any card may be played on it when no forced draw is waiting"))
     if rule.draw:
-        text = _("the next player draws {n} and loses their turn", n=rule.draw)
+        if rules.forced_draw_ends_turn:
+            text = _("the next player draws {n} and loses their turn", n=rule.draw)
+        else:  # PE5: the victim stays in turn (said once, below the cards)
+            text = _("the next player draws {n}", n=rule.draw)
         own = frozenset(_whole(rank)) if rule.stack else frozenset()
         answers = own | rule.stack_with
         if answers and answers != own:  # BJ3: pick-ups stack across ranks
