@@ -67,6 +67,8 @@ W_KEEP = 0.5
 of ``reserve``."""
 W_MULTI = 0.0
 """Worth of each card beyond the first laid in one play (SW3: a turn saved)."""
+W_UNCOVERED = 12.0
+"""Cost of a card that makes its player play again (MM7, BJ7) with nothing to play."""
 SKIP_AGAIN = 1.0
 """Whether a skip between two players is valued as playing again (by the follow-up)."""
 W_STUCK = 40.0
@@ -183,7 +185,7 @@ class ExpertBot:
         again = rule.again or (SKIP_AGAIN and holding == 2 and skips > 0 and not seen.pending_draw
                                and not rule.draw and not rule.pass_on)
         # How likely the next player can follow the target left (cards unseen by me).
-        if v.unseen and not (again and holding == 2):
+        if v.unseen and not (again and follow and holding == 2):  # else I play on it myself
             if t.any_follows[card]:
                 chance = 1.0
             else:
@@ -223,7 +225,7 @@ class ExpertBot:
             if follow:
                 score += 8.0 * min(follow, 2)
             else:  # the cover card cannot be covered: a card drawn for nothing
-                score -= 8.0 * max(1, rule.again_penalty if rule.again else 1)
+                score -= W_UNCOVERED * max(1, rule.again_penalty if rule.again else 1)
         elif skips:
             bonus = 12.0 if seen.hand_sizes[nxt] <= 2 else 5.0
             score += -bonus if victim_is_partner else bonus
