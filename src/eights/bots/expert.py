@@ -69,6 +69,8 @@ W_MULTI = 0.0
 """Worth of each card beyond the first laid in one play (SW3: a turn saved)."""
 W_UNCOVERED = 12.0
 """Cost of a card that makes its player play again (MM7, BJ7) with nothing to play."""
+W_COVER = 6.0
+"""Worth of a card the next player must cover (TS9: they draw until they can)."""
 SKIP_AGAIN = 1.0
 """Whether a skip between two players is valued as playing again (by the follow-up)."""
 W_STUCK = 40.0
@@ -182,10 +184,14 @@ class ExpertBot:
         skips = k if rule.skip else 0
         if rule.reverse and holding == 2 and rules.reverse_two is ReverseTwo.SKIP:
             skips += k  # SW7, PE10, TS8, UC6: a skip with two players
-        again = rule.again or (SKIP_AGAIN and holding == 2 and skips > 0 and not seen.pending_draw
-                               and not rule.draw and not rule.pass_on)
+        # I play next, on the card I leave: it makes me play again (HA11, MM7, BJ7), or,
+        # between two players, the other loses their turn to a skip. (Valuing a draw attack
+        # that ends their turn the same way lost: 0.520 against 0.530 in uno-cards, 3000
+        # deals.)
+        again = rule.again or bool(holding == 2 and SKIP_AGAIN and skips and not seen.pending_draw
+                                   and not rule.draw and not rule.pass_on)
         # How likely the next player can follow the target left (cards unseen by me).
-        if v.unseen and not (again and follow and holding == 2):  # else I play on it myself
+        if v.unseen and not (again and follow):  # else I play on it myself
             if t.any_follows[card]:
                 chance = 1.0
             else:
@@ -220,7 +226,7 @@ class ExpertBot:
                     gain -= 3.0 * (rule.draw - room)  # HF9: it would come back
             score += -gain * 4.0 if victim_is_partner else gain * 4.0
         if rule.must_cover:  # TS9: the next player draws until they can cover it
-            score += -6.0 if victim_is_partner else 6.0
+            score += -W_COVER if victim_is_partner else W_COVER
         if again:  # HA11, MM7, BJ7; a skip with two players: my turn again
             if follow:
                 score += 8.0 * min(follow, 2)
