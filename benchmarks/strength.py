@@ -1,10 +1,11 @@
 """Strength targets of issue 4, measured in duplicate tournaments.
 
-    python benchmarks/strength.py [--presets classic,huit-fou] [--only ladder|search|four|random|oracle]
+    python benchmarks/strength.py [--presets classic,huit-fou|family]
+                                  [--only ladder|search|four|random|oracle]
                                   [--deals 1500] [--search-deals 150] [--four-deals 100]
                                   [--ismcts ismcts:iterations=2000] [--jobs 2] [--seed 1] [--quiet]
 
-Checks, on each seed preset:
+Checks, on each seed preset (``--presets family``: the eight presets of the family):
 
 - ``ladder``: 2 players, ``greedy`` against ``random`` and ``expert`` against
   ``greedy`` (``--deals`` deals each);
@@ -44,6 +45,9 @@ from eights.lab.tournament import Standing, TournamentResult
 from eights.lab.tournament import tournament as run_tournament
 
 PRESETS = ("huit-fou", "huit-americain", "classic", "les-huit")
+FAMILY = ("crazy-eights", "mau-mau", "switch", "black-jack", "last-card", "pesten",
+          "tschau-sepp", "uno-cards")
+"""The family of docs/rules.md (``--presets family``)."""
 CHECKS = {"ladder", "search", "four", "random", "oracle"}
 
 
@@ -171,11 +175,13 @@ def main() -> None:
     if only - CHECKS or not only:
         parser.error(f"--only takes {','.join(sorted(CHECKS))} (comma-separated), "
                      f"not {args.only!r}")
-    unknown = set(args.presets.split(",")) - set(preset_names())
+    presets = [p for name in args.presets.split(",")
+               for p in (FAMILY if name == "family" else (name,))]
+    unknown = set(presets) - set(preset_names())
     if unknown:
-        parser.error(f"--presets takes {','.join(preset_names())}, "
+        parser.error(f"--presets takes {','.join(preset_names())} or family, "
                      f"not {','.join(sorted(unknown))}")
-    run(args.presets.split(","), only, args.deals, args.search_deals,
+    run(presets, only, args.deals, args.search_deals,
         args.four_deals, args.ismcts, args.jobs, args.seed)
 
 
