@@ -29,9 +29,20 @@ on the four seed presets.
   on a pending draw passes it on; an 8 cancels an ace run (HA7); the 10's
   replay (HA11) is valued by the follow-up it allows; HF9 overflow is avoided
   when the draw would bounce back.
-- **Announcing** the last card always (HA13); the LH5 extra card is never
-  taken; a play is always preferred to a voluntary draw (CL5: measured, saving
-  an 8 by drawing lost more rounds than it won).
+- **Announcing** the last card always (HA13), and the going-out call (MM9,
+  TS10); the LH5 extra card is never taken; a play is always preferred to a
+  voluntary draw (CL5: measured, saving an 8 by drawing lost more rounds than
+  it won).
+- **The family's mechanisms**: several cards of a rank at once (SW3) count
+  every card's points (no bonus beyond: measured); any card that adds to a
+  pending draw passes it on (BJ3), and a card that cancels a pick-up without
+  adding to it (BJ4) is kept while another plain card can go; a card that
+  makes its player play again (MM7, BJ7, PE7), or between two players a
+  skip, is worth the follow-ups in hand and costs a card without one; a card
+  the next player must cover (TS9) is an attack; a hand is not left with only
+  cards that may not end it (PE12; LC6's aces count half); a wild starter
+  names the suit held most (``=s``); seats out under ``play_on`` are passed
+  over (TS11).
 """
 
 from __future__ import annotations
