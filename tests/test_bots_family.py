@@ -257,7 +257,11 @@ def test_worlds_of_the_family_have_the_real_legal_actions(
                         special.add(label)
                 game.apply(rng.choice(game.legal_actions()))
     assert checked > 100
-    assert special  # the special moments were among the positions checked
+    t = Game(rules, 2, seed=0).tables
+    expected = {label for label, on in (
+        ("pending", any(t.draw)), ("again", any(t.again)), ("skip_due", any(t.pass_on)),
+        ("served", not rules.forced_draw_ends_turn), ("finished", rules.play_on)) if on}
+    assert expected <= special  # the preset's special moments were among those checked
 
 
 def test_a_world_plays_on_like_the_game_after_a_named_starter_and_a_skip_passed_on() -> None:
@@ -267,6 +271,14 @@ def test_a_world_plays_on_like_the_game_after_a_named_starter_and_a_skip_passed_
     for game in (g, world):
         game.apply("=c")
     assert world.to_move == g.to_move == 1 and world.suit == g.suit and not world.naming
+    # UC3: the first player names, then plays on in the same turn
+    g = stacked("uno-cards", ["3c 4c 6d 9d Qd Kd 5s", "3h 4h 6h 9c Th 2s 5d"], "X")
+    world = sample_world(g.observe(1), random.Random(3))
+    assert world.legal_actions() == g.legal_actions() == list(NAMES)
+    for game in (g, world):
+        game.apply("=h")
+    assert world.to_move == g.to_move == 1 and not world.naming
+    assert world.legal_actions() == g.legal_actions()
     # MM5's toggle: a skip waiting to be passed on is rebuilt, and accepted alike
     g = stacked("mau-mau", ["8h 7c 9d Td Qd", "8c 7h 9s Ts Qs"], "9c",
                 overrides=["cards.8.pass_on=true"])
