@@ -35,7 +35,7 @@ WAYS = ("none", "rules", "model")
 
 
 def holds(hand: Sequence[int], suit: int, wild: Sequence[bool]) -> bool:
-    return any(c < 52 and c & 3 == suit and not wild[c >> 2] for c in hand)
+    return any(c < 52 and c & 3 == suit and not wild[c] for c in hand)
 
 
 def score(seen: Observation, truth: Game, way: str, worlds: int,
