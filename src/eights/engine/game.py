@@ -325,8 +325,9 @@ class Game:
 
     def _lacks_suit(self, hand: list[Card]) -> bool:
         """UC8: the hand holds no card of the suit to follow, wild cards aside."""
-        suit, wild = self.suit, self._t.wild
-        return not any(SUIT_OF[c] == suit and not wild[c] for c in hand)
+        if self.suit < 0:  # no suit to follow: none held
+            return True
+        return not any(map(self._t.plain_of_suit[self.suit].__getitem__, hand))
 
     def _matching(self, hand: list[Card]) -> list[Card]:
         """The cards of ``hand`` that may be played on the up-card (no draw pending)."""

@@ -48,6 +48,9 @@ class Tables:
         """Any card may be played on this card while it is the card to match (PE6)."""
         self.no_suit = tuple(c.wild and c.wild_if is WildIf.NO_SUIT for c in cr)
         """Wild only for a hand without the suit to follow, wild cards aside (UC8)."""
+        self.plain_of_suit = tuple(tuple(SUIT_OF[c] == suit and not self.wild[c] for c in range(53))
+                                   for suit in range(4))
+        """``plain_of_suit[suit][c]``: ``c`` is of that suit and not wild (UC8's check)."""
         self.wild_if = any(self.no_suit)
         """Some card's legality depends on the hand (the hot path checks this once)."""
         self.draw = tuple(c.draw for c in cr)
