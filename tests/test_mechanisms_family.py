@@ -261,9 +261,11 @@ def test_ts12_holders_are_placed_by_hand_value_ties_sharing() -> None:
     assert g2.round_points[1] == g2.round_points[2] == 2
 
 
-def test_play_on_cannot_be_combined_with_teams() -> None:
+def test_play_on_and_placings_cannot_be_combined_with_teams() -> None:
     with pytest.raises(RulesError, match="'play_on' cannot be combined with 'teams'"):
         rules(play_on=True, teams=[4])
+    with pytest.raises(RulesError, match="'placings' cannot be combined with 'teams'"):
+        load_rules("les-huit", ["scoring=placings"])
 
 
 # --------------------------------------------------------------------------- naming

@@ -254,8 +254,8 @@ def refusal(rules: Rules, rank: Rank, body: dict[str, Any], table: dict[str, Any
         return True
     if any(name in on and need not in on for name, need in NEEDS.items()):
         return True
-    if table["play_on"] and rules.teams:  # placings rank players one by one
-        return True
+    if (table["play_on"] or table["scoring"] == "placings") and rules.teams:
+        return True  # placings rank players one by one
     draws = {r: rule.draw for r, rule in rules.cards.items()} | {rank: body["draw"]}
     for listed in body["stack_with"]:  # each listed rank must have a draw to add
         if not draws.get(Rank.parse(listed), 0):

@@ -1041,6 +1041,11 @@ def _check(rules: Rules, origin: str) -> None:
                          f"'rounds-won' (overflow cards become penalty points, and rounds won "
                          f"count no points); allowed: overflow = false, or scoring = "
                          f"'own-hand' or 'winner-collects'")
+    if rules.scoring is Scoring.PLACINGS and rules.teams:
+        raise RulesError(f"{origin}: 'scoring' = 'placings' cannot be combined with 'teams' "
+                         f"(placings rank players one by one, and partners score together); "
+                         f"allowed: teams = [], or scoring 'own-hand', 'winner-collects' or "
+                         f"'rounds-won'")
     if rules.play_on and rules.teams:
         raise RulesError(f"{origin}: 'play_on' cannot be combined with 'teams' (partners score "
                          f"together, and placings rank players one by one); allowed: one of "
