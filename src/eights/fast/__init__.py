@@ -1,0 +1,42 @@
+"""A compiled kernel (numba) that plays any supported :class:`~eights.engine.rules.Rules`.
+
+The reference engine (:mod:`eights.engine`) is the specification; the kernel
+is proven against it (``tests/test_fast.py``). Importing this package imports
+numba; :func:`~eights.fast.tables.check_supported` alone does not.
+
+The action encoding (fixed, 537 codes)
+--------------------------------------
+
+===========  ===================================================================
+``0..529``   a single card: ``card * 10 + suit * 2 + call``, ``card`` its code
+             (``rank * 4 + suit``, joker 52), ``suit`` the suit named (0-3:
+             ``c d h s``) or 4 for none, ``call`` 1 for ``!`` (the last card
+             announced, or the going-out call). The same number as the
+             engine's interned ``Action.play(card, suit, call)``.
+``530``      ``draw``
+``531``      ``take`` (LH5)
+``532``      ``pass``
+``533..536`` ``=c``, ``=d``, ``=h``, ``=s``: name a wild starter's suit (TS3, UC3)
+===========  ===================================================================
+
+Ascending codes are the engine's canonical order of legal actions.
+Plays of several cards (``multi_play``) and ``play_on`` are not supported yet:
+:func:`compile_rules` raises :class:`KernelUnsupported` naming the field.
+"""
+
+from eights.fast.game import FastGame, RoundResults, action_code, code_action, random_rounds
+from eights.fast.kernel import N_ACTIONS
+from eights.fast.tables import KernelTables, KernelUnsupported, check_supported, compile_rules
+
+__all__ = [
+    "N_ACTIONS",
+    "FastGame",
+    "KernelTables",
+    "KernelUnsupported",
+    "RoundResults",
+    "action_code",
+    "check_supported",
+    "code_action",
+    "compile_rules",
+    "random_rounds",
+]
