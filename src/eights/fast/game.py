@@ -64,13 +64,20 @@ def _rules(rules: Rules | str) -> Rules:
     return load_rules(rules) if isinstance(rules, str) else rules
 
 
-def new_state(kt: KernelTables, players: int, seed: int) -> Int64Array:
-    """A fresh state for ``players`` (no round dealt yet), its generator seeded."""
+def new_state(kt: KernelTables, players: int, seed: int,
+              repeat_capacity: int | None = None) -> Int64Array:
+    """A fresh state for ``players`` (no round dealt yet), its generator seeded.
+
+    ``repeat_capacity`` (a power of two) sizes the table of positions seen under
+    ``block_on_repetition``: by default :data:`~eights.fast.kernel.REP_CAP`, none for
+    rules without it."""
     rules = kt.rules
     rules.check_players(players)
     deck = rules.deck(players)
-    st = np.zeros(k.state_size(players, len(deck)), dtype=np.int64)
-    k.layout(st, players, len(deck))
+    if repeat_capacity is None:
+        repeat_capacity = k.REP_CAP if rules.block_on_repetition else 0
+    st = np.zeros(k.state_size(players, len(deck), repeat_capacity), dtype=np.int64)
+    k.layout(st, players, len(deck), repeat_capacity)
     st[k.S_HAND_SIZE] = rules.hand_size_for(players)
     st[k.S_TEAMS] = int(rules.has_teams(players))
     for c in deck:
@@ -88,11 +95,11 @@ class FastGame:
     """
 
     def __init__(self, rules: Rules | str, players: int, *, seed: int = 0, dealer: int = 0,
-                 deck: Sequence[Card] = ()) -> None:
+                 deck: Sequence[Card] = (), repeat_capacity: int | None = None) -> None:
         self.rules = _rules(rules)
         self.kt = compile_rules(self.rules)
         self.n = players
-        self.state = new_state(self.kt, players, seed)
+        self.state = new_state(self.kt, players, seed, repeat_capacity)
         self.script = np.array([int(c) for c in deck], dtype=np.int64)
         self._buf = np.empty(k.N_ACTIONS, dtype=np.int64)
         k.deal(self.kt.tab, self.state, dealer, self.script)

@@ -15,7 +15,7 @@ discard   the discard pile in order, bottom first (``S_DISC_N`` cards)
 penalty   ``n`` penalty points (HF9 overflow)
 points    ``n`` round points, once the round is over
 winners   ``n`` flags, once the round is over
-repeats   ``REP_CAP`` (hash, count) pairs: the positions seen (``_repeated``)
+repeats   the positions seen (``_repeated``): ``S_REP_CAP`` slots
 ========  ==================================================================
 
 Draws take the next card of a scripted sequence while one is left (the
@@ -158,24 +158,30 @@ S_PEN = 39
 S_POINTS = 40
 S_WINNERS = 41
 S_REP = 42
+S_REP_CAP = 43
 S_SCALARS = 48
-REP_CAP = 4096
-"""Positions remembered for ``block_on_repetition`` (more raises: never silently wrong)."""
+REP_CAP = 8192
+"""Default slots of the table of positions seen (``block_on_repetition``): an open-addressing
+table of 64-bit hashes, the count in their low two bits. Filled to 7/8 it raises: never
+silently wrong. Rules without ``block_on_repetition`` get none."""
 
 
-def state_size(n: int, deck_n: int) -> int:
+def state_size(n: int, deck_n: int, rep_cap: int) -> int:
     """Slots of the state of ``n`` players with a deck of ``deck_n`` cards."""
-    return S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + 2 * REP_CAP
+    return S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap
 
 
-def layout(st: np.ndarray[Any, Any], n: int, deck_n: int) -> None:
+def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
     """Write the region offsets of a fresh state."""
+    if rep_cap & (rep_cap - 1):
+        raise ValueError(f"repeat capacity {rep_cap} is not a power of two")
     st[S_N] = n
     st[S_DECK_N] = deck_n
+    st[S_REP_CAP] = rep_cap
     at = S_SCALARS
     for slot, size in ((S_HANDS, n * 53), (S_HSIZE, n), (S_STOCK, 53), (S_DECK, 53),
                        (S_DISC, deck_n), (S_PEN, n), (S_POINTS, n), (S_WINNERS, n),
-                       (S_REP, 2 * REP_CAP)):
+                       (S_REP, rep_cap)):
         st[slot] = at
         at += size
 
@@ -282,9 +288,12 @@ def _give_one(tab: Any, st: Any, script: Any, seat: int) -> int:
 def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
     """``Game._start_round``: reset the round, deal, turn the starter."""
     n = st[S_N]
+    if st[S_REP_N] > 0:  # the positions of the last round
+        for i in range(st[S_REP_CAP]):
+            st[st[S_REP] + i] = 0
     for i in range(S_SCALARS):
         if i not in (S_N, S_RNG, S_HAND_SIZE, S_TEAMS, S_DECK_N, S_HANDS, S_HSIZE, S_STOCK,
-                     S_DECK, S_DISC, S_PEN, S_POINTS, S_WINNERS, S_REP):
+                     S_DECK, S_DISC, S_PEN, S_POINTS, S_WINNERS, S_REP, S_REP_CAP):
             st[i] = 0
     st[S_DEALER] = dealer
     st[S_DIR] = 1
@@ -633,18 +642,20 @@ def _repeated(tab: Any, st: Any, p: int, c: int, named: int) -> bool:
         h = _mix(h, st[st[S_DISC] + i])
     for i in range(n * 53):
         h = _mix(h, st[st[S_HANDS] + i])
-    key = np.int64(h)
+    key = np.int64((h | np.uint64(4)) & ~np.uint64(3))  # low 2 bits: the count
+    cap = st[S_REP_CAP]
+    if st[S_REP_N] >= cap - cap // 8:
+        raise ValueError("block_on_repetition: more positions to remember than the state's "
+                         "repeat capacity (new_state(..., repeat_capacity=...))")
     rep = st[S_REP]
-    for i in range(st[S_REP_N]):
-        if st[rep + 2 * i] == key:
-            st[rep + 2 * i + 1] += 1
-            return st[rep + 2 * i + 1] >= 3
-    if st[S_REP_N] >= REP_CAP:
-        raise ValueError("too many positions to remember for block_on_repetition")
-    i = st[S_REP_N]
-    st[rep + 2 * i] = key
-    st[rep + 2 * i + 1] = 1
-    st[S_REP_N] = i + 1
+    i = np.int64(h >> np.uint64(20)) & (cap - 1)
+    while st[rep + i] != 0:
+        if (st[rep + i] & ~3) == key:
+            st[rep + i] += 1
+            return (st[rep + i] & 3) >= 3
+        i = (i + 1) & (cap - 1)
+    st[rep + i] = key | 1
+    st[S_REP_N] += 1
     return False
 
 

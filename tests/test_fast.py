@@ -1,0 +1,204 @@
+"""The compiled kernel (:mod:`eights.fast`) against the reference engine.
+
+Differential: a round is played by the reference engine with random draws and
+random choices; a second reference game and the kernel then replay it in
+lockstep from the same scripted deck (the cards in the order they left the
+stock) and the same choices. At every decision both must offer the same legal
+actions in the same order, and hold the same hands, stock (as a multiset),
+discard pile and turn; at the end, the same round result and points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from eights import Game, load_rules
+from eights.engine.actions import DRAW, PASS, TAKE, Action
+from eights.engine.errors import IllegalActionError, RulesError
+from eights.engine.rules import Rules
+from eights.fast import (
+    N_ACTIONS,
+    FastGame,
+    KernelUnsupported,
+    action_code,
+    code_action,
+    compile_rules,
+    random_rounds,
+)
+from eights.fast import kernel as k
+
+SUPPORTED = ["huit-fou", "huit-americain", "classic", "les-huit", "openspiel", "crazy-eights",
+             "mau-mau", "pesten", "uno-cards"]
+"""Every preset the kernel plays (the others need multi_play or play_on)."""
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("openspiel", {"special_cards": True, "reshuffle": True}),  # the benchmark's game
+    ("huit-americain", {"jokers": 2}),  # HA12: transparent jokers that draw 4
+    ("crazy-eights", {"max_draws": 3, "voluntary_pass": True}),
+    ("classic", {"replace_after_play": True, "hand_limit": 9}),
+    ("huit-fou", {"reshuffle": False, "block_on_repetition": False}),
+    ("mau-mau", {"scoring": "rounds-won"}),
+    ("uno-cards", {"scoring": "placings"}),
+    ("pesten", {"starter_wild": "dealer-names"}),
+]
+
+
+def _seats(rules: Rules) -> list[int]:
+    low, high = rules.players
+    return sorted({low, min(high, 3), min(high, 4), min(high, 6)} & set(range(low, high + 1)))
+
+
+def _replay(rules: Rules, players: int, seed: int) -> int:
+    """Play one round at random, replay it on both engines in lockstep; the decisions."""
+    dealer = seed % players
+    first = Game(rules, players, seed=seed, dealer=dealer)
+    choose = random.Random(seed)
+    choices: list[float] = []
+    while not first.over:
+        r = choose.random()
+        choices.append(r)
+        legal = first.legal_actions()
+        first.push(legal[int(r * len(legal))])
+    deck = first.round_log().deck
+    ref = Game(rules, players, seed=seed + 1, dealer=dealer, deck=deck)
+    fast = FastGame(rules, players, seed=seed + 2, dealer=dealer, deck=deck)
+    for i, r in enumerate(choices):
+        where = f"{rules.name} {players}p seed {seed} decision {i}"
+        _same_state(ref, fast, where)
+        legal = ref.legal_actions()
+        assert fast.legal_actions() == legal, where
+        action = legal[int(r * len(legal))]
+        ref.push(action)
+        fast.apply(action)
+    where = f"{rules.name} {players}p seed {seed} end"
+    _same_state(ref, fast, where)
+    assert ref.over and fast.over, where
+    assert fast.out == ref.out, where
+    assert fast.round_points == ref.round_points == first.round_points, where
+    assert fast.round_winners == ref.round_winners, where
+    assert fast.plays == ref.plays, where
+    return len(choices)
+
+
+def _same_state(ref: Game, fast: FastGame, where: str) -> None:
+    for seat in range(ref.n):
+        assert fast.hand(seat) == sorted(ref.hands[seat]), f"{where}: hand {seat}"
+    assert fast.stock() == Counter(ref.stock), f"{where}: stock"
+    assert fast.discard() == ref.discard, f"{where}: discard"
+    assert fast.to_play == ref.to_play, f"{where}: to play"
+    assert fast.penalties == ref.penalties, f"{where}: penalties"
+    s = fast.scalars()
+    assert (s["dir"], s["pending"], s["suit"], s["rank"], s["free"], s["passes"]) == (
+        ref.direction, ref.pending, ref.suit, ref.rank, int(ref.free), ref.passes), where
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_every_supported_preset_plays_the_same_rounds(name: str) -> None:
+    rules = load_rules(name)
+    decisions = 0
+    for players in _seats(rules):
+        for seed in range(12):
+            decisions += _replay(rules, players, seed)
+    assert decisions > 200  # real rounds were compared, not empty ones
+
+
+@pytest.mark.parametrize(("name", "overrides"), VARIANTS, ids=[f"{n}-{'-'.join(o)}" for n, o in VARIANTS])
+def test_variants_play_the_same_rounds(name: str, overrides: dict[str, Any]) -> None:
+    rules = load_rules(name, overrides)
+    for players in _seats(rules):
+        for seed in range(8):
+            _replay(rules, players, seed)
+
+
+def test_rounds_that_end_every_way_are_compared() -> None:
+    """The replays above meet blocked rounds, rounds gone out and stacked draws."""
+    outs: Counter[str] = Counter()
+    for seed in range(40):
+        for name in ("huit-fou", "crazy-eights"):
+            g = Game(name, 2, seed=seed)
+            rand = random.Random(seed)
+            while not g.over:
+                legal = g.legal_actions()
+                g.push(legal[int(rand.random() * len(legal))])
+            outs["blocked" if g.out is None else "out"] += 1
+            _replay(load_rules(name), 2, seed)
+    assert outs["blocked"] > 0 and outs["out"] > 0
+
+
+@pytest.mark.parametrize(("field", "overrides"), [
+    ("multi_play", ("switch", {})),
+    ("multi_play", ("classic", {"multi_play": "same-rank"})),
+    ("play_on", ("tschau-sepp", {"multi_play": "none"})),
+    ("play_on", ("classic", {"play_on": True})),
+    ("scoring with teams", ("les-huit", {"scoring": "placings"})),
+])
+def test_unsupported_fields_raise_naming_the_field(field: str,
+                                                   overrides: tuple[str, dict[str, Any]]) -> None:
+    name, table = overrides
+    rules = load_rules(name, table)
+    with pytest.raises(KernelUnsupported, match=field) as caught:
+        compile_rules(rules)
+    assert caught.value.field == field
+    assert isinstance(caught.value, RulesError)
+    with pytest.raises(KernelUnsupported, match=field):
+        FastGame(rules, rules.players[0])
+
+
+def test_action_codes_are_the_engine_actions() -> None:
+    for code in range(N_ACTIONS):
+        action = code_action(code)
+        assert action_code(action) == code
+    assert code_action(k.A_DRAW) is DRAW and code_action(k.A_PASS) is PASS
+    assert code_action(k.A_TAKE) is TAKE
+    assert str(code_action(7 * 4 * 10 + 3 * 2 + 1)) == "8c=s!"
+    assert str(code_action(k.A_NAME + 2)) == "=h"
+    assert action_code(Action.parse("7h")) == (6 * 4 + 2) * 10 + 4 * 2
+
+
+def test_legal_mask_marks_the_legal_codes() -> None:
+    g = FastGame("classic", 3, seed=5)
+    mask = np.zeros(N_ACTIONS, dtype=np.int64)
+    count = k.legal_mask(g.kt.tab, g.state, mask)
+    assert count == len(g.legal_codes()) > 0
+    assert [int(i) for i in np.flatnonzero(mask)] == g.legal_codes()
+
+
+def test_illegal_actions_are_refused_and_change_nothing() -> None:
+    g = FastGame("classic", 2, seed=1)
+    before = g.state.copy()
+    illegal = next(c for c in range(N_ACTIONS) if c not in g.legal_codes())
+    with pytest.raises(IllegalActionError):
+        g.apply(illegal)
+    assert (g.state == before).all()
+
+
+def test_a_copy_of_the_state_is_independent() -> None:
+    g = FastGame("huit-fou", 4, seed=2)
+    saved = g.state.copy()
+    while not g.over:
+        g.apply(g.legal_codes()[0])
+    assert not (g.state == saved).all()
+    g.state[:] = saved
+    assert not g.over and len(g.hand(0)) == 6
+
+
+def test_scripted_card_missing_from_stock_fails_loudly() -> None:
+    with pytest.raises(ValueError, match="not in the stock"):
+        FastGame("classic", 2, deck=[Action.parse("7h").cards[0]] * 5)
+
+
+def test_compiled_random_rounds_are_seeded_and_end() -> None:
+    a = random_rounds("openspiel", 4, 300, seed=7)
+    b = random_rounds("openspiel", 4, 300, seed=7)
+    c = random_rounds("openspiel", 4, 300, seed=8)
+    assert (a.decisions == b.decisions).all() and (a.points == b.points).all()
+    assert not (a.decisions == c.decisions).all()
+    assert (a.plays <= 101).all()  # max_plays = 100: the 101st play ends the round
+    assert ((a.out >= -1) & (a.out < 4)).all()
+    out = a.out >= 0  # own-hand scoring: whoever goes out scores 0
+    assert (a.points[out, :][np.arange(out.sum()), a.out[out]] == 0).all()
