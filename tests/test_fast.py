@@ -36,16 +36,22 @@ SUPPORTED = ["huit-fou", "huit-americain", "classic", "les-huit", "openspiel", "
              "mau-mau", "pesten", "uno-cards"]
 """Every preset the kernel plays (the others need multi_play or play_on)."""
 
-VARIANTS: list[tuple[str, dict[str, Any]]] = [
-    ("openspiel", {"special_cards": True, "reshuffle": True}),  # the benchmark's game
-    ("huit-americain", {"jokers": 2}),  # HA12: transparent jokers that draw 4
-    ("crazy-eights", {"max_draws": 3, "voluntary_pass": True}),
-    ("classic", {"replace_after_play": True, "hand_limit": 9}),
-    ("huit-fou", {"reshuffle": False, "block_on_repetition": False}),
-    ("mau-mau", {"scoring": "rounds-won"}),
-    ("uno-cards", {"scoring": "placings"}),
-    ("pesten", {"starter_wild": "dealer-names"}),
+VARIANTS: list[tuple[str, list[str]]] = [
+    ("openspiel", ["special_cards=true", "reshuffle=true"]),  # the benchmark's game
+    ("huit-americain", ["jokers=2"]),  # HA12: transparent jokers that draw 4
+    ("crazy-eights", ["max_draws=3", "voluntary_pass=true"]),
+    ("classic", ["replace_after_play=true", "hand_limit=9"]),
+    ("huit-fou", ["reshuffle=false", "block_on_repetition=false"]),
+    ("mau-mau", ["scoring=rounds-won", "cards.8.pass_on=true"]),  # MM5's toggle
+    ("pesten", ["cards.8.pass_on=true", "cards.7.going_out=penalty", "out_penalty=5",
+                "starter_wild=dealer-names"]),  # PE8's and PE12's toggles
+    ("uno-cards", ["scoring=placings"]),
+    ("black-jack", ["multi_play=none"]),  # BJ3, BJ4: stack_with, cancelled_by cards
+    ("switch", ["multi_play=none"]),
+    ("last-card", ["multi_play=none"]),  # LC6: out on an ace of the suit only; LC8
+    ("tschau-sepp", ["multi_play=none", "play_on=false"]),  # TS3, TS4, TS9, TS10
 ]
+"""Toggles and presets with their unsupported field turned off: every mechanism but those."""
 
 
 def _seats(rules: Rules) -> list[int]:
@@ -54,35 +60,36 @@ def _seats(rules: Rules) -> list[int]:
 
 
 def _replay(rules: Rules, players: int, seed: int) -> int:
-    """Play one round at random, replay it on both engines in lockstep; the decisions."""
-    dealer = seed % players
-    first = Game(rules, players, seed=seed, dealer=dealer)
+    """Play one round with random draws and choices, then replay it on both engines."""
+    first = Game(rules, players, seed=seed, dealer=seed % players)
     choose = random.Random(seed)
-    choices: list[float] = []
     while not first.over:
-        r = choose.random()
-        choices.append(r)
         legal = first.legal_actions()
-        first.push(legal[int(r * len(legal))])
-    deck = first.round_log().deck
-    ref = Game(rules, players, seed=seed + 1, dealer=dealer, deck=deck)
-    fast = FastGame(rules, players, seed=seed + 2, dealer=dealer, deck=deck)
-    for i, r in enumerate(choices):
-        where = f"{rules.name} {players}p seed {seed} decision {i}"
+        first.push(legal[int(choose.random() * len(legal))])
+    return _lockstep(first, f"{rules.name} {players}p seed {seed}")
+
+
+def _lockstep(first: Game, name: str) -> int:
+    """Replay the finished round of ``first`` (its deck and actions) on a scripted reference
+    game and the kernel in lockstep, comparing them at every decision; the decisions."""
+    rules, players = first.rules, first.n
+    log = first.round_log()
+    ref = Game(rules, players, seed=1, dealer=log.dealer, deck=log.deck)
+    fast = FastGame(rules, players, seed=2, dealer=log.dealer, deck=log.deck)
+    for i, action in enumerate(log.actions):
+        where = f"{name} decision {i}"
         _same_state(ref, fast, where)
-        legal = ref.legal_actions()
-        assert fast.legal_actions() == legal, where
-        action = legal[int(r * len(legal))]
+        assert fast.legal_actions() == ref.legal_actions(), where
         ref.push(action)
         fast.apply(action)
-    where = f"{rules.name} {players}p seed {seed} end"
+    where = f"{name} end"
     _same_state(ref, fast, where)
     assert ref.over and fast.over, where
-    assert fast.out == ref.out, where
+    assert fast.out == ref.out == first.out, where
     assert fast.round_points == ref.round_points == first.round_points, where
     assert fast.round_winners == ref.round_winners, where
     assert fast.plays == ref.plays, where
-    return len(choices)
+    return len(log.actions)
 
 
 def _same_state(ref: Game, fast: FastGame, where: str) -> None:
@@ -107,12 +114,24 @@ def test_every_supported_preset_plays_the_same_rounds(name: str) -> None:
     assert decisions > 200  # real rounds were compared, not empty ones
 
 
-@pytest.mark.parametrize(("name", "overrides"), VARIANTS, ids=[f"{n}-{'-'.join(o)}" for n, o in VARIANTS])
-def test_variants_play_the_same_rounds(name: str, overrides: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("name", "overrides"), VARIANTS,
+                         ids=[f"{n}-{'-'.join(o)}" for n, o in VARIANTS])
+def test_variants_play_the_same_rounds(name: str, overrides: list[str]) -> None:
     rules = load_rules(name, overrides)
     for players in _seats(rules):
         for seed in range(8):
             _replay(rules, players, seed)
+
+
+def test_forced_moves_going_round_in_circles_block_the_round_alike() -> None:
+    """HF13 (``block_on_repetition``): the engine's known cycle (queens skipping round six
+    players, a one-card stock) ends the kernel's replay blocked at the same decision."""
+    game = Game("huit-fou", 6, seed=647)
+    rng = random.Random(647)
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.out is None and max(game.repeats.values()) == 3
+    _lockstep(game, "huit-fou 6p HF13 cycle")
 
 
 def test_rounds_that_end_every_way_are_compared() -> None:

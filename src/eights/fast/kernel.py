@@ -9,7 +9,9 @@ is one ``int64`` array (so copying a state is one array copy), laid out as the
 ========  ==================================================================
 hands     ``n * 53`` counts: ``st[st[S_HANDS] + seat * 53 + card]``
 hsize     ``n`` hand sizes
+hmask     ``n`` bit masks of the cards in each hand (bit ``c`` for card ``c``)
 stock     53 counts (the stock is a multiset)
+stockl    the same cards as a list of ``S_STOCK_N`` codes, in no meaningful order
 deck      53 counts: the full stock before the deal (to start a new round)
 discard   the discard pile in order, bottom first (``S_DISC_N`` cards)
 penalty   ``n`` penalty points (HF9 overflow)
@@ -30,8 +32,14 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from eights.fast.tables import (
+    B_ANSWERS,
+    B_NO_SUIT,
+    B_OF_SUIT,
+    B_PASS_ON,
+    B_ROWS,
     C_AGAIN,
     C_AGAIN_PENALTY,
     C_ANNOUNCED,
@@ -159,6 +167,8 @@ S_POINTS = 40
 S_WINNERS = 41
 S_REP = 42
 S_REP_CAP = 43
+S_HMASK = 44
+S_STOCKL = 45
 S_SCALARS = 48
 REP_CAP = 8192
 """Default slots of the table of positions seen (``block_on_repetition``): an open-addressing
@@ -168,7 +178,7 @@ silently wrong. Rules without ``block_on_repetition`` get none."""
 
 def state_size(n: int, deck_n: int, rep_cap: int) -> int:
     """Slots of the state of ``n`` players with a deck of ``deck_n`` cards."""
-    return S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap
+    return S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap + n + deck_n
 
 
 def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
@@ -181,7 +191,7 @@ def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
     at = S_SCALARS
     for slot, size in ((S_HANDS, n * 53), (S_HSIZE, n), (S_STOCK, 53), (S_DECK, 53),
                        (S_DISC, deck_n), (S_PEN, n), (S_POINTS, n), (S_WINNERS, n),
-                       (S_REP, rep_cap)):
+                       (S_REP, rep_cap), (S_HMASK, n), (S_STOCKL, deck_n)):
         st[slot] = at
         at += size
 
@@ -225,8 +235,11 @@ def _refill(tab: Any, st: Any) -> None:
     if tab[T_RESHUFFLE] and st[S_DISC_N] > 1:
         d = st[S_DISC]
         k = st[S_DISC_N] - 1
+        sl = st[S_STOCKL] + st[S_STOCK_N]
         for i in range(k):
-            st[st[S_STOCK] + st[d + i]] += 1
+            c = st[d + i]
+            st[st[S_STOCK] + c] += 1
+            st[sl + i] = c
         st[d] = st[d + k]
         st[S_DISC_N] = 1
         st[S_STOCK_N] += k
@@ -238,22 +251,23 @@ def _take(tab: Any, st: Any, script: Any) -> int:
     if st[S_STOCK_N] <= 0:
         raise ValueError("no card left to draw")
     stock = st[S_STOCK]
+    sl = st[S_STOCKL]
+    last = st[S_STOCK_N] - 1
     pos = st[S_SCRIPT_POS]
     if pos < script.shape[0]:
         c = script[pos]
         st[S_SCRIPT_POS] = pos + 1
         if c < 0 or c > 52 or st[stock + c] <= 0:
             raise ValueError("a scripted card is not in the stock at that point")
+        i = 0
+        while st[sl + i] != c:
+            i += 1
     else:
-        r = rand_below(st, st[S_STOCK_N])
-        c = 0
-        while True:
-            r -= st[stock + c]
-            if r < 0:
-                break
-            c += 1
+        i = rand_below(st, last + 1)
+        c = st[sl + i]
+    st[sl + i] = st[sl + last]
     st[stock + c] -= 1
-    st[S_STOCK_N] -= 1
+    st[S_STOCK_N] = last
     if st[S_STOCK_N] == 0:
         _refill(tab, st)
     return c
@@ -263,6 +277,7 @@ def _take(tab: Any, st: Any, script: Any) -> int:
 def _add(st: Any, seat: int, c: int) -> None:
     st[st[S_HANDS] + seat * 53 + c] += 1
     st[st[S_HSIZE] + seat] += 1
+    st[st[S_HMASK] + seat] |= np.int64(1) << c
 
 
 @_njit
@@ -293,7 +308,8 @@ def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
             st[st[S_REP] + i] = 0
     for i in range(S_SCALARS):
         if i not in (S_N, S_RNG, S_HAND_SIZE, S_TEAMS, S_DECK_N, S_HANDS, S_HSIZE, S_STOCK,
-                     S_DECK, S_DISC, S_PEN, S_POINTS, S_WINNERS, S_REP, S_REP_CAP):
+                     S_DECK, S_DISC, S_PEN, S_POINTS, S_WINNERS, S_REP, S_REP_CAP,
+                     S_HMASK, S_STOCKL):
             st[i] = 0
     st[S_DEALER] = dealer
     st[S_DIR] = 1
@@ -305,6 +321,7 @@ def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
     for i in range(n * 53):
         st[st[S_HANDS] + i] = 0
     for s in range(n):
+        st[st[S_HMASK] + s] = 0
         st[st[S_HSIZE] + s] = 0
         st[st[S_PEN] + s] = 0
         st[st[S_POINTS] + s] = 0
@@ -312,7 +329,9 @@ def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
     total = 0
     for c in range(53):
         st[st[S_STOCK] + c] = st[st[S_DECK] + c]
-        total += st[st[S_DECK] + c]
+        for _ in range(st[st[S_DECK] + c]):
+            st[st[S_STOCKL] + total] = c
+            total += 1
     st[S_STOCK_N] = total
     first = dealer + 1
     for i in range(st[S_HAND_SIZE] * n):
@@ -321,6 +340,7 @@ def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
     turns = 0
     while tab[R_REDRAW + (starter >> 2)]:  # HA2: back into the stock, turn the next one
         st[st[S_STOCK] + starter] += 1
+        st[st[S_STOCKL] + st[S_STOCK_N]] = starter
         st[S_STOCK_N] += 1
         turns += 1
         if turns > 200:
@@ -359,28 +379,31 @@ def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
 
 # ---------------------------------------------------------------- legal actions
 @_njit
-def _row(tab: Any, st: Any, c: int) -> bool:
-    """``Tables.row(suit, rank, free)[c]``."""
-    if tab[C_WILD + c]:
-        return not ((tab[C_NOT_ON + c] >> st[S_RANK]) & 1)
-    return bool(st[S_FREE]) or (c != 52 and ((c >> 2) == st[S_RANK] or (c & 3) == st[S_SUIT]))
+def _row_mask(tab: Any, st: Any) -> int:
+    """``Tables.row(suit, rank, free)`` as a bit mask."""
+    return tab[B_ROWS + ((st[S_SUIT] + 1) * 14 + st[S_RANK]) * 2 + st[S_FREE]]
 
 
 @_njit
 def _lacks_suit(tab: Any, st: Any, seat: int) -> bool:
-    suit = st[S_SUIT]
-    h = st[S_HANDS] + seat * 53
-    for c in range(52):
-        if st[h + c] > 0 and (c & 3) == suit and not tab[C_WILD + c]:
-            return False
-    return True
+    """UC8: the hand holds no card of the suit to follow, wild cards aside."""
+    return (st[st[S_HMASK] + seat] & tab[B_OF_SUIT + st[S_SUIT] + 1]) == 0
 
 
 @_njit
 def _playable(tab: Any, st: Any, c: int) -> bool:
-    if _row(tab, st, c):
+    if (_row_mask(tab, st) >> c) & 1:
         return not tab[C_NO_SUIT + c] or _lacks_suit(tab, st, st[S_TO_MOVE])
     return False
+
+
+@_njit
+def _matching(tab: Any, st: Any, p: int) -> int:
+    """``_matching``: the cards of ``p``'s hand playable now (no draw pending), a mask."""
+    m = st[st[S_HMASK] + p] & _row_mask(tab, st)
+    if tab[T_WILD_IF] and (m & tab[B_NO_SUIT]) and not _lacks_suit(tab, st, p):
+        m &= ~tab[B_NO_SUIT]
+    return m
 
 
 @_njit
@@ -396,10 +419,19 @@ def _add_plays(tab: Any, st: Any, c: int, n_hand: int, out: Any, k: int) -> int:
         mask = tab[C_ANNOUNCED + c]
     else:
         mask = tab[C_MID + c]
-    for b in range(10):
-        if (mask >> b) & 1:
-            out[k] = c * 10 + b
-            k += 1
+    while mask:
+        out[k] = c * 10 + trailing_zeros(mask)
+        k += 1
+        mask &= mask - 1
+    return k
+
+
+@_njit
+def _add_all(tab: Any, st: Any, m: int, n_hand: int, out: Any, k: int) -> int:
+    """``_plays_of`` for the cards of mask ``m``, in card order."""
+    while m:
+        k = _add_plays(tab, st, trailing_zeros(m), n_hand, out, k)
+        m &= m - 1
     return k
 
 
@@ -424,21 +456,15 @@ def legal_list(tab: Any, st: Any, out: Any) -> int:
         out[1] = A_PASS
         return 2
     p = st[S_TO_MOVE]
-    h = st[S_HANDS] + p * 53
     n_hand = st[st[S_HSIZE] + p]
     k = 0
     if st[S_PENDING]:  # only answers, or take the draw
-        row = M_ANSWERS + st[S_PCARD] * 53
-        for c in range(53):
-            if st[h + c] > 0 and tab[row + c]:
-                k = _add_plays(tab, st, c, n_hand, out, k)
+        k = _add_all(tab, st, st[st[S_HMASK] + p] & tab[B_ANSWERS + st[S_PCARD]], n_hand, out, k)
         out[k] = A_DRAW
         return k + 1
     if st[S_SKIP_DUE]:  # MM5, PE8: pass the skip on, or accept it
         rank = st[st[S_DISC] + st[S_DISC_N] - 1] >> 2
-        for c in range(53):
-            if st[h + c] > 0 and (c >> 2) == rank and tab[C_PASS_ON + c]:
-                k = _add_plays(tab, st, c, n_hand, out, k)
+        k = _add_all(tab, st, st[st[S_HMASK] + p] & tab[B_PASS_ON + rank], n_hand, out, k)
         out[k] = A_PASS
         return k + 1
     drawn = st[S_DRAWN]
@@ -449,9 +475,7 @@ def legal_list(tab: Any, st: Any, out: Any) -> int:
             out[k] = A_PASS
             k += 1
         return k
-    for c in range(53):
-        if st[h + c] > 0 and _playable(tab, st, c):
-            k = _add_plays(tab, st, c, n_hand, out, k)
+    k = _add_all(tab, st, _matching(tab, st, p), n_hand, out, k)
     if st[S_AGAIN] or st[S_SERVED]:
         if st[S_SERVED] and not st[S_AGAIN]:  # PE5
             out[k] = A_PASS
@@ -676,6 +700,8 @@ def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: 
     n = st[S_N]
     h = st[S_HANDS] + p * 53
     st[h + c] -= 1
+    if st[h + c] == 0:
+        st[st[S_HMASK] + p] &= ~(np.int64(1) << c)
     st[st[S_HSIZE] + p] -= 1
     left = st[st[S_HSIZE] + p]
     st[st[S_DISC] + st[S_DISC_N]] = c

@@ -35,7 +35,7 @@ from eights.engine.rules import (
     Rules,
     Scoring,
 )
-from eights.engine.tables import tables_for
+from eights.engine.tables import SUIT_OF, tables_for
 
 __all__ = ["KernelTables", "KernelUnsupported", "check_supported", "compile_rules"]
 
@@ -114,7 +114,19 @@ M_STACKS = R_REDRAW + 14
 """``stacks[p * 53 + c]``: ``c`` adds its draw to a pending draw whose last card is ``p``."""
 M_ANSWERS = M_STACKS + 53 * 53
 """``answers[p * 53 + c]``: ``c`` may be played on a pending draw whose last card is ``p``."""
-TAB_SIZE = M_ANSWERS + 53 * 53
+B_ROWS = M_ANSWERS + 53 * 53
+"""Bit masks over card codes (bit ``c`` for card ``c``): ``Tables.row(suit, rank, free)`` at
+``B_ROWS + ((suit + 1) * 14 + rank) * 2 + free``, ``suit`` -1 to 3 (140 slots)."""
+B_ANSWERS = B_ROWS + 140
+"""``answers[p]`` as a mask (53 slots)."""
+B_PASS_ON = B_ANSWERS + 53
+"""The cards of each rank that pass a skip on (14 slots)."""
+B_OF_SUIT = B_PASS_ON + 14
+"""The cards that make a hand hold the suit to follow (``_lacks_suit``): at
+``B_OF_SUIT + suit + 1``, the cards of that suit that are not wild (5 slots)."""
+B_NO_SUIT = B_OF_SUIT + 5
+"""The wild cards playable only without the suit to follow (UC8), one slot."""
+TAB_SIZE = B_NO_SUIT + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +163,10 @@ def _variant_mask(actions: tuple[Action, ...]) -> int:
         suit = 4 if a.suit is None else int(a.suit)
         mask |= 1 << (suit * 2 + int(a.announce))
     return mask
+
+
+def _mask(flags: tuple[bool, ...]) -> int:
+    return sum(1 << c for c in range(53) if flags[c])
 
 
 def compile_rules(rules: Rules) -> KernelTables:
@@ -212,6 +228,18 @@ def compile_rules(rules: Rules) -> KernelTables:
     for p in range(53):
         tab[M_STACKS + p * 53:M_STACKS + p * 53 + 53] = t.stacks[p]
         tab[M_ANSWERS + p * 53:M_ANSWERS + p * 53 + 53] = t.answers[p]
+    for suit in range(-1, 4):
+        for rank in range(14):
+            for free in (0, 1):
+                row = t.row(suit, rank, bool(free))
+                tab[B_ROWS + ((suit + 1) * 14 + rank) * 2 + free] = _mask(row)
+        tab[B_OF_SUIT + suit + 1] = _mask(tuple(
+            SUIT_OF[c] == suit and not t.wild[c] for c in range(53)))
+    for p in range(53):
+        tab[B_ANSWERS + p] = _mask(t.answers[p])
+    for r in range(14):
+        tab[B_PASS_ON + r] = _mask(tuple(c >> 2 == r and t.pass_on[c] for c in range(53)))
+    tab[B_NO_SUIT] = _mask(t.no_suit)
     # every play variant the engine may offer must be one the encoding has
     for c in range(53):
         for block in (t.mid, t.announced, t.end, t.last):
