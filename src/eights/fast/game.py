@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action, Kind
-from eights.engine.cards import CARDS, Card
+from eights.engine.cards import CARDS, Card, Suit
 from eights.engine.errors import IllegalActionError, RulesError
 from eights.engine.rules import Rules, load_rules
 from eights.fast import kernel as k
@@ -53,9 +53,7 @@ def code_action(code: int) -> Action:
     return NAMES[code - k.A_NAME]
 
 
-def _variant(bit: int) -> tuple[object, bool]:
-    from eights.engine.cards import Suit
-
+def _variant(bit: int) -> tuple[Suit | None, bool]:
     suit = bit >> 1
     return (None if suit == 4 else Suit(suit)), bool(bit & 1)
 

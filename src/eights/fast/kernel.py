@@ -53,7 +53,6 @@ from eights.fast.tables import (
     C_MUST_COVER,
     C_NAME_SUIT,
     C_NO_SUIT,
-    C_NOT_ON,
     C_OUT_MULT,
     C_OUT_SUIT,
     C_PASS_ON,
@@ -62,7 +61,6 @@ from eights.fast.tables import (
     C_STAYS_IN,
     C_TRANSPARENT,
     C_WILD,
-    M_ANSWERS,
     M_STACKS,
     R_POINTS,
     R_REDRAW,
@@ -107,6 +105,10 @@ __all__ = [
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+_tz = cast(Callable[[int], int], trailing_zeros)
+"""The index of the lowest set bit (an LLVM intrinsic)."""
 
 
 def _njit(f: _F) -> _F:
@@ -204,13 +206,13 @@ def _rand53(st: Any) -> int:
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     st[S_RNG] = np.int64(x)
-    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(11))
+    return int(np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(11)))
 
 
 @_njit
 def rand_below(st: Any, k: int) -> int:
     """A uniform integer in ``[0, k)`` from the state's generator."""
-    return np.int64(np.float64(_rand53(st)) * (1.0 / 9007199254740992.0) * k)
+    return int(np.float64(_rand53(st)) * (1.0 / 9007199254740992.0) * k)
 
 
 @_njit
@@ -270,7 +272,7 @@ def _take(tab: Any, st: Any, script: Any) -> int:
     st[S_STOCK_N] = last
     if st[S_STOCK_N] == 0:
         _refill(tab, st)
-    return c
+    return int(c)
 
 
 @_njit
@@ -381,13 +383,13 @@ def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
 @_njit
 def _row_mask(tab: Any, st: Any) -> int:
     """``Tables.row(suit, rank, free)`` as a bit mask."""
-    return tab[B_ROWS + ((st[S_SUIT] + 1) * 14 + st[S_RANK]) * 2 + st[S_FREE]]
+    return int(tab[B_ROWS + ((st[S_SUIT] + 1) * 14 + st[S_RANK]) * 2 + st[S_FREE]])
 
 
 @_njit
 def _lacks_suit(tab: Any, st: Any, seat: int) -> bool:
     """UC8: the hand holds no card of the suit to follow, wild cards aside."""
-    return (st[st[S_HMASK] + seat] & tab[B_OF_SUIT + st[S_SUIT] + 1]) == 0
+    return bool((st[st[S_HMASK] + seat] & tab[B_OF_SUIT + st[S_SUIT] + 1]) == 0)
 
 
 @_njit
@@ -403,7 +405,7 @@ def _matching(tab: Any, st: Any, p: int) -> int:
     m = st[st[S_HMASK] + p] & _row_mask(tab, st)
     if tab[T_WILD_IF] and (m & tab[B_NO_SUIT]) and not _lacks_suit(tab, st, p):
         m &= ~tab[B_NO_SUIT]
-    return m
+    return int(m)
 
 
 @_njit
@@ -420,7 +422,7 @@ def _add_plays(tab: Any, st: Any, c: int, n_hand: int, out: Any, k: int) -> int:
     else:
         mask = tab[C_MID + c]
     while mask:
-        out[k] = c * 10 + trailing_zeros(mask)
+        out[k] = c * 10 + _tz(mask)
         k += 1
         mask &= mask - 1
     return k
@@ -430,7 +432,7 @@ def _add_plays(tab: Any, st: Any, c: int, n_hand: int, out: Any, k: int) -> int:
 def _add_all(tab: Any, st: Any, m: int, n_hand: int, out: Any, k: int) -> int:
     """``_plays_of`` for the cards of mask ``m``, in card order."""
     while m:
-        k = _add_plays(tab, st, trailing_zeros(m), n_hand, out, k)
+        k = _add_plays(tab, st, _tz(m), n_hand, out, k)
         m &= m - 1
     return k
 
@@ -628,7 +630,7 @@ def _forced_draw(tab: Any, st: Any, script: Any, victim: int) -> bool:
     st[S_ATTACKER] = -1
     limit = tab[T_LIMIT]
     if not limit:
-        return _give(tab, st, script, victim, count) == count
+        return bool(_give(tab, st, script, victim, count) == count)
     room = max(0, limit - st[st[S_HSIZE] + victim])
     taken = min(count, room)
     got = _give(tab, st, script, victim, taken)
@@ -637,7 +639,7 @@ def _forced_draw(tab: Any, st: Any, script: Any, victim: int) -> bool:
         back = min(excess, max(0, limit - st[st[S_HSIZE] + attacker]))
         _give(tab, st, script, attacker, back)
         st[st[S_PEN] + attacker] += excess - back
-    return got == count
+    return bool(got == count)
 
 
 @_njit
@@ -676,7 +678,7 @@ def _repeated(tab: Any, st: Any, p: int, c: int, named: int) -> bool:
     while st[rep + i] != 0:
         if (st[rep + i] & ~3) == key:
             st[rep + i] += 1
-            return (st[rep + i] & 3) >= 3
+            return bool((st[rep + i] & 3) >= 3)
         i = (i + 1) & (cap - 1)
     st[rep + i] = key | 1
     st[S_REP_N] += 1
