@@ -19,8 +19,9 @@ The action encoding (fixed, 537 codes)
 ``533..536`` ``=c``, ``=d``, ``=h``, ``=s``: name a wild starter's suit (TS3, UC3)
 ===========  ===================================================================
 
-Ascending codes are the engine's canonical order of legal actions.
-Plays of several cards (``multi_play``) and ``play_on`` are not supported yet:
+The kernel lists legal actions in the engine's canonical order (ascending codes but
+for the going-out call under ``call_out``, which the engine lists after a card's plain
+plays). Plays of several cards (``multi_play``) are not supported yet:
 :func:`compile_rules` raises :class:`KernelUnsupported` naming the field.
 """
 

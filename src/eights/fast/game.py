@@ -124,7 +124,7 @@ class FastGame:
         return self._get(k.S_PLAYS)
 
     def legal_codes(self) -> list[int]:
-        """The legal action codes, ascending."""
+        """The legal action codes, in the engine's canonical order."""
         count = k.legal_list(self.kt.tab, self.state, self._buf)
         return [int(x) for x in self._buf[:count]]
 

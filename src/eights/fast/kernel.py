@@ -17,6 +17,9 @@ discard   the discard pile in order, bottom first (``S_DISC_N`` cards)
 penalty   ``n`` penalty points (HF9 overflow)
 points    ``n`` round points, once the round is over
 winners   ``n`` flags, once the round is over
+finished  ``n`` seats in the order they went out (TS11, ``S_FIN_N`` of them; bit mask
+          ``S_FIN_MASK``)
+lastc     ``n``: the last card each seat played (the first out's multiplies: MM10)
 repeats   the positions seen (``_repeated``): ``S_REP_CAP`` slots
 ========  ==================================================================
 
@@ -82,6 +85,7 @@ from eights.fast.tables import (
     T_OUT_PENALTY,
     T_OVERFLOW,
     T_PLAY_DRAWN,
+    T_PLAY_ON,
     T_REPEAT,
     T_REPLACE,
     T_RESHUFFLE,
@@ -171,7 +175,11 @@ S_REP = 42
 S_REP_CAP = 43
 S_HMASK = 44
 S_STOCKL = 45
-S_SCALARS = 48
+S_FIN_N = 46
+S_FIN_MASK = 47
+S_FIN = 48
+S_LASTC = 49
+S_SCALARS = 56
 REP_CAP = 8192
 """Default slots of the table of positions seen (``block_on_repetition``): an open-addressing
 table of 64-bit hashes, the count in their low two bits. Filled to 7/8 it raises: never
@@ -180,7 +188,7 @@ silently wrong. Rules without ``block_on_repetition`` get none."""
 
 def state_size(n: int, deck_n: int, rep_cap: int) -> int:
     """Slots of the state of ``n`` players with a deck of ``deck_n`` cards."""
-    return S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap + n + deck_n
+    return S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap + n + deck_n + 2 * n
 
 
 def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
@@ -193,7 +201,8 @@ def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
     at = S_SCALARS
     for slot, size in ((S_HANDS, n * 53), (S_HSIZE, n), (S_STOCK, 53), (S_DECK, 53),
                        (S_DISC, deck_n), (S_PEN, n), (S_POINTS, n), (S_WINNERS, n),
-                       (S_REP, rep_cap), (S_HMASK, n), (S_STOCKL, deck_n)):
+                       (S_REP, rep_cap), (S_HMASK, n), (S_STOCKL, deck_n),
+                       (S_FIN, n), (S_LASTC, n)):
         st[slot] = at
         at += size
 
@@ -311,7 +320,7 @@ def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
     for i in range(S_SCALARS):
         if i not in (S_N, S_RNG, S_HAND_SIZE, S_TEAMS, S_DECK_N, S_HANDS, S_HSIZE, S_STOCK,
                      S_DECK, S_DISC, S_PEN, S_POINTS, S_WINNERS, S_REP, S_REP_CAP,
-                     S_HMASK, S_STOCKL):
+                     S_HMASK, S_STOCKL, S_FIN, S_LASTC):
             st[i] = 0
     st[S_DEALER] = dealer
     st[S_DIR] = 1
@@ -421,10 +430,10 @@ def _add_plays(tab: Any, st: Any, c: int, n_hand: int, out: Any, k: int) -> int:
         mask = tab[C_ANNOUNCED + c]
     else:
         mask = tab[C_MID + c]
-    while mask:
-        out[k] = c * 10 + _tz(mask)
+    while mask:  # the variants in the engine's order, four bits each
+        out[k] = c * 10 + (mask & 15) - 1
         k += 1
-        mask &= mask - 1
+        mask >>= 4
     return k
 
 
@@ -445,7 +454,7 @@ def _covering(tab: Any, st: Any) -> bool:
 
 @_njit
 def legal_list(tab: Any, st: Any, out: Any) -> int:
-    """The legal action codes of the seat to play, ascending (the engine's canonical order),
+    """The legal action codes of the seat to play, in the engine's canonical order,
     written to ``out``; returns how many."""
     if st[S_OVER]:
         return 0
@@ -537,8 +546,9 @@ def _end_round(tab: Any, st: Any, out: int) -> None:
         values[s % 2 if teams else s] += v
     gpoints = np.zeros(ng, dtype=np.int64)
     win = np.zeros(ng, dtype=np.int64)
-    if out >= 0:
-        w = out % 2 if teams else out
+    first = st[st[S_FIN]] if st[S_FIN_N] else out  # TS11: the first out wins
+    if first >= 0:
+        w = first % 2 if teams else first
         win[w] = 1
         if tab[T_SCORING] == 0:  # own hand
             for i in range(ng):
@@ -566,19 +576,26 @@ def _end_round(tab: Any, st: Any, out: int) -> None:
     if tab[T_SCORING] == 2:  # rounds won
         for i in range(ng):
             gpoints[i] = win[i]
-    elif tab[T_SCORING] == 3:  # placings, nobody out before the end (no play_on)
+    elif tab[T_SCORING] == 3:  # TS12: placings (no teams: a group is a seat)
+        fin = st[S_FIN_N]
+        for i in range(fin):
+            gpoints[st[st[S_FIN] + i]] = i
         for s in range(n):
-            place = 0
+            if (st[S_FIN_MASK] >> s) & 1:
+                continue
+            place = fin
             for o in range(n):
-                if values[o] < values[s]:
+                if not (st[S_FIN_MASK] >> o) & 1 and values[o] < values[s]:
                     place += 1
             gpoints[s] = place
         for i in range(ng):
             win[i] = gpoints[i] == 0
     sign = -1 if tab[T_SCORING] in (1, 2) else 1
     times = 1
-    if out >= 0:
-        times = tab[C_OUT_MULT + st[st[S_DISC] + st[S_DISC_N] - 1]]
+    if out >= 0:  # MM10: the first player out's last card (TS11), else the top card
+        card = (st[st[S_LASTC] + st[st[S_FIN]]] if st[S_FIN_N]
+                else st[st[S_DISC] + st[S_DISC_N] - 1])
+        times = tab[C_OUT_MULT + card]
     for s in range(n):
         g = s % 2 if teams else s
         penalty = 0
@@ -587,6 +604,31 @@ def _end_round(tab: Any, st: Any, out: int) -> None:
                 penalty += st[st[S_PEN] + o]
         st[st[S_POINTS] + s] = (gpoints[g] + sign * penalty) * times
         st[st[S_WINNERS] + s] = win[g]
+
+
+@_njit
+def _leave(tab: Any, st: Any, p: int) -> None:
+    """TS11: ``p`` has gone out and leaves the round; it ends with one player left."""
+    st[st[S_FIN] + st[S_FIN_N]] = p
+    st[S_FIN_N] += 1
+    st[S_FIN_MASK] |= np.int64(1) << p
+    st[S_AGAIN] = 0
+    if st[S_N] - st[S_FIN_N] <= 1:
+        _end_round(tab, st, p)
+
+
+@_njit
+def _advance(st: Any, p: int, steps: int) -> int:
+    """The seat ``steps`` seats on from ``p``, counting only players still in (TS11)."""
+    n = st[S_N]
+    if not st[S_FIN_N]:
+        return int((p + st[S_DIR] * steps) % n)
+    seat = p
+    while steps:
+        seat = (seat + st[S_DIR]) % n
+        if not (st[S_FIN_MASK] >> seat) & 1:
+            steps -= 1
+    return int(seat)
 
 
 @_njit
@@ -604,12 +646,16 @@ def _end_turn(tab: Any, st: Any, script: Any, p: int, steps: int) -> None:
     if st[S_ANNOUNCE_DUE]:
         st[S_ANNOUNCE_DUE] = 0
         _give(tab, st, script, p, tab[T_ANNOUNCE_PENALTY])  # HA13
-    if st[st[S_HSIZE] + p] == 0:
+    if st[st[S_HSIZE] + p] == 0 and not (st[S_FIN_MASK] >> p) & 1:
         top = st[st[S_DISC] + st[S_DISC_N] - 1]
         pen = tab[T_OUT_PENALTY] if tab[C_STAYS_IN + top] else tab[T_CALL_OUT_PENALTY]
         if not _give(tab, st, script, p, pen):  # PE12, MM9: nothing to draw: out
-            _end_round(tab, st, p)
-            return
+            if not tab[T_PLAY_ON]:
+                _end_round(tab, st, p)
+                return
+            _leave(tab, st, p)
+            if st[S_OVER]:
+                return
     if st[S_FREE] and not _follows_any(tab, st):  # CL4: only the first player
         st[S_FREE] = 0
     st[S_DRAWN] = -1
@@ -618,7 +664,7 @@ def _end_turn(tab: Any, st: Any, script: Any, p: int, steps: int) -> None:
     st[S_REPLACE] = 0
     st[S_SERVED] = 0
     st[S_SKIP_NEXT] = 0
-    st[S_TO_MOVE] = (p + st[S_DIR] * steps) % st[S_N]
+    st[S_TO_MOVE] = _advance(st, p, steps)
 
 
 @_njit
@@ -709,16 +755,21 @@ def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: 
     st[st[S_DISC] + st[S_DISC_N]] = c
     st[S_DISC_N] += 1
     st[S_PLAYS] += 1
+    st[st[S_LASTC] + p] = c
     st[S_PASSES] = 0
     st[S_DRAWN] = -1
     st[S_SKIP_DUE] = 0
     if st[S_STOCK_N] == 0:
         _refill(tab, st)
     if left == 0 and not tab[C_STAYS_IN + c] and (announce or not tab[T_CALL_OUT]):
-        if tab[T_SERVE_LAST] and tab[C_DRAW + c]:  # LC8, UC10
-            _serve_last(tab, st, script, p, c)
-        _end_round(tab, st, p)
-        return
+        if not tab[T_PLAY_ON]:
+            if tab[T_SERVE_LAST] and tab[C_DRAW + c]:  # LC8, UC10
+                _serve_last(tab, st, script, p, c)
+            _end_round(tab, st, p)
+            return
+        _leave(tab, st, p)  # TS11: out of the round; the card's effect goes on
+        if st[S_OVER]:
+            return
     if st[S_STOCK_N] + st[S_DISC_N] <= 2 * n and _repeated(tab, st, p, c, named):
         _end_round(tab, st, -1)
         return
@@ -742,7 +793,7 @@ def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: 
             st[S_REPLACE] = 1  # LH5
             return
         if (st[S_ANNOUNCE_DUE] or st[S_DRAWS] or st[S_SKIP_NEXT] or st[S_FREE] or st[S_SERVED]
-                or left == 0):
+                or left == 0 or st[S_FIN_N]):
             _end_turn(tab, st, script, p, 1)
         else:
             st[S_TO_MOVE] = (p + st[S_DIR]) % n
@@ -763,7 +814,7 @@ def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: 
         st[S_ATTACKER] = p
     skips = 1 if tab[C_SKIP + c] else 0
     if tab[C_REVERSE + c]:
-        if n > 2:
+        if n - st[S_FIN_N] > 2:
             st[S_DIR] = -st[S_DIR]
         elif tab[T_REVERSE_SKIP]:  # a skip with two players
             skips += 1
@@ -776,8 +827,8 @@ def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: 
     if skips and tab[C_PASS_ON + c] and tab[C_SKIP + c]:  # MM5, PE8
         st[S_SKIP_DUE] = skips
         skips = 0
-    if skips > 1:
-        skips = min(skips, n - 1)
+    if skips > 1 or st[S_FIN_N]:  # SW6: never the player who laid them
+        skips = min(skips, n - st[S_FIN_N] - 1)
     if tab[T_REPLACE] and left > 0 and st[S_STOCK_N] > 0 and left < tab[T_CAP]:  # LH5
         st[S_REPLACE] = 1
         st[S_SKIP_NEXT] = skips
@@ -829,7 +880,7 @@ def _pass(tab: Any, st: Any, script: Any, p: int) -> None:
         _end_turn(tab, st, script, p, 1 + st[S_SKIP_NEXT])
         return
     if st[S_SKIP_DUE]:  # MM5, PE8: the skip accepted
-        steps = min(st[S_SKIP_DUE], n - 1)
+        steps = min(st[S_SKIP_DUE], n - st[S_FIN_N] - 1)
         st[S_SKIP_DUE] = 0
         _end_turn(tab, st, script, p, steps)
         return
@@ -840,7 +891,7 @@ def _pass(tab: Any, st: Any, script: Any, p: int) -> None:
         st[S_PASSES] = 0
     else:
         st[S_PASSES] += 1
-        if st[S_PASSES] >= n + tab[T_EXTRA_PASSES]:
+        if st[S_PASSES] >= n - st[S_FIN_N] + tab[T_EXTRA_PASSES]:
             _end_round(tab, st, -1)  # HF13, CL6, LH9: blocked
             return
     _end_turn(tab, st, script, p, 1)

@@ -13,10 +13,11 @@ each, indexed by card code ``rank * 4 + suit``, joker 52), per-rank facts
 same facts.
 
 The ways a card may be played (:attr:`~eights.engine.tables.Tables.mid`,
-``announced``, ``end``, ``last``) become 10-bit masks over the play variants of
-one card: bit ``suit * 2 + call`` with ``suit`` 0-3 (clubs, diamonds, hearts,
-spades) or 4 (no suit named) and ``call`` 1 for ``!`` -- the low digit of the
-action code (see :mod:`eights.fast`).
+``announced``, ``end``, ``last``) become lists of the play variants of one card,
+in the engine's order, packed four bits a variant: ``suit * 2 + call + 1`` with
+``suit`` 0-3 (clubs, diamonds, hearts, spades) or 4 (no suit named) and ``call``
+1 for ``!`` (``suit * 2 + call`` is the low digit of the action code: see
+:mod:`eights.fast`), the first variant in the lowest bits, 0 after the last.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ T_BLOCKED = 29
 T_WILD_IF = 30
 T_COVER_ANY = 31
 T_ANY_OUT_SUIT = 32
+T_PLAY_ON = 33
 T_N_SLOTS = 40
 
 SCORING_CODES = {Scoring.OWN_HAND: 0, Scoring.WINNER_COLLECTS: 1, Scoring.ROUNDS_WON: 2,
@@ -149,20 +151,19 @@ def check_supported(rules: Rules) -> None:
     if rules.multi_play is not MultiPlay.NONE:
         raise KernelUnsupported(rules.name, "multi_play", f"{rules.multi_play.value!r}: plays of "
                                 "several cards are not encoded yet; only 'none'")
-    if rules.play_on:
-        raise KernelUnsupported(rules.name, "play_on", "players leaving the round and play "
-                                "going on is not implemented yet; only false")
     if rules.scoring is Scoring.PLACINGS and rules.teams:
         raise KernelUnsupported(rules.name, "scoring with teams", "'placings' ranks players one "
                                 "by one, partners score together")
 
 
 def _variant_mask(actions: tuple[Action, ...]) -> int:
-    mask = 0
-    for a in actions:
+    """The variants of one card's plays, in the engine's order: each variant's bit
+    (``suit * 2 + call``) plus one, four bits each, the first lowest; 0 ends the list."""
+    seq = 0
+    for i, a in enumerate(actions):
         suit = 4 if a.suit is None else int(a.suit)
-        mask |= 1 << (suit * 2 + int(a.announce))
-    return mask
+        seq |= (suit * 2 + int(a.announce) + 1) << (4 * i)
+    return seq
 
 
 def _mask(flags: tuple[bool, ...]) -> int:
@@ -191,7 +192,7 @@ def compile_rules(rules: Rules) -> KernelTables:
         T_SERVED_COUNTS: rules.served_draw_counts_as_pass,
         T_BLOCK_REPEAT: rules.block_on_repetition, T_SCORING: SCORING_CODES[rules.scoring],
         T_BLOCKED: BLOCKED_CODES[rules.blocked_scoring], T_WILD_IF: t.wild_if,
-        T_COVER_ANY: t.cover_any, T_ANY_OUT_SUIT: t.any_out_suit,
+        T_COVER_ANY: t.cover_any, T_ANY_OUT_SUIT: t.any_out_suit, T_PLAY_ON: t.play_on,
     }
     for slot, value in switches.items():
         tab[slot] = int(value)
