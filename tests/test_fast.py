@@ -138,6 +138,26 @@ def test_forced_moves_going_round_in_circles_block_the_round_alike() -> None:
     _lockstep(game, "huit-fou 6p HF13 cycle")
 
 
+@pytest.mark.parametrize(("players", "seed"), [(3, 26), (3, 69), (4, 129)])
+def test_lc6_a_last_ace_of_another_suit_is_no_play_alike(players: int, seed: int) -> None:
+    """LC6 (``going_out = "suit"``) is rare in random play: these rounds reach a one-card
+    hand holding an ace not of the suit to follow, and replay alike."""
+    rules = load_rules("last-card", ["multi_play=none"])
+    g = Game(rules, players, seed=seed, dealer=seed % players)
+    rand = random.Random(seed)
+    met = False
+    while not g.over:
+        hand = g.hands[g.to_move]
+        if (len(hand) == 1 and hand[0] >> 2 == 0 and hand[0] & 3 != g.suit and not g.pending
+                and g.drawn is None):
+            met = True
+            assert all(a.card != hand[0] for a in g.legal_actions())
+        legal = g.legal_actions()
+        g.push(legal[int(rand.random() * len(legal))])
+    assert met
+    _replay(rules, players, seed)
+
+
 def test_rounds_that_end_every_way_are_compared() -> None:
     """The replays above meet blocked rounds, rounds gone out and stacked draws."""
     outs: Counter[str] = Counter()
