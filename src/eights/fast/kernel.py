@@ -195,7 +195,8 @@ def _rep_max(rep_cap: int) -> int:
 
 def state_size(n: int, deck_n: int, rep_cap: int) -> int:
     """Slots of the state of ``n`` players with a deck of ``deck_n`` cards."""
-    return S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap + n + deck_n + 2 * n + _rep_max(rep_cap)
+    return (S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap + n + deck_n + 2 * n
+            + _rep_max(rep_cap))
 
 
 def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
