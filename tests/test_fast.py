@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from eights import Game, load_rules
+from eights import Game, load_rules, preset_names
 from eights.engine.actions import DRAW, PASS, TAKE, Action
 from eights.engine.errors import IllegalActionError, RulesError
 from eights.engine.rules import Rules
@@ -33,7 +33,7 @@ from eights.fast import (
 from eights.fast import kernel as k
 
 SUPPORTED = ["huit-fou", "huit-americain", "classic", "les-huit", "openspiel", "crazy-eights",
-             "mau-mau", "pesten", "uno-cards"]
+             "mau-mau", "pesten", "uno-cards", "tschau-sepp"]
 """Every preset the kernel plays (the others need multi_play)."""
 
 VARIANTS: list[tuple[str, list[str]]] = [
@@ -50,7 +50,6 @@ VARIANTS: list[tuple[str, list[str]]] = [
     ("switch", ["multi_play=none"]),
     ("last-card", ["multi_play=none"]),  # LC6: out on an ace of the suit only; LC8
     ("tschau-sepp", ["multi_play=none", "play_on=false"]),  # TS3, TS4, TS9, TS10
-    ("tschau-sepp", ["multi_play=none"]),  # TS11, TS12: play on, placings
     ("mau-mau", ["play_on=true"]),  # MM10 with TS11: the first out's jack doubles
     ("pesten", ["play_on=true", "scoring=placings", "cards.7.going_out=penalty"]),
     ("huit-americain", ["play_on=true", "jokers=1"]),
@@ -191,6 +190,16 @@ def test_unsupported_fields_raise_naming_the_field(field: str,
     assert isinstance(caught.value, RulesError)
     with pytest.raises(KernelUnsupported, match=field):
         FastGame(rules, rules.players[0])
+
+
+def test_every_preset_is_played_or_refused_for_multi_play() -> None:
+    for name in preset_names():
+        try:
+            compile_rules(load_rules(name))
+        except KernelUnsupported as exc:
+            assert exc.field == "multi_play" and name not in SUPPORTED
+        else:
+            assert name in SUPPORTED
 
 
 def test_action_codes_are_the_engine_actions() -> None:
