@@ -28,6 +28,7 @@ from eights.fast import (
     action_code,
     code_action,
     compile_rules,
+    policy_rounds,
     random_rounds,
 )
 from eights.fast import kernel as k
@@ -369,3 +370,35 @@ def test_random_rules_files_play_the_same_rounds() -> None:
                 continue
             decisions += _replay(rules, players, seed, longest=3000)
     assert decisions > 1000
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_the_compiled_greedy_policy_is_the_greedy_bot(name: str) -> None:
+    """Rounds of four GreedyBots in the engine (random draws), replayed on the kernel from
+    the same deck: at every decision the compiled greedy policy makes the bot's choice."""
+    from eights.bots.basic import GreedyBot
+
+    rules = load_rules(name)
+    bot = GreedyBot()
+    for players in _seats(rules)[:2]:
+        for seed in range(4):
+            g = Game(rules, players, seed=seed, dealer=seed % players)
+            rng = random.Random(seed)
+            while not g.over:
+                seat = g.to_move
+                g.push(bot.choose(g.observe(seat), g.legal_actions(), rng))
+            log = g.round_log()
+            fast = FastGame(rules, players, dealer=log.dealer, deck=log.deck)
+            for i, action in enumerate(log.actions):
+                assert fast.greedy_action() == action, f"{name} {players}p seed {seed} decision {i}"
+                fast.apply(action)
+            assert fast.round_points == g.round_points
+
+
+def test_policy_rounds_mix_policies_and_greedy_beats_random() -> None:
+    result = policy_rounds("crazy-eights", ["greedy", "random"], 3000, seed=3)
+    greedy_wins = int((result.out == 0).sum())
+    random_wins = int((result.out == 1).sum())
+    assert greedy_wins > random_wins  # crazy-eights: the greedy bot sheds points first
+    with pytest.raises(ValueError, match="unknown policy"):
+        policy_rounds("classic", ["greedy", "clever"], 1)

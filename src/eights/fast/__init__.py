@@ -4,6 +4,11 @@ The reference engine (:mod:`eights.engine`) is the specification; the kernel
 is proven against it (``tests/test_fast.py``). Importing this package imports
 numba; :func:`~eights.fast.tables.check_supported` alone does not.
 
+Two ways in: :class:`FastGame` steps one round (legal actions, apply, the state as
+one ``int64`` array: ``state.copy()`` copies it), and :func:`random_rounds` /
+:func:`policy_rounds` play whole rounds inside compiled code with the built-in
+policies (``random``, seeded; ``greedy``, the engine's GreedyBot choice for choice).
+
 The action encoding (fixed, 537 codes)
 --------------------------------------
 
@@ -25,12 +30,21 @@ plays). Plays of several cards (``multi_play``) are not supported yet:
 :func:`compile_rules` raises :class:`KernelUnsupported` naming the field.
 """
 
-from eights.fast.game import FastGame, RoundResults, action_code, code_action, random_rounds
+from eights.fast.game import (
+    POLICIES,
+    FastGame,
+    RoundResults,
+    action_code,
+    code_action,
+    policy_rounds,
+    random_rounds,
+)
 from eights.fast.kernel import N_ACTIONS
 from eights.fast.tables import KernelTables, KernelUnsupported, check_supported, compile_rules
 
 __all__ = [
     "N_ACTIONS",
+    "POLICIES",
     "FastGame",
     "KernelTables",
     "KernelUnsupported",
@@ -39,5 +53,6 @@ __all__ = [
     "check_supported",
     "code_action",
     "compile_rules",
+    "policy_rounds",
     "random_rounds",
 ]

@@ -17,7 +17,8 @@ from eights.engine.rules import Rules, load_rules
 from eights.fast import kernel as k
 from eights.fast.tables import KernelTables, compile_rules
 
-__all__ = ["FastGame", "RoundResults", "action_code", "code_action", "random_rounds"]
+__all__ = ["POLICIES", "FastGame", "RoundResults", "action_code", "code_action", "policy_rounds",
+           "random_rounds"]
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -143,6 +144,12 @@ class FastGame:
                                      f"{', '.join(str(code_action(c)) for c in legal)}")
         k.apply(self.kt.tab, self.state, code, self.script)
 
+    def greedy_action(self) -> Action:
+        """What the compiled greedy policy plays now."""
+        codes = self.legal_codes()
+        buf = np.array(codes, dtype=np.int64)
+        return code_action(int(k.greedy_choice(self.kt.tab, self.state, buf, len(codes))))
+
     def hand(self, seat: int) -> list[Card]:
         """A seat's hand, sorted by card code."""
         at = self._get(k.S_HANDS) + seat * 53
@@ -198,9 +205,31 @@ class RoundResults:
 
 
 def random_rounds(rules: Rules | str, players: int, rounds: int, seed: int = 0) -> RoundResults:
-    """Play ``rounds`` rounds with uniform random choices inside compiled code."""
+    """Play ``rounds`` rounds with uniform random choices inside compiled code (the dealer
+    rotating from seat 0)."""
     kt = compile_rules(_rules(rules))
     st = new_state(kt, players, seed)
     results = np.zeros((rounds, 3 + players), dtype=np.int64)
     k.random_rounds(kt.tab, st, rounds, results)
+    return RoundResults(results[:, 0], results[:, 1], results[:, 2], results[:, 3:])
+
+
+POLICIES = {"random": k.POLICY_RANDOM, "greedy": k.POLICY_GREEDY}
+"""The built-in policies: ``random`` (uniform, seeded) and ``greedy`` (the engine's
+:class:`~eights.bots.basic.GreedyBot`, choice for choice)."""
+
+
+def policy_rounds(rules: Rules | str, policies: Sequence[str], rounds: int,
+                  seed: int = 0) -> RoundResults:
+    """Play ``rounds`` rounds inside compiled code, seat ``s`` playing ``policies[s]``
+    (``"random"`` or ``"greedy"``); as many players as policies."""
+    unknown = sorted(set(policies) - set(POLICIES))
+    if unknown:
+        raise ValueError(f"unknown policy {unknown[0]!r}; policies: {', '.join(POLICIES)}")
+    kt = compile_rules(_rules(rules))
+    players = len(policies)
+    st = new_state(kt, players, seed)
+    codes = np.array([POLICIES[p] for p in policies], dtype=np.int64)
+    results = np.zeros((rounds, 3 + players), dtype=np.int64)
+    k.policy_rounds(kt.tab, st, rounds, codes, results)
     return RoundResults(results[:, 0], results[:, 1], results[:, 2], results[:, 3:])

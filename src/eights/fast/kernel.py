@@ -104,8 +104,9 @@ from eights.fast.tables import (
 )
 
 __all__ = [
-    "A_DRAW", "A_NAME", "A_PASS", "A_TAKE", "N_ACTIONS", "apply", "deal", "legal_list",
-    "legal_mask", "random_round", "random_rounds", "state_size",
+    "A_DRAW", "A_NAME", "A_PASS", "A_TAKE", "N_ACTIONS", "POLICY_GREEDY", "POLICY_RANDOM",
+    "apply", "deal", "greedy_choice", "legal_list", "legal_mask", "policy_round",
+    "policy_rounds", "random_round", "random_rounds", "state_size",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -927,6 +928,91 @@ def apply(tab: Any, st: Any, action: int, script: Any) -> None:
         st[S_TO_MOVE] = st[S_AFTER_NAMING]
 
 
+# ---------------------------------------------------------------- policies
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+
+
+@_njit
+def _favourite_suit(tab: Any, st: Any, seat: int, playing: int) -> int:
+    """``GreedyBot._favourite_suit``: the suit the hand (less one copy of ``playing``, -1
+    for none) holds most of, wild cards aside; ties: the suit worth most points, then
+    the first."""
+    h = st[S_HANDS] + seat * 53
+    count = np.zeros(4, dtype=np.int64)
+    value = np.zeros(4, dtype=np.int64)
+    for c in range(52):
+        held = st[h + c] - (1 if c == playing else 0)
+        if held > 0 and not tab[C_WILD + c]:
+            count[c & 3] += held
+            value[c & 3] += held * tab[R_POINTS + (c >> 2)]
+    best = 0
+    for s in range(1, 4):
+        if count[s] > count[best] or (count[s] == count[best] and value[s] > value[best]):
+            best = s
+    return best
+
+
+@_njit
+def greedy_choice(tab: Any, st: Any, legal: Any, k: int) -> int:
+    """``eights.bots.basic.GreedyBot.choose`` over the ``k`` legal codes in ``legal``."""
+    p = st[S_TO_MOVE]
+    best = -1
+    best_key = -1
+    any_plain = False
+    for i in range(k):
+        a = legal[i]
+        if a < A_DRAW and not tab[C_WILD + a // 10]:
+            any_plain = True
+    for i in range(k):  # the costliest card of the pool (plain cards, else all plays)
+        a = legal[i]
+        if a >= A_DRAW:
+            continue
+        c = a // 10
+        if any_plain and tab[C_WILD + c]:
+            continue
+        key = tab[R_POINTS + (c >> 2)] * 64 + c
+        if key > best_key:
+            best_key = key
+            best = c
+    if best < 0:
+        if legal[0] >= A_NAME:  # TS3, UC3: name the wild starter's suit
+            return A_NAME + _favourite_suit(tab, st, p, -1)
+        has_take = False
+        has_pass = False
+        has_draw = False
+        for i in range(k):
+            has_take |= legal[i] == A_TAKE
+            has_pass |= legal[i] == A_PASS
+            has_draw |= legal[i] == A_DRAW
+        if has_take and has_pass:
+            return A_PASS  # LH5
+        return A_DRAW if has_draw else int(legal[0])
+    announced = False
+    named = False
+    for i in range(k):
+        a = legal[i]
+        if a < A_DRAW and a // 10 == best:
+            announced |= (a & 1) == 1
+            named |= (a % 10) >> 1 != 4
+    suit = _favourite_suit(tab, st, p, best) if named else -1
+    first = -1
+    for want_suit in (True, False):
+        for i in range(k):
+            a = legal[i]
+            if a >= A_DRAW or a // 10 != best:
+                continue
+            if announced and not (a & 1):
+                continue
+            if want_suit and named and (a % 10) >> 1 != suit:
+                continue
+            if first < 0:
+                first = a
+        if first >= 0:
+            return int(first)
+    return int(first)
+
+
 # ---------------------------------------------------------------- whole rounds
 @_njit
 def random_round(tab: Any, st: Any, dealer: int, script: Any, buf: Any) -> int:
@@ -940,6 +1026,39 @@ def random_round(tab: Any, st: Any, dealer: int, script: Any, buf: Any) -> int:
         apply(tab, st, a, script)
         decisions += 1
     return decisions
+
+
+@_njit
+def policy_round(tab: Any, st: Any, dealer: int, script: Any, buf: Any, policies: Any) -> int:
+    """Deal and play one round, seat ``s`` choosing by ``policies[s]`` (``POLICY_RANDOM``
+    with the state's generator, or ``POLICY_GREEDY``); returns the number of decisions."""
+    deal(tab, st, dealer, script)
+    decisions = 0
+    while not st[S_OVER]:
+        k = legal_list(tab, st, buf)
+        if k == 1:
+            a = buf[0]
+        elif policies[st[S_TO_MOVE]] == POLICY_GREEDY:
+            a = greedy_choice(tab, st, buf, k)
+        else:
+            a = buf[rand_below(st, k)]
+        apply(tab, st, a, script)
+        decisions += 1
+    return decisions
+
+
+@_njit
+def policy_rounds(tab: Any, st: Any, rounds: int, policies: Any, results: Any) -> None:
+    """:func:`random_rounds` with a policy a seat (see :func:`policy_round`)."""
+    n = st[S_N]
+    script = np.empty(0, dtype=np.int64)
+    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    for i in range(rounds):
+        results[i, 0] = policy_round(tab, st, i % n, script, buf, policies)
+        results[i, 1] = st[S_PLAYS]
+        results[i, 2] = st[S_OUT]
+        for s in range(n):
+            results[i, 3 + s] = st[st[S_POINTS] + s]
 
 
 @_njit
