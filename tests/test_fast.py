@@ -402,3 +402,24 @@ def test_policy_rounds_mix_policies_and_greedy_beats_random() -> None:
     assert greedy_wins > random_wins  # crazy-eights: the greedy bot sheds points first
     with pytest.raises(ValueError, match="unknown policy"):
         policy_rounds("classic", ["greedy", "clever"], 1)
+
+
+def test_a_deal_resets_every_scalar_of_the_round() -> None:
+    """Each ``S_*`` scalar slot is reset by a deal or is part of the layout, the generator or
+    the deal's setup (a new slot must be put on one side or the other)."""
+    kept = {k.S_N, k.S_RNG, k.S_HAND_SIZE, k.S_TEAMS, k.S_DECK_N, k.S_HANDS, k.S_HSIZE,
+            k.S_STOCK, k.S_DECK, k.S_DISC, k.S_PEN, k.S_POINTS, k.S_WINNERS, k.S_REP,
+            k.S_REP_CAP, k.S_HMASK, k.S_STOCKL, k.S_FIN, k.S_LASTC, k.S_REP_IDX}
+    slots = {getattr(k, name) for name in dir(k) if name.startswith("S_") and name != "S_SCALARS"}
+    assert len(slots) == len([n for n in dir(k) if n.startswith("S_")]) - 1  # no slot shared
+    assert max(slots) < k.S_SCALARS
+    assert set(k._ROUND_SLOTS) == slots - kept
+    g = FastGame("huit-fou", 3, seed=4)
+    while not g.over:
+        g.apply(g.legal_codes()[-1])
+    assert g.plays > 0 and g.scalars()["decisions"] > 0
+    k.deal(g.kt.tab, g.state, 1, g.script)
+    s = g.scalars()
+    assert (s["over"], s["plays"], s["passes"], s["draws"], s["decisions"], s["out"],
+            s["drawn"], s["dealer"], s["to_move"], s["disc_n"]) == (0, 0, 0, 0, 0, -1, -1, 1, 2, 1)
+    assert sum(len(g.hand(seat)) for seat in range(3)) == 18 and g.penalties == [0, 0, 0]

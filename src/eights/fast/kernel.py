@@ -319,17 +319,24 @@ def _give_one(tab: Any, st: Any, script: Any, seat: int) -> int:
 
 
 # ---------------------------------------------------------------- the deal
+_ROUND_SLOTS = (
+    S_DEALER, S_TO_MOVE, S_DIR, S_PENDING, S_PCARD, S_ATTACKER, S_SUIT, S_RANK, S_FREE, S_DRAWN,
+    S_DRAWS, S_AGAIN, S_AGAIN_PEN, S_REPLACE, S_SKIP_NEXT, S_SERVED, S_ANNOUNCE_DUE, S_PASSES,
+    S_PLAYS, S_OVER, S_OUT, S_STOCK_N, S_DISC_N, S_SCRIPT_POS, S_REP_N, S_NAMING,
+    S_AFTER_NAMING, S_SKIP_DUE, S_DECISIONS, S_FIN_N, S_FIN_MASK,
+)
+"""The scalar slots a deal resets (every ``S_*`` scalar but the layout, the generator and
+the table-of-the-deal slots)."""
+
+
 @_njit
 def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
     """``Game._start_round``: reset the round, deal, turn the starter."""
     n = st[S_N]
     for i in range(st[S_REP_N]):  # the positions of the last round
         st[st[S_REP] + st[st[S_REP_IDX] + i]] = 0
-    for i in range(S_SCALARS):
-        if i not in (S_N, S_RNG, S_HAND_SIZE, S_TEAMS, S_DECK_N, S_HANDS, S_HSIZE, S_STOCK,
-                     S_DECK, S_DISC, S_PEN, S_POINTS, S_WINNERS, S_REP, S_REP_CAP,
-                     S_HMASK, S_STOCKL, S_FIN, S_LASTC, S_REP_IDX):
-            st[i] = 0
+    for i in _ROUND_SLOTS:  # the round's scalars; the layout, the generator and the deal stay
+        st[i] = 0
     st[S_DEALER] = dealer
     st[S_DIR] = 1
     st[S_PCARD] = -1
