@@ -3,6 +3,7 @@
 - ``eights.engine`` (cards, actions, rules, game, observation, record) imports
   nothing else of eights;
 - ``eights.bots`` builds on the engine only, ``eights.i18n`` on the engine only,
+  ``eights.fast`` (the compiled kernel) on the engine only,
   ``eights.lab`` on the engine and the bots;
 - the front-ends (cli, plain, session, tui, server) sit on top;
 - nothing outside the engine reads a private attribute of another object
@@ -23,6 +24,7 @@ ALLOWED = {
     "engine": {"engine"},
     "bots": {"engine", "bots"},
     "i18n": {"engine", "i18n"},
+    "fast": {"engine", "fast"},
     "lab": {"engine", "bots", "lab"},
 }
 

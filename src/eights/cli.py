@@ -77,6 +77,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "tui": ("textual",),
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "orjson", "pydantic"),
     "lab": ("openskill", "matplotlib"),
+    "fast": ("numba",),
 }
 """The optional libraries of each extra (``pip install 'eights[extra]'``)."""
 
