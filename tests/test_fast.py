@@ -116,7 +116,7 @@ def test_every_supported_preset_plays_the_same_rounds(name: str) -> None:
     rules = load_rules(name)
     decisions = 0
     for players in _seats(rules):
-        for seed in range(12):
+        for seed in range(6):
             decisions += _replay(rules, players, seed)
     assert decisions > 200  # real rounds were compared, not empty ones
 
@@ -126,7 +126,7 @@ def test_every_supported_preset_plays_the_same_rounds(name: str) -> None:
 def test_variants_play_the_same_rounds(name: str, overrides: list[str]) -> None:
     rules = load_rules(name, overrides)
     for players in _seats(rules):
-        for seed in range(8):
+        for seed in range(4):
             _replay(rules, players, seed)
 
 
@@ -179,7 +179,6 @@ def test_rounds_that_end_every_way_are_compared() -> None:
 @pytest.mark.parametrize(("field", "overrides"), [
     ("multi_play", ("switch", {})),
     ("multi_play", ("classic", {"multi_play": "same-rank"})),
-    ("scoring with teams", ("les-huit", {"scoring": "placings"})),
 ])
 def test_unsupported_fields_raise_naming_the_field(field: str,
                                                    overrides: tuple[str, dict[str, Any]]) -> None:

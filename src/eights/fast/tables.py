@@ -151,9 +151,6 @@ def check_supported(rules: Rules) -> None:
     if rules.multi_play is not MultiPlay.NONE:
         raise KernelUnsupported(rules.name, "multi_play", f"{rules.multi_play.value!r}: plays of "
                                 "several cards are not encoded yet; only 'none'")
-    if rules.scoring is Scoring.PLACINGS and rules.teams:
-        raise KernelUnsupported(rules.name, "scoring with teams", "'placings' ranks players one "
-                                "by one, partners score together")
 
 
 def _variant_mask(actions: tuple[Action, ...]) -> int:
