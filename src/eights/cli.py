@@ -33,6 +33,7 @@ from eights.i18n import Translator, translator
 from eights.i18n.explain import describe
 from eights.i18n.text import card_label, describe_move, round_summary
 from eights.lab.analysis import variant_lines
+from eights.lab.simulate import SimulationResult, rounds_result
 from eights.lab.simulate import simulate as run_simulation
 from eights.plain import run_plain
 from eights.session import Session, default_save_dir
@@ -403,11 +404,18 @@ def simulate(
     plot: Annotated[Path | None, typer.Option(help="Write PNG charts to this directory.")] = None,
     set_: SetOpt = None,
     quiet: QuietOpt = False,
+    engine: Annotated[str | None, typer.Option(
+        help="fast: the compiled kernel plays --rounds N (random and greedy bots; the default "
+             "where the rules allow); reference: the engine move by move (every statistic, "
+             "--games).")] = None,
 ) -> None:
     """Play many matches between bots and print statistics and variant analysis."""
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
     seats = _bots_for_seats(bots, n)
+    if engine not in (None, "fast", "reference"):
+        _fail(f"--engine {engine!r}: give fast or reference")
+    matches = games is not None or rounds is None
     if games is None and rounds is None:
         games = 100
     if games is not None and rounds is not None:
@@ -418,9 +426,13 @@ def simulate(
     if plot is not None:
         _need("lab", "eights simulate --plot", "matplotlib")
         _check_output(plot, "--plot", directory=True)
+    policies = _fast_policies(engine, rules_obj, seats, n, matches=matches)
     with progress("matches" if games is not None else "rounds", quiet=quiet) as advance:
-        result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed, bots=seats,
-                                on_progress=advance)
+        if policies is not None and rounds is not None:
+            result = _simulate_fast(rules_obj, n, rounds, seed, policies, advance)
+        else:
+            result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed,
+                                    bots=seats, on_progress=advance)
     data = result.to_json()
     if plot is not None:
         from eights.lab.analysis import write_plots
@@ -436,7 +448,8 @@ def simulate(
     dpr = data["decisions_per_round"]
     typer.echo(f"{rules_obj.title}, {n} players, seed {seed}: "
                f"{_count(data['matches'], 'match', 'matches')}, {_count(data['rounds'], 'round')}, "
-               f"{_count(data['decisions'], 'decision')} in {data['seconds']:.2f}s")
+               f"{_count(data['decisions'], 'decision')} in {data['seconds']:.2f}s CPU "
+               f"({data['engine']} engine)")
     if data["rounds_per_match"]:
         rpm = data["rounds_per_match"]
         typer.echo(f"rounds per match:    mean {rpm['mean']:.2f}  p10 {rpm['p10']:.0f}  "
@@ -454,6 +467,83 @@ def simulate(
         typer.echo(line)
     typer.echo(f"throughput: {data['rounds_per_second']:.0f} rounds/s, "
                f"{data['decisions_per_second']:.0f} decisions/s")
+
+
+def _fast_policies(engine: str | None, rules: Rules, seats: list[Bot] | None, n: int, *,
+                   matches: bool) -> list[str] | None:
+    """The kernel's policy of each seat when ``simulate`` runs on the fast engine, else
+    ``None`` (the reference engine).
+
+    ``--engine fast`` that cannot be honoured stops (exit 2, naming the field, the
+    option or the bot; exit 1 with the ``pip install`` when numba is missing). Without
+    ``--engine`` the fast engine is the default for ``--rounds`` where the rules and the
+    bots allow; otherwise one line on standard error says why the reference engine plays
+    (whole matches, ``--games``, are the reference engine's: the report names it)."""
+    if engine == "reference" or (engine is None and matches):
+        return None
+    explicit = engine == "fast"
+
+    def refuse(why: str) -> None:
+        if explicit:
+            _fail(f"--engine fast: {why}")
+        typer.echo(f"simulate: {why}; using the reference engine", err=True)
+
+    if matches:
+        refuse("the fast engine plays rounds (--rounds N), not whole matches (--games)")
+        return None
+    names = [b.name for b in seats] if seats else ["random"] * n
+    other = sorted(set(names) - {"random", "greedy"})
+    if other:
+        refuse(f"the fast engine plays the random and greedy bots only, not {other[0]!r}")
+        return None
+    if explicit:
+        _need("fast", "eights simulate --engine fast",
+              instead="--engine reference works without it")
+    else:
+        try:
+            importlib.import_module("numba")
+        except ImportError:
+            refuse("the fast engine needs numba, which is not installed "
+                   "(pip install 'eights[fast]')")
+            return None
+    from eights.fast import KernelUnsupported, check_supported
+
+    try:
+        check_supported(rules)
+    except KernelUnsupported as exc:
+        refuse(str(exc).removesuffix("; use the reference engine"))
+        return None
+    return names
+
+
+FAST_BATCH = 2000
+"""Rounds the fast engine plays between two progress reports."""
+
+
+def _simulate_fast(rules: Rules, n: int, rounds: int, seed: int, policies: list[str],
+                   advance: Callable[[int, int], None]) -> SimulationResult:
+    """``rounds`` rounds on the compiled kernel; ``seconds`` is the CPU time of the play
+    alone (compiling, or loading from numba's cache, comes first)."""
+    import numpy as np
+
+    from eights.fast.batch import RoundTallies
+
+    tallies = RoundTallies(rules, policies, seed)
+    tallies.play(0)  # compiled (or loaded from the cache) before the clock starts
+    parts = []
+    cpu = 0.0
+    while tallies.played < rounds:
+        start = time.process_time()
+        parts.append(tallies.play(min(FAST_BATCH, rounds - tallies.played)))
+        cpu += time.process_time() - start
+        advance(tallies.played, rounds)
+
+    def column(name: str) -> Any:
+        return np.concatenate([getattr(p, name) for p in parts])
+
+    return rounds_result(rules, n, seed, policies, column("decisions").tolist(),
+                         column("out").tolist(), column("dealer").tolist(),
+                         column("winners").tolist(), column("points").tolist(), cpu)
 
 
 def _bots_for_seats(spec: str | None, n: int) -> list[Bot] | None:

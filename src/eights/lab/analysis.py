@@ -204,14 +204,18 @@ def variant_lines(data: Mapping[str, Any]) -> list[str]:
     lines = [f"bots by seat:        {', '.join(data['bots'])}"]
     lines.append(f"blocked share:       {data['blocked_share']:.3f}  95% CI "
                  f"{_interval(data['blocked_share_ci95'])}")
-    lines.append(f"forced draws/round:  {data['forced_draws_per_round']:.2f} "
-                 f"({data['forced_cards_per_round']:.2f} cards; "
-                 f"{data['rounds_with_forced_draw']} of {_count(rounds, 'round')} "
-                 f"{'has' if rounds == 1 else 'have'} one)")
-    lines.append(f"overflows/round:     {data['overflows_per_round']:.3f} "
-                 f"({data['overflow_cards_per_round']:.3f} cards back to the attacker or as "
-                 f"penalty; {_count(data['rounds_with_overflow'], 'round')})")
     special = data["special_cards_per_round"]
+    if special is None:  # the fast engine: whole rounds, not move by move
+        lines.append("forced draws, overflows and special cards per round: not gathered by "
+                     "the fast engine (use --engine reference)")
+    else:
+        lines.append(f"forced draws/round:  {data['forced_draws_per_round']:.2f} "
+                     f"({data['forced_cards_per_round']:.2f} cards; "
+                     f"{data['rounds_with_forced_draw']} of {_count(rounds, 'round')} "
+                     f"{'has' if rounds == 1 else 'have'} one)")
+        lines.append(f"overflows/round:     {data['overflows_per_round']:.3f} "
+                     f"({data['overflow_cards_per_round']:.3f} cards back to the attacker or "
+                     f"as penalty; {_count(data['rounds_with_overflow'], 'round')})")
     if special:
         lines.append("special cards played per round: " + ", ".join(
             f"{rank} ({v['effect']}) {v['per_round']:.2f}" for rank, v in special.items()))
@@ -270,13 +274,15 @@ def write_plots(data: Mapping[str, Any], directory: Path) -> list[Path]:
 
     fig = Figure(figsize=(7, 4), layout="constrained")
     ax = fig.subplots()
-    special = data["special_cards_per_round"]
+    special = data["special_cards_per_round"] or {}
     names = [f"{rank}\n{v['effect']}" for rank, v in special.items()]
     ax.bar(names, [v["per_round"] for v in special.values()], color="#c44e52")
     ax.set_ylabel("plays per round")
     ax.set_title(f"Special cards played — {title}")
     if not special:
-        ax.text(0.5, 0.5, "no special cards in these rules", ha="center", va="center",
+        empty = ("no special cards in these rules" if data["special_cards_per_round"] is not None
+                 else "not gathered by the fast engine (--engine reference)")
+        ax.text(0.5, 0.5, empty, ha="center", va="center",
                 transform=ax.transAxes)
     paths.append(_save(fig, directory / "special-cards.png"))
     return paths

@@ -26,7 +26,14 @@ from eights.engine.game import Game
 from eights.engine.rules import Rules, load_rules
 from eights.lab.analysis import rank_label, special_ranks, wilson
 
-__all__ = ["SimulationResult", "percentiles", "simulate"]
+__all__ = ["REFERENCE_ONLY", "SimulationResult", "percentiles", "rounds_result", "simulate"]
+
+REFERENCE_ONLY = ("forced_draws_per_round", "forced_cards_per_round", "rounds_with_forced_draw",
+                  "overflows_per_round", "overflow_cards_per_round", "rounds_with_overflow",
+                  "special_cards_per_round")
+"""The statistics only the reference engine gathers (the compiled kernel's whole rounds
+report decisions, winners and points, not what happened move by move): ``None`` in the
+JSON of a simulation with ``engine = "fast"``."""
 
 
 def percentiles(values: Sequence[int], points: Sequence[int] = (10, 50, 90)) -> dict[str, float]:
@@ -79,6 +86,9 @@ class SimulationResult:
     """Cards played, by rank (index ``Rank``)."""
     special: dict[str, str] = field(default_factory=dict)
     """The special ranks of the rules (letter) and what they do."""
+    engine: str = "reference"
+    """``reference`` (the engine, move by move) or ``fast`` (the compiled kernel's whole
+    rounds: the statistics of :data:`REFERENCE_ONLY` are not gathered)."""
 
     def to_json(self) -> dict[str, Any]:
         """The summary as plain JSON values."""
@@ -101,6 +111,7 @@ class SimulationResult:
             "seconds": self.seconds,
             "rounds_per_second": self.rounds / self.seconds if self.seconds else 0.0,
             "decisions_per_second": self.decisions / self.seconds if self.seconds else 0.0,
+            "engine": self.engine,
             **self._variant_json(),
         }
 
@@ -110,7 +121,7 @@ class SimulationResult:
         per = 1 / rounds if rounds else 0.0
         lengths = Counter(self.decisions_per_round)
         by_position = self.round_wins_by_position
-        return {
+        out = {
             "bots": self.bots,
             "win_share_by_position": [w * per for w in by_position],
             "win_share_by_position_ci95": [list(wilson(w, rounds)) for w in by_position],
@@ -129,6 +140,9 @@ class SimulationResult:
                 for letter, effect in self.special.items()
             },
         }
+        if self.engine != "reference":
+            out.update(dict.fromkeys(REFERENCE_ONLY))
+        return out
 
 
 def simulate(
@@ -164,7 +178,7 @@ def simulate(
                               special={r.letter: rank_label(rules_obj, r)
                                        for r in special_ranks(rules_obj)})
     by_rank = result.plays_by_rank
-    start = time.perf_counter()
+    start = time.process_time()
     while (games is not None and result.matches < games) or (
             rounds is not None and result.rounds < rounds):
         game = Game(rules_obj, n, seed=master.getrandbits(63), dealer=master.randrange(n))
@@ -223,7 +237,42 @@ def simulate(
                 result.match_wins[s] += 1 / len(champions)
         if on_progress is not None and games is not None:
             on_progress(result.matches, games)
-    result.seconds = time.perf_counter() - start
+    result.seconds = time.process_time() - start
+    return result
+
+
+def rounds_result(
+    rules: Rules,
+    players: int,
+    seed: int,
+    bots: Sequence[str],
+    decisions: Sequence[int],
+    out: Sequence[int],
+    dealer: Sequence[int],
+    winners: Sequence[Sequence[int]],
+    points: Sequence[Sequence[int]],
+    seconds: float,
+    engine: str = "fast",
+) -> SimulationResult:
+    """The summary of rounds played elsewhere (the compiled kernel), one entry a round:
+    its decisions, the seat out (-1 blocked), the dealer, each seat's win (0 or 1, shared
+    wins split as in :func:`simulate`) and points. The statistics of
+    :data:`REFERENCE_ONLY` are left out (``None`` in the JSON)."""
+    n = players
+    result = SimulationResult(rules.name, n, seed, round_wins=[0.0] * n, match_wins=[0.0] * n,
+                              points=[0] * n, bots=list(bots), round_wins_by_position=[0.0] * n,
+                              engine=engine, seconds=seconds)
+    result.rounds = len(decisions)
+    result.decisions_per_round = [int(d) for d in decisions]
+    result.decisions = sum(result.decisions_per_round)
+    result.blocked = sum(1 for o in out if o < 0)
+    for d, row, pts in zip(dealer, winners, points, strict=True):
+        seats = [s for s in range(n) if row[s]]
+        for s in seats:
+            result.round_wins[s] += 1 / len(seats)
+            result.round_wins_by_position[(s - int(d) - 1) % n] += 1 / len(seats)
+        for s in range(n):
+            result.points[s] += int(pts[s])
     return result
 
 
