@@ -28,7 +28,7 @@ NEW_KEYS = {
     "bots", "win_share_by_position", "win_share_by_position_ci95", "first_seat_advantage",
     "blocked_share", "blocked_share_ci95", "round_length_histogram", "forced_draws_per_round",
     "forced_cards_per_round", "rounds_with_forced_draw", "overflows_per_round",
-    "overflow_cards_per_round", "rounds_with_overflow", "special_cards_per_round",
+    "overflow_cards_per_round", "rounds_with_overflow", "special_cards_per_round", "engine",
 }
 
 
@@ -125,8 +125,9 @@ def test_simulate_with_bots_and_plot(tmp_path: Path) -> None:
     assert data["bots"] == ["greedy", "random", "greedy", "random"]
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) == 3 and all(p.read_bytes().startswith(PNG) for p in pngs)
+    assert data["engine"] == "fast"  # its charts too: special cards say they are not gathered
     text = runner.invoke(app, ["simulate", "-r", "huit-americain", "--rounds", "10",
-                               "--bots", "greedy"])
+                               "--bots", "greedy", "--engine", "reference"])
     assert text.exit_code == 0, text.output
     for needle in ("first-seat advantage", "1st", "forced draws/round", "special cards played",
                    "overflows/round", "bots by seat:        greedy, greedy"):
