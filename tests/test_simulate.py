@@ -1,25 +1,46 @@
-"""The simulator: every preset runs 10,000 rounds without an error, and its numbers add up."""
+"""The simulator: `eights simulate --rounds 10000` runs every preset without an error (on the
+compiled kernel where the rules allow, else the reference engine), and its numbers add up."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from typer.testing import CliRunner
 
 from eights import load_rules, preset_names
 from eights.bots import RandomBot
+from eights.cli import app
 from eights.lab.simulate import percentiles, simulate
+
+runner = CliRunner()
+
+
+KERNEL_REFUSES = {"switch", "black-jack", "last-card"}
+"""Presets the compiled kernel does not play yet (``multi_play``): simulate falls back."""
 
 
 @pytest.mark.parametrize("name", preset_names())
 def test_every_preset_runs_ten_thousand_rounds(name: str) -> None:
-    result = simulate(name, rounds=10_000, seed=2026)
-    data = result.to_json()
+    """``eights simulate --rounds 10000`` on every preset, as a user runs it: on the compiled
+    kernel where the rules allow (proven equal to the engine in test_fast.py), else on the
+    reference engine, which also plays 1,000 rounds of every preset here."""
+    result = runner.invoke(app, ["simulate", "-r", name, "--rounds", "10000", "--seed", "2026",
+                                 "--json", "-q"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
     n = load_rules(name).default_players
+    assert data["engine"] == ("reference" if name in KERNEL_REFUSES else "fast")
     assert data["rounds"] == 10_000
     assert len(data["decisions_per_round"]) == 6 and data["decisions_per_round"]["min"] >= 1
     assert sum(data["round_wins_by_seat"]) == pytest.approx(10_000)
     assert len(data["mean_points_by_seat"]) == n
     assert 0 <= data["blocked_rounds"] <= 10_000
-    assert data["decisions"] == sum(result.decisions_per_round)
+    reference = simulate(name, rounds=1_000, seed=2026)
+    numbers = reference.to_json()
+    assert numbers["rounds"] == 1_000 and numbers["engine"] == "reference"
+    assert sum(numbers["round_wins_by_seat"]) == pytest.approx(1_000)
+    assert numbers["decisions"] == sum(reference.decisions_per_round)
 
 
 def test_same_seed_same_numbers_and_matches_add_up() -> None:
