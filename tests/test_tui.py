@@ -34,6 +34,7 @@ from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
 from eights.i18n.text import card_label, match_words, suit_words
 from eights.session import Seat, Session
+from eights.tui import app as tui_app
 from eights.tui.app import EightsApp, TableScreen, is_wild
 from eights.tui.cards import CardChips
 from eights.tui.dialogs import (
@@ -324,6 +325,26 @@ async def test_undo_restores_the_state_before_your_move(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- saving
+
+
+@pytest.mark.asyncio
+async def test_the_game_quits_when_its_terminal_goes_away(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window closed under ``make play`` sends the game no hang-up: it notices that its
+    terminal has gone, and quits (it used to spin on its input); the save is kept."""
+    app = start(tmp_path, "classic", seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        path = app.session.path
+        app.check_terminal()  # under the test driver, standard output is no terminal
+        await pilot.pause()
+        assert not app.is_running
+    assert path is not None and path.exists()
+    alive = start(tmp_path, "classic", seed=3)
+    monkeypatch.setattr(tui_app, "_terminal_alive", lambda: True)
+    async with alive.run_test(size=SIZE) as pilot:
+        alive.check_terminal()
+        await pilot.pause()
+        assert alive.is_running
 
 
 @pytest.mark.asyncio

@@ -45,6 +45,8 @@ fit side by side). A smaller terminal shows a message instead.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -927,6 +929,15 @@ class TableScreen(Screen[None]):
         self.action_mark()
 
 
+def _terminal_alive() -> bool:
+    """Whether standard output is still a terminal (a closed one reads as not a tty)."""
+    stream = sys.__stdout__
+    try:
+        return stream is not None and os.isatty(stream.fileno())
+    except (OSError, ValueError):
+        return False
+
+
 class EightsApp(App[None]):
     """The full-screen game for one :class:`~eights.session.Session`."""
 
@@ -943,6 +954,17 @@ class EightsApp(App[None]):
 
     def get_default_screen(self) -> Screen[Any]:
         return TableScreen(self.session, self.tr, self.speed)
+
+    def on_mount(self) -> None:
+        if _terminal_alive():  # a real terminal: leave when it goes away
+            self.set_interval(1.0, self.check_terminal)
+
+    def check_terminal(self) -> None:
+        """Quit when the terminal has gone (its window closed under ``make play``, where no
+        hang-up signal reaches the game): a game with no screen would spin on its input.
+        Every action is saved as it is played, so nothing is lost."""
+        if not _terminal_alive():
+            self.exit()
 
     @property
     def table(self) -> TableScreen:
