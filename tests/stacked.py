@@ -26,6 +26,7 @@ __all__ = [
     "assert_illegal",
     "cards",
     "deal_order",
+    "filled",
     "hands",
     "legal",
     "make_rules",
@@ -84,6 +85,23 @@ def stacked(
             raise ValueError(f"seat {seat} holds {len(hand.split())} cards; {ruleset.name} deals {size}")
     deck = deal_order(hands, dealer) + cards(starter) + cards(draws)
     return Game(ruleset, n, seed=0, dealer=dealer, deck=deck)
+
+
+def filled(rules: str | Rules, pool: Sequence[Card], hands: Sequence[str], starter: str,
+           draws: str = "", *, overrides: Sequence[str] = ()) -> Game:
+    """Seat 0 plays first (the dealer is the last seat) with ``hands[0]``, seat 1 next with
+    ``hands[1]`` and so on; a hand ``"-"`` is filled from ``pool`` with cards that are in no
+    other hand. Every hand has the size of ``hands[0]``."""
+    size = len(hands[0].split())
+    taken = set(cards(" ".join([*(h for h in hands if h != "-"), starter, draws])))
+    spare = [c for c in pool if c not in taken]
+    full: list[str] = []
+    for h in hands:
+        if h == "-":
+            h, spare = show(spare[:size]), spare[size:]
+        full.append(h)
+    return stacked(rules, full, starter, draws, dealer=len(hands) - 1,
+                   overrides=[f"hand_size={size}", *overrides])
 
 
 def legal(game: Game) -> list[str]:

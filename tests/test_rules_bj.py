@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from eights import Game, Suit, load_rules
-from stacked import assert_illegal, cards, legal, make_rules, play, show, stacked
+from stacked import assert_illegal, cards, filled, legal, make_rules, play, show, stacked
 
 BJ = "black-jack"
 POOL = cards("3c 4c 5c 6c 7c 9c Tc 3d 4d 5d 6d 7d 9d Td")
@@ -22,16 +22,7 @@ def table(hands: list[str], starter: str = "5h", draws: str = "", *,
     """Seat 0 plays first (the dealer is the last seat) with ``hands[0]``, seat 1 next with
     ``hands[1]`` and so on; a hand ``"-"`` is filled with clubs and diamonds that are in no
     other hand. Every hand has the size of ``hands[0]``."""
-    size = len(hands[0].split())
-    taken = set(cards(" ".join([*(h for h in hands if h != "-"), starter, draws])))
-    pool = [c for c in POOL if c not in taken]
-    full: list[str] = []
-    for h in hands:
-        if h == "-":
-            h, pool = show(pool[:size]), pool[size:]
-        full.append(h)
-    return stacked(BJ, full, starter, draws, dealer=len(hands) - 1,
-                   overrides=[f"hand_size={size}", *overrides])
+    return filled(BJ, POOL, hands, starter, draws, overrides=overrides)
 
 
 # BJ1 ----------------------------------------------------------------------------

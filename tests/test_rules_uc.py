@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from eights import Card, Game, RulesError, Suit, load_rules
-from stacked import assert_illegal, cards, deal_order, legal, make_rules, play, show, stacked
+from stacked import assert_illegal, cards, deal_order, filled, legal, make_rules, play, show, stacked
 
 UC = "uno-cards"
 POOL = cards("2c 3c 4c 6c 7c 8c 9c Tc 2d 3d 4d 6d 7d 8d 9d Td")
@@ -25,16 +25,7 @@ def table(hands: list[str], starter: str = "5h", draws: str = "", *,
     """Seat 0 plays first (the dealer is the last seat) with ``hands[0]``, seat 1 next with
     ``hands[1]`` and so on; a hand ``"-"`` is filled with number cards of clubs and diamonds
     that are in no other hand. Every hand has the size of ``hands[0]``."""
-    size = len(hands[0].split())
-    taken = set(cards(" ".join([*(h for h in hands if h != "-"), starter, draws])))
-    pool = [c for c in POOL if c not in taken]
-    full: list[str] = []
-    for h in hands:
-        if h == "-":
-            h, pool = show(pool[:size]), pool[size:]
-        full.append(h)
-    return stacked(UC, full, starter, draws, dealer=len(hands) - 1,
-                   overrides=[f"hand_size={size}", *overrides])
+    return filled(UC, POOL, hands, starter, draws, overrides=overrides)
 
 
 # UC1 ----------------------------------------------------------------------------

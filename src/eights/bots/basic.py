@@ -66,7 +66,7 @@ class GreedyBot:
         plays = [a for a in legal if a.card is not None]
         if not plays:
             if legal[0].kind is Kind.NAME:  # TS3, UC3: name the wild starter's suit
-                suit = self._favourite_suit(observation.hand, None, rules)
+                suit = favourite_suit(observation.hand, None, rules)
                 return Action.name(suit)
             if TAKE in legal and PASS in legal:
                 return PASS  # LH5: a card in hand is a card to shed
@@ -82,22 +82,21 @@ class GreedyBot:
         # HA13's announcement, and MM9's going-out call (which names no suit): always made
         options = [a for a in options if a.announce] or options
         if any(a.suit is not None for a in options):
-            suit = self._favourite_suit(observation.hand, best.cards, rules)
+            suit = favourite_suit(observation.hand, best.cards, rules)
             options = [a for a in options if a.suit == suit] or options
         return options[0]
 
-    @staticmethod
-    def _favourite_suit(hand: Sequence[Card], playing: Sequence[Card] | None,
-                        rules: Rules) -> Suit:
-        """The suit the hand (less the cards being played) holds most of, wild cards
-        aside; ties: the suit worth most points, then the first."""
-        rest = list(hand)
-        for c in playing or ():
-            rest.remove(c)
-        count: Counter[Suit] = Counter()
-        value: Counter[Suit] = Counter()
-        for c in rest:
-            if c.suit is not None and not rules.rule_of(c).wild:
-                count[c.suit] += 1
-                value[c.suit] += rules.points[c.rank]
-        return max(Suit, key=lambda s: (count[s], value[s], -int(s)))
+
+def favourite_suit(hand: Sequence[Card], playing: Sequence[Card] | None, rules: Rules) -> Suit:
+    """The suit the hand (less the cards being played) holds most of, wild cards aside;
+    ties: the suit worth most points, then the first (greedy's and expert's choice)."""
+    rest = list(hand)
+    for c in playing or ():
+        rest.remove(c)
+    count: Counter[Suit] = Counter()
+    value: Counter[Suit] = Counter()
+    for c in rest:
+        if c.suit is not None and not rules.rule_of(c).wild:
+            count[c.suit] += 1
+            value[c.suit] += rules.points[c.rank]
+    return max(Suit, key=lambda s: (count[s], value[s], -int(s)))

@@ -53,9 +53,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from eights.bots.basic import favourite_suit
 from eights.bots.worlds import Void, known_voids, unseen_cards
 from eights.engine.actions import DRAW, PASS, TAKE, Action
-from eights.engine.cards import CARDS, Card, Suit
+from eights.engine.cards import CARDS, Card
 from eights.engine.observation import Observation
 from eights.engine.rules import GoingOut, ReverseTwo
 from eights.engine.tables import Tables, tables_for
@@ -115,7 +116,7 @@ class ExpertBot:
         seen = observation
         rules = seen.rules
         if seen.naming:  # TS3, UC3: the wild starter's suit, the one held most
-            return Action.name(_longest_suit(seen.hand, (), seen))
+            return Action.name(favourite_suit(seen.hand, (), seen.rules))
         plays = [a for a in legal if a.card is not None]
         if not plays:
             return DRAW if DRAW in legal else legal[0]
@@ -285,21 +286,6 @@ def _next_seat(seat: int, direction: int, n: int, out: set[int]) -> int:
         if other not in out:
             return other
     return seat
-
-
-def _longest_suit(hand: Sequence[Card], playing: Sequence[Card], seen: Observation) -> Suit:
-    """The suit held most (less ``playing``), wild cards aside; ties: most points."""
-    rest = list(hand)
-    for c in playing:
-        rest.remove(c)
-    rules = seen.rules
-    count: Counter[Suit] = Counter()
-    value: Counter[Suit] = Counter()
-    for c in rest:
-        if c.suit is not None and not rules.rule_of(c).wild:
-            count[c.suit] += 1
-            value[c.suit] += rules.points[c.rank]
-    return max(Suit, key=lambda s: (count[s], value[s], -int(s)))
 
 
 _FACTS: weakref.WeakKeyDictionary[Tables, tuple[frozenset[Card], bool]] = (
