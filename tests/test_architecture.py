@@ -2,9 +2,11 @@
 
 - ``eights.engine`` (cards, actions, rules, game, observation, record) imports
   nothing else of eights;
-- ``eights.bots`` builds on the engine only, ``eights.i18n`` on the engine only,
-  ``eights.fast`` (the compiled kernel) on the engine only,
-  ``eights.lab`` on the engine and the bots;
+- ``eights.codes`` (the integer codes at the RL boundary) builds on the engine only,
+  ``eights.fast`` (the compiled kernel) on the engine and the codes,
+  ``eights.bots`` on the engine (the search rolls out on the kernel when it can),
+  ``eights.i18n`` on the engine only, ``eights.lab`` on the engine, the bots and the kernel,
+  ``eights.rl`` (the environments) on all of these;
 - the front-ends (cli, plain, session, tui, server) sit on top;
 - nothing outside the engine reads a private attribute of another object
   (``game._t``): what a front-end needs is public (``Game.apply`` returns a
@@ -22,15 +24,17 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "eights"
 
 ALLOWED = {
     "engine": {"engine"},
-    "bots": {"engine", "bots"},
+    "codes": {"engine", "codes"},
+    "bots": {"engine", "bots", "codes", "fast"},
     "i18n": {"engine", "i18n"},
-    "fast": {"engine", "fast"},
-    "lab": {"engine", "bots", "lab"},
+    "fast": {"engine", "codes", "fast"},
+    "lab": {"engine", "bots", "codes", "fast", "lab"},
 }
 
 
 def modules(package: str) -> list[Path]:
-    return sorted((SRC / package).rglob("*.py"))
+    single = SRC / f"{package}.py"
+    return [single] if single.exists() else sorted((SRC / package).rglob("*.py"))
 
 
 def eights_imports(path: Path) -> set[str]:
