@@ -30,6 +30,16 @@ binary order: bit ``s`` for suit ``s``), then the 65 with two of some suit. A ru
 set uses a prefix of the codes (:func:`action_count`): 537 without ``multi_play``,
 :data:`N_ONE_DECK` when no card has a second copy, :data:`N_ACTIONS` with two decks.
 
+Rewards
+-------
+
+:func:`round_rewards` turns a round's points into one reward a seat (:data:`REWARDS`).
+Points are good or bad by the scoring: under ``winner-collects`` and ``rounds-won`` a
+seat gains them, under ``own-hand`` and ``placings`` it wants few; ``raw`` is the round's
+points signed so that more is better. ``points`` (the default) is ``raw`` less its mean
+over the seats: zero-sum in every scoring (under teams partners score alike, so each gets
+its team's reward). ``win`` is +1 for each winner of the round and -1 for every other seat.
+
 The observation
 ---------------
 
@@ -57,13 +67,14 @@ the seat ``i`` places after the observer, so position 0 is the observer):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
 
 from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action, Kind
 from eights.engine.cards import CARDS, Card, Suit
 from eights.engine.errors import RulesError
-from eights.engine.rules import MultiPlay
+from eights.engine.rules import MultiPlay, Scoring
 
 if TYPE_CHECKING:
     from eights.engine.observation import Observation
@@ -71,8 +82,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "A_DRAW", "A_MULTI", "A_NAME", "A_PASS", "A_TAKE", "N_ACTIONS", "N_ONE_DECK", "N_SINGLE",
-    "OBSERVATION_BLOCKS", "UNDER", "action_code", "action_count", "code_action", "observation",
-    "observation_size",
+    "OBSERVATION_BLOCKS", "REWARDS", "UNDER", "action_code", "action_count", "code_action",
+    "observation", "observation_size", "round_rewards",
 ]
 
 A_DRAW = 530
@@ -231,3 +242,23 @@ def observation(obs: Observation) -> list[int]:
         out[O_SEATS + 3 * n + i] = int(obs.dealer == seat)
         out[O_SEATS + 4 * n + i] = int(obs.attacker == seat)
     return out
+
+
+REWARDS = ("points", "raw", "win")
+"""The reward modes of :func:`round_rewards`."""
+
+
+def round_rewards(rules: Rules, points: Sequence[int], winners: Sequence[int],
+                  mode: str = "points") -> list[float]:
+    """One reward a seat for a round over: ``points`` its round points by seat, ``winners``
+    the seats that won it (see *Rewards* above)."""
+    sign = 1 if rules.scoring in (Scoring.WINNER_COLLECTS, Scoring.ROUNDS_WON) else -1
+    if mode == "points":
+        mean = sum(points) / len(points)
+        return [sign * (p - mean) for p in points]
+    if mode == "raw":
+        return [float(sign * p) for p in points]
+    if mode == "win":
+        won = set(winners)
+        return [1.0 if s in won else -1.0 for s in range(len(points))]
+    raise ValueError(f"unknown reward mode {mode!r}; modes: {', '.join(REWARDS)}")
