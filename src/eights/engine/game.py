@@ -1075,10 +1075,8 @@ class Game:
             served=self.served,
             announce_due=self.announce_due,
             penalties=tuple(self.penalties),
-            draw_log=tuple((p, None if su < 0 else Suit(su), Rank(r), fr)
-                           for p, su, r, fr in self.draw_log),
-            tells=tuple(Tell(p, None if su < 0 else Suit(su), Rank(r), TELL_KINDS[k], got)
-                        for p, su, r, k, got in self.tells),
+            draw_log=tuple((p, _SUIT_OR_NONE[su], _RANKS[r], fr) for p, su, r, fr in self.draw_log),
+            tells=_tells(self.tells),
             received=tuple(self.received),
             skip_due=self.skip_due,
             finished=tuple(self.finished),
@@ -1233,6 +1231,26 @@ class Game:
                 f"{where}, scores {self.scores}>")
 
 
+
+
+_SUIT_OR_NONE: tuple[Suit | None, ...] = (*Suit, None)
+"""A suit by number, ``-1`` (none) giving ``None``: cheaper than ``Suit(n)``."""
+_RANKS = tuple(Rank)
+_TELLS: dict[tuple[int, int, int, int, int], Tell] = {}
+"""Every :class:`Tell` made so far, by its row in ``Game.tells``: an observation lists every
+tell of the round, so making each one once keeps :meth:`Game.observe` cheap in long rounds."""
+
+
+def _tells(rows: list[tuple[int, int, int, int, int]]) -> tuple[Tell, ...]:
+    known = _TELLS
+    out = []
+    for row in rows:
+        tell = known.get(row)
+        if tell is None:
+            p, su, r, k, got = row
+            tell = known[row] = Tell(p, _SUIT_OR_NONE[su], _RANKS[r], TELL_KINDS[k], got)
+        out.append(tell)
+    return tuple(out)
 
 
 def _hand_order(c: Card) -> tuple[int, int]:
