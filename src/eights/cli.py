@@ -79,6 +79,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "orjson", "pydantic"),
     "lab": ("openskill", "matplotlib"),
     "fast": ("numba",),
+    "rl": ("pettingzoo", "gymnasium"),
 }
 """The optional libraries of each extra (``pip install 'eights[extra]'``)."""
 
