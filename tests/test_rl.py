@@ -4,7 +4,9 @@ the engine's game; seeding, illegal actions, matches, rendering and the option e
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -390,7 +392,17 @@ def test_a_gymnasium_match() -> None:
     assert total == pytest.approx(game.scores[0] - sum(game.scores) / 3)
 
 
-# ---------------------------------------------------------------- the example
+# ---------------------------------------------------------------- the docs and the example
+
+def test_the_docs_examples_run() -> None:
+    doc = ROOT / "docs" / "environments.md"
+    blocks = re.findall(r"^```python\n(.*?)^```", doc.read_text("utf-8"), re.MULTILINE | re.DOTALL)
+    assert len(blocks) >= 2
+    for code in blocks:
+        exec(compile(code, str(doc), "exec"), {"__name__": "docs"})
+    result = doctest.testfile(str(doc), module_relative=False)
+    assert result.attempted > 0 and result.failed == 0
+
 
 def test_the_pettingzoo_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     path = ROOT / "examples" / "pettingzoo_random.py"
