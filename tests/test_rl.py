@@ -392,6 +392,41 @@ def test_a_gymnasium_match() -> None:
     assert total == pytest.approx(game.scores[0] - sum(game.scores) / 3)
 
 
+def first_seed(seed: int) -> int:
+    """The engine seed of the first deal after ``reset(seed=seed)``."""
+    return int(gymnasium.utils.seeding.np_random(seed)[0].integers(2**63))
+
+
+def test_a_round_over_before_the_learners_first_decision_is_dealt_again() -> None:
+    # one card each, the bot first: it goes out at once whenever its card plays
+    single = EightsEnv("classic", 2, seat=0, dealer=0, opponents="greedy",
+                       overrides=["hand_size=1"])
+    redealt = 0
+    for seed in range(12):
+        obs, _ = single.reset(seed=seed)
+        game = single.table.live
+        assert game.to_play == 0 and not game.over and obs["action_mask"].any()
+        redealt += game.seed != first_seed(seed)
+    assert redealt > 0
+
+
+def test_in_a_match_a_round_over_before_the_learners_decision_still_counts() -> None:
+    single = EightsEnv("classic", 2, seat=0, dealer=0, opponents="greedy", episode="match",
+                       overrides=["hand_size=1", "rounds=6", "target=0"])
+    carried = 0
+    for seed in range(6):
+        obs, _ = single.reset(seed=seed)
+        game = single.table.live
+        carried += game.round > 1  # a round ended before the learner's first decision
+        total, done = 0.0, False
+        while not done:
+            obs, reward, done, _, _ = single.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            total += reward
+        assert game.round == 6
+        assert total == pytest.approx(game.scores[0] - sum(game.scores) / 2)
+    assert carried > 0
+
+
 # ---------------------------------------------------------------- the docs and the example
 
 def test_the_docs_examples_run() -> None:

@@ -31,6 +31,9 @@ __all__ = ["ID", "EightsEnv", "make_opponents"]
 
 ID = "eights/Eights-v0"
 """The Gymnasium id (``gymnasium.make(ID, rules=..., players=..., opponents=...)``)."""
+REDEALS = 1000
+"""Deals in a row that may end before the learning seat's first decision before ``reset``
+gives up (a rule set that never lets it play)."""
 
 
 def make_opponents(opponents: str | Sequence[str], players: int, seat: int) -> dict[int, Bot]:
@@ -106,12 +109,15 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Deal (``seed``: the same seed, the same deal and the same bot choices) and play
         the bots up to the learning seat's first decision."""
         super().reset(seed=seed)
-        while True:
+        for _ in range(REDEALS):
             self.table.deal(self.np_random)
             self._rng = random.Random(int(self.np_random.integers(2**63)))
             self._carried, ended = self._advance()
             if not ended:
                 break
+        else:
+            raise RuntimeError(f"{REDEALS} deals in a row ended before seat {self.seat} had a "
+                               f"decision: {self.table.rules.name} gives it none")
         self._done = False
         if self.render_mode == "human":
             self.render()
