@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import importlib.util
+import pickle
 import re
 import warnings
 from collections.abc import Iterator
@@ -425,6 +426,36 @@ def test_in_a_match_a_round_over_before_the_learners_decision_still_counts() -> 
         assert game.round == 6
         assert total == pytest.approx(game.scores[0] - sum(game.scores) / 2)
     assert carried > 0
+
+
+def test_gymnasiums_own_vector_envs_batch_the_dict_observation() -> None:
+    envs = gymnasium.make_vec("eights/Eights-v0", num_envs=3, vectorization_mode="sync",
+                              rules="crazy-eights", players=3)
+    obs, _ = envs.reset(seed=0)
+    assert obs["observation"].shape == (3, codes.observation_size(3))
+    assert obs["action_mask"].shape == (3, 537)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(200):
+        # a sub-env that has just ended shows an empty mask: Gymnasium resets it on this
+        # step (autoreset, next step) and ignores its action
+        actions = np.array([pick(rng, mask) if mask.any() else 0 for mask in obs["action_mask"]])
+        obs, _, terminated, _, _ = envs.step(actions)
+        ended += int(terminated.sum())
+    assert ended > 0
+    envs.close()
+
+
+def test_the_environments_pickle() -> None:
+    table = env("classic", 3)
+    table.reset(seed=1)
+    copy = pickle.loads(pickle.dumps(table))
+    agent = table.agent_selection
+    assert copy.agent_selection == agent
+    assert np.array_equal(copy.observe(agent)["observation"], table.observe(agent)["observation"])
+    single = EightsEnv("classic", 3, opponents="expert")
+    single.reset(seed=1)
+    assert pickle.loads(pickle.dumps(single)).table.live.seed == single.table.live.seed
 
 
 # ---------------------------------------------------------------- the docs and the example
