@@ -18,10 +18,13 @@ import pytest
 
 from eights import Game, load_rules
 from eights.bots.basic import GreedyBot
+from eights.codes import observation as engine_observation
+from eights.codes import observation_size
 from eights.engine.rules import Rules
 from eights.fast import FastGame, action_code
 from eights.fast import kernel as k
 from eights.fast.game import new_state
+from eights.fast.observe import observation, observe
 from eights.fast.world import (
     PlayOuts,
     cached_tables,
@@ -30,7 +33,7 @@ from eights.fast.world import (
     policy_epsilons,
     state_from_game,
 )
-from test_fast import SUPPORTED, _same_state, _seats
+from test_fast import SUPPORTED, VARIANTS, _same_state, _seats
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -342,3 +345,50 @@ def test_bad_arguments_are_named() -> None:
         policy_epsilons(["greedy"] * 3, 2)
     with pytest.raises(ValueError, match="between 0 and 1"):
         policy_epsilons("greedy", 2, epsilon=1.5)
+
+
+def _observations_alike(first: Game, where: str, limit: int = 250) -> int:
+    """Replay ``first``'s round on a scripted engine game and the kernel in lockstep; at
+    every decision (the first ``limit`` of a long round) and at the end, every seat's
+    observation from the kernel state is the engine's; the observations compared."""
+    ref, fast = _replayed(first, 0)
+    out = np.empty(observation_size(first.n), dtype=np.int32)
+    compared = 0
+    for i, action in enumerate([*first.round_log().actions, None]):
+        for seat in range(first.n if i < limit or action is None else 0):
+            observe(fast.kt.tab, fast.state, seat, out)
+            assert out.tolist() == engine_observation(ref.observe(seat)), (
+                f"{where} decision {i} seat {seat}")
+            compared += 1
+        if action is not None:
+            ref.push(action)
+            fast.apply(action)
+    assert ref.over and fast.over
+    return compared
+
+
+@pytest.mark.parametrize("name", SUPPORTED)
+def test_the_kernels_observations_are_the_engines(name: str) -> None:
+    rules = load_rules(name)
+    compared = 0
+    for players in _seats(rules):
+        for first in _short_rounds(rules, players, 2):
+            compared += _observations_alike(first, f"{name} {players}p seed {first.seed}")
+    assert compared > 300
+
+
+@pytest.mark.parametrize(("name", "overrides"), VARIANTS,
+                         ids=[f"{n}-{'-'.join(o)}" for n, o in VARIANTS])
+def test_the_kernels_observations_are_the_engines_in_variants(name: str,
+                                                             overrides: list[str]) -> None:
+    rules = load_rules(name, overrides)
+    for players in _seats(rules)[:2]:
+        first = _short_rounds(rules, players, 1)[0]
+        _observations_alike(first, f"{name} {overrides} {players}p seed {first.seed}")
+
+
+def test_an_observation_names_a_missing_seat() -> None:
+    game = FastGame("classic", 3, seed=1)
+    assert observation(game.kt.tab, game.state, 2).shape == (observation_size(3),)
+    with pytest.raises(ValueError, match="seat 3 does not exist; seats are 0 to 2"):
+        observation(game.kt.tab, game.state, 3)
