@@ -3,11 +3,16 @@
 - :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, one agent a seat
   (:mod:`eights.rl.pettingzoo_env`);
 - :class:`EightsEnv`: a Gymnasium environment where one seat learns and eights bots play
-  the others (:mod:`eights.rl.gymnasium_env`).
+  the others (:mod:`eights.rl.gymnasium_env`);
+- :class:`EightsVectorEnv`: a batched Gymnasium environment, many tables stepped in one
+  call of the compiled kernel (:mod:`eights.rl.vector`; it needs numba, the ``fast``
+  extra, and is imported when first used).
 
 Both speak the integer codes of :mod:`eights.codes`: one action encoding for every rule
 set, one seat's observation as integers, and round rewards. Importing this package
-registers ``eights/Eights-v0`` with Gymnasium (``gymnasium.make``) and, where the installed
+registers ``eights/Eights-v0`` with Gymnasium (``gymnasium.make``, and
+``gymnasium.make_vec``, which makes an :class:`EightsVectorEnv` unless asked for another
+``vectorization_mode``) and, where the installed
 PettingZoo has a registry (1.27 and later), with PettingZoo (``pettingzoo.make("aec",
 ...)``). See ``docs/environments.md``.
 
@@ -20,6 +25,8 @@ PettingZoo has a registry (1.27 and later), with PettingZoo (``pettingzoo.make("
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import gymnasium
 import pettingzoo
 
@@ -28,13 +35,25 @@ from eights.rl.gymnasium_env import EightsEnv, make_opponents
 from eights.rl.pettingzoo_env import env, raw_env
 from eights.rl.table import EPISODES, Table
 
-__all__ = ["EPISODES", "GYMNASIUM_ID", "PETTINGZOO_ID", "EightsEnv", "Table", "env",
-           "make_opponents", "raw_env"]
+if TYPE_CHECKING:
+    from eights.rl.vector import EightsVectorEnv
+
+__all__ = ["EPISODES", "GYMNASIUM_ID", "PETTINGZOO_ID", "EightsEnv", "EightsVectorEnv", "Table",
+           "env", "make_opponents", "raw_env"]
 
 GYMNASIUM_ID = gymnasium_env.ID
 PETTINGZOO_ID = pettingzoo_env.ID
 
 if GYMNASIUM_ID not in gymnasium.registry:
-    gymnasium.register(GYMNASIUM_ID, entry_point="eights.rl.gymnasium_env:EightsEnv")
+    gymnasium.register(GYMNASIUM_ID, entry_point="eights.rl.gymnasium_env:EightsEnv",
+                       vector_entry_point="eights.rl.vector:EightsVectorEnv")
 if hasattr(pettingzoo, "register") and PETTINGZOO_ID not in pettingzoo.aec_registry:
     pettingzoo.register("aec", PETTINGZOO_ID, entry_point="eights.rl.pettingzoo_env:env")
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`EightsVectorEnv` on first use (it imports numba, which the rest does not)."""
+    if name == "EightsVectorEnv":
+        from eights.rl.vector import EightsVectorEnv
+        return EightsVectorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

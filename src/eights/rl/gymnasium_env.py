@@ -27,7 +27,7 @@ from gymnasium import spaces
 from eights.bots import Bot, make_bot
 from eights.rl.table import RENDER_MODES, RulesArg, Table, check_render_mode
 
-__all__ = ["ID", "EightsEnv", "make_opponents"]
+__all__ = ["ID", "EightsEnv", "make_opponents", "opponent_specs"]
 
 ID = "eights/Eights-v0"
 """The Gymnasium id (``gymnasium.make(ID, rules=..., players=..., opponents=...)``)."""
@@ -36,11 +36,11 @@ REDEALS = 1000
 gives up (a rule set that never lets it play)."""
 
 
-def make_opponents(opponents: str | Sequence[str], players: int, seat: int) -> dict[int, Bot]:
-    """A bot for every seat but ``seat``, from bot specs (``"expert,greedy,random"`` or a
-    list): the other seats in order take them, the list repeated when it is shorter.
+def opponent_specs(opponents: str | Sequence[str], players: int, seat: int) -> dict[int, str]:
+    """The bot spec of every seat but ``seat``, from ``"expert,greedy,random"`` or a list: the
+    other seats in order take them, the list repeated when it is shorter.
 
-    >>> {s: b.name for s, b in make_opponents("expert,random", 4, 1).items()}
+    >>> opponent_specs("expert,random", 4, 1)
     {0: 'expert', 2: 'random', 3: 'expert'}
     """
     names = [s.strip() for s in (opponents.split(",") if isinstance(opponents, str)
@@ -53,10 +53,19 @@ def make_opponents(opponents: str | Sequence[str], players: int, seat: int) -> d
         raise ValueError(f"{len(names)} opponents ({', '.join(names)}) for {len(others)} other "
                          f"seat{'s' * (len(others) != 1)}: give at most {len(others)} (a shorter "
                          "list is repeated over the seats)")
+    return {s: names[i % len(names)] for i, s in enumerate(others)}
+
+
+def make_opponents(opponents: str | Sequence[str], players: int, seat: int) -> dict[int, Bot]:
+    """A bot for every seat but ``seat``, from bot specs (:func:`opponent_specs`).
+
+    >>> {s: b.name for s, b in make_opponents("expert,random", 4, 1).items()}
+    {0: 'expert', 2: 'random', 3: 'expert'}
+    """
     bots: dict[int, Bot] = {}
-    for i, s in enumerate(others):
+    for s, spec in opponent_specs(opponents, players, seat).items():
         try:
-            bots[s] = make_bot(names[i % len(names)])
+            bots[s] = make_bot(spec)
         except ValueError as exc:
             raise ValueError(f"opponents: {exc}") from None
     return bots

@@ -1,0 +1,172 @@
+"""A batched Gymnasium environment on the compiled kernel: ``num_envs`` tables in one call.
+
+>>> import gymnasium, eights.rl
+>>> envs = gymnasium.make_vec("eights/Eights-v0", num_envs=8, rules="classic", players=4)
+>>> obs, infos = envs.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].shape, obs["action_mask"].dtype
+((8, 281), (8, 537), dtype('int8'))
+>>> obs, rewards, terminations, truncations, infos = envs.step(obs["action_mask"].argmax(axis=1))
+
+:class:`EightsVectorEnv` is :class:`eights.rl.EightsEnv` for ``num_envs`` tables at once:
+one learning seat a table, the other seats played by the kernel's compiled policies
+(``random``, ``greedy``), every table stepped in one compiled call
+(:class:`eights.fast.vector.TableBatch`). A table's spaces are EightsEnv's
+(``single_observation_space``, ``single_action_space``), so one policy plays both; the
+batched spaces are Gymnasium's :func:`~gymnasium.vector.utils.batch_space` of them.
+
+What differs from EightsEnv, all for speed:
+
+- the opponents are ``random`` or ``greedy`` only (the bots ``expert`` and ``ismcts`` are
+  not compiled), the rules those the kernel plays (not ``multi_play``: a
+  :class:`~eights.fast.KernelUnsupported` names the field), an episode is one round;
+- rounds that end autoreset on the table's next step (Gymnasium's
+  ``AutoresetMode.NEXT_STEP``): the ending step returns the round's reward and its final
+  observation (an all-zero mask); on the next step that table's action is ignored and it
+  returns the new round's first observation, reward 0;
+- an action that is not legal raises a :class:`ValueError` naming the table, the action
+  and the legal codes, and no table moves (EightsEnv's ``illegal_reward`` is not offered);
+- ``infos`` is empty, and there is no ``render``.
+
+Seeding: ``reset(seed=s)`` seeds table ``i`` by word ``i`` of
+``numpy.random.SeedSequence(s)``, so table ``i`` plays the same rounds in a batch of any
+size, and as ``TableBatch(..., seed=s)`` does; ``reset()`` deals every table's next round
+of the same streams (the first ``reset()`` without a seed draws fresh entropy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from eights.bots import BOTS, parse_bot_spec
+from eights.rl.gymnasium_env import opponent_specs
+from eights.rl.table import RulesArg, Table
+
+try:
+    from eights.fast import POLICIES, KernelUnsupported, check_supported
+    from eights.fast.vector import TableBatch
+except ModuleNotFoundError as exc:  # numba
+    raise ModuleNotFoundError(f"EightsVectorEnv runs on the compiled kernel, which needs "
+                              f"{exc.name}: pip install 'eights[fast]' (or use EightsEnv)",
+                              name=exc.name) from exc
+
+__all__ = ["EightsVectorEnv"]
+
+ObsDict = dict[str, npt.NDArray[Any]]
+_ELSEWHERE = ("EightsEnv (gymnasium.make, or gymnasium.make_vec(..., "
+              "vectorization_mode='sync') for a batch of them)")
+
+
+def kernel_opponents(opponents: str | Sequence[str], players: int, seat: int) -> list[str]:
+    """The kernel policy of every seat but ``seat`` in seat order, from specs as EightsEnv
+    takes them (:func:`~eights.rl.gymnasium_env.opponent_specs`); a bot the kernel does
+    not play is a :class:`ValueError` saying where it plays."""
+    specs = opponent_specs(opponents, players, seat)
+    for spec in specs.values():
+        if spec in POLICIES:
+            continue
+        try:
+            name, _ = parse_bot_spec(spec)
+        except ValueError as exc:
+            raise ValueError(f"opponents: {exc}") from None
+        compiled = ", ".join(POLICIES)
+        if name not in BOTS:
+            raise ValueError(f"opponents: unknown bot {name!r}; EightsVectorEnv plays the "
+                             f"kernel's policies: {compiled}")
+        raise ValueError(f"opponents: {spec!r} is not compiled: EightsVectorEnv plays the other "
+                         f"seats inside the kernel, by its policies {compiled} (without "
+                         f"options); for {name} use {_ELSEWHERE}")
+    return list(specs.values())
+
+
+class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` tables of ``rules``; seat ``seat`` of each learns, the ``opponents``
+    (``random``, ``greedy``, or a list of them, as EightsEnv takes specs) play the others
+    inside the compiled kernel.
+
+    ``rules``, ``players``, ``overrides`` and ``reward`` are EightsEnv's; ``episode`` is
+    ``round`` (matches are EightsEnv's); ``repeat_capacity`` sizes each table's record of
+    positions under ``block_on_repetition`` (see :class:`~eights.fast.vector.TableBatch`).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(self, rules: RulesArg = "huit-fou", players: int | None = None,
+                 num_envs: int = 1, *, seat: int = 0,
+                 opponents: str | Sequence[str] = "random", reward: str = "points",
+                 episode: str = "round", overrides: Sequence[str] | Mapping[str, Any] = (),
+                 repeat_capacity: int | None = None) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive number of tables, not {num_envs!r}")
+        if episode == "match":
+            raise ValueError("episode='match': EightsVectorEnv's episodes are rounds; for "
+                             f"matches use {_ELSEWHERE}")
+        table = Table(rules, players, reward=reward, episode=episode, overrides=overrides)
+        try:
+            check_supported(table.rules)
+        except KernelUnsupported as exc:
+            exc.add_note(f"EightsVectorEnv runs on the kernel: for {table.rules.name} use "
+                         f"{_ELSEWHERE}")
+            raise
+        if not 0 <= seat < table.players:
+            raise ValueError(f"seat {seat} is not a seat; seats are 0 to {table.players - 1}")
+        self.rules = table.rules
+        """The rules played (overrides applied)."""
+        self.players = table.players
+        self.seat = seat
+        self.opponents = tuple(kernel_opponents(opponents, table.players, seat))
+        """The kernel policy of each other seat, in seat order."""
+        self.reward = reward
+        self.num_envs = num_envs
+        self.single_observation_space = table.observation_space
+        self.single_action_space = spaces.Discrete(table.actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.tables = TableBatch(table.rules, table.players, num_envs, seat=seat,
+                                 opponents=self.opponents, reward=reward,
+                                 repeat_capacity=repeat_capacity)
+        """The kernel's tables (:class:`~eights.fast.vector.TableBatch`)."""
+        self._seeded = False
+        self._mask: npt.NDArray[np.bool_] | None = None
+
+    def reset(self, *, seed: int | np.integer[Any] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:
+        """Deal a new round at every table and play it to the learning seat's first decision:
+        ``(obs, {})``. ``seed``: a non-negative integer (see the module text)."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed must be a non-negative integer (one for the batch: table "
+                                 f"i plays word i of SeedSequence(seed)), not {seed!r}")
+            seed = int(seed)
+            super().reset(seed=seed)
+        elif not self._seeded:
+            seed = int(self.np_random.integers(2**63))
+        self._seeded = True
+        obs, mask = self.tables.reset(seed)
+        self._mask = mask
+        return {"observation": obs, "action_mask": mask.view(np.int8)}, {}
+
+    def step(self, actions: npt.ArrayLike) -> tuple[ObsDict, npt.NDArray[np.float64],
+                                                    npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                                                    dict[str, Any]]:
+        """Play one code a table for the learning seat: ``(obs, rewards, terminations,
+        truncations, {})``, one row a table; a table whose round ended on the last step
+        ignores its action and deals the next round (``NEXT_STEP`` autoreset). Rounds always
+        end, so ``truncations`` is all False."""
+        obs, mask, rewards, terminated = self.tables.step(actions)
+        self._mask = mask
+        return ({"observation": obs, "action_mask": mask.view(np.int8)}, rewards, terminated,
+                np.zeros(self.num_envs, dtype=np.bool_), {})
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal codes of every table now, as booleans (``obs["action_mask"]`` viewed as
+        ``bool``, no copy; all False at a table whose round just ended)."""
+        if self._mask is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return self._mask
