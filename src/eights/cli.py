@@ -79,6 +79,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "orjson", "pydantic"),
     "lab": ("openskill", "matplotlib"),
     "fast": ("numba",),
+    "rl": ("pettingzoo", "gymnasium"),
+    "openspiel": ("pyspiel",),
 }
 """The optional libraries of each extra (``pip install 'eights[extra]'``)."""
 

@@ -1,0 +1,202 @@
+"""What the environments share: a table of some rules and seats, its deals and their seeds,
+the spaces, the legal-action mask, the rewards and the table in words.
+
+Both :mod:`eights.rl.pettingzoo_env` and :mod:`eights.rl.gymnasium_env` deal through a
+:class:`Table` from a NumPy generator seeded by ``reset(seed=...)``
+(:func:`gymnasium.utils.seeding.np_random`), so one seed deals the same round in
+both: the engine game's own seed and, unless fixed, the dealer are drawn from it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+import eights.codes as codes
+from eights.engine.actions import Action
+from eights.engine.errors import IllegalActionError
+from eights.engine.game import Game
+from eights.engine.rules import Rules, load_rules
+from eights.i18n import translator
+from eights.i18n.text import round_summary, table_words
+
+__all__ = ["EPISODES", "NO_BOUND", "RENDER_MODES", "Table", "check_render_mode",
+           "observation_high"]
+
+EPISODES = ("round", "match")
+"""What one episode is: one round (the default), or a whole match (the rules' target or
+number of rounds), with a reward at the end of each round."""
+NO_BOUND = 2**31 - 1
+"""The observation's upper bound for the counts the rules do not bound (a pending forced
+draw, draws this turn, plays, passes in a row)."""
+
+RENDER_MODES = ("ansi", "human")
+"""``ansi``: ``render()`` returns the table in words; ``human``: it is printed after every
+step."""
+
+ObsArray = npt.NDArray[np.int32]
+MaskArray = npt.NDArray[np.int8]
+RulesArg = str | Path | Mapping[str, Any] | Rules
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """A :class:`ValueError` unless ``render_mode`` is one of :data:`RENDER_MODES` or None."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"unknown render_mode {render_mode!r}; render modes: "
+                         f"{', '.join(RENDER_MODES)} or None")
+
+
+def observation_high(rules: Rules, players: int) -> ObsArray:
+    """The upper bound of each integer of :func:`eights.codes.observation` (the lower is 0).
+
+    Card counts (hand, discard) are bounded by the most copies of a card in the deck, the
+    one-hot blocks and flags by 1, the hand sizes, the stock, a skip due and the seats
+    skipped by the deck's size, and the other counts by :data:`NO_BOUND`. A block's bound
+    is the same for all its cards, so none is 0 (a card missing from a short deck)."""
+    deck = rules.deck(players)
+    copies = max(Counter(deck).values())
+    total = len(deck)
+    high = np.ones(codes.observation_size(players), dtype=np.int32)
+    for start in (codes.O_HAND, codes.O_DISCARD):
+        high[start:start + 53] = copies
+    c = codes.O_COUNTS
+    high[c:c + 7] = (NO_BOUND, total, total, NO_BOUND, NO_BOUND, NO_BOUND, total)
+    high[codes.O_SEATS:codes.O_SEATS + players] = total
+    return high
+
+
+class Table:
+    """One table of ``rules`` with ``players`` seats, as the environments see it.
+
+    Checks the options (a :class:`ValueError` or :class:`~eights.engine.errors.RulesError`
+    names the option, the value and what is allowed), deals rounds, and turns the game
+    into arrays: :meth:`observation` (the observer's integers and its mask), :meth:`action`
+    (a code back to the legal action it names) and :meth:`rewards` (a round's rewards).
+    """
+
+    def __init__(self, rules: RulesArg, players: int | None, *, reward: str = "points",
+                 episode: str = "round", dealer: int | None = None,
+                 overrides: Sequence[str] | Mapping[str, Any] = ()) -> None:
+        self.rules = load_rules(rules, overrides)
+        self.players = self.rules.default_players if players is None else players
+        self.rules.check_players(self.players)
+        if reward not in codes.REWARDS:
+            raise ValueError(f"unknown reward {reward!r}; rewards: {', '.join(codes.REWARDS)}")
+        if episode not in EPISODES:
+            raise ValueError(f"unknown episode {episode!r}; episodes: {', '.join(EPISODES)}")
+        if episode == "match" and not (self.rules.rounds or self.rules.target):
+            raise ValueError(f"episode='match' needs a match that ends: {self.rules.name} has "
+                             "neither a target nor a number of rounds (set target or rounds)")
+        if dealer is not None and not 0 <= dealer < self.players:
+            raise ValueError(f"dealer {dealer} is not a seat; seats are 0 to {self.players - 1}, "
+                             "or None for a dealer drawn from the seed")
+        self.reward = reward
+        self.episode = episode
+        self.dealer = dealer
+        self.actions = codes.action_count(self.rules, self.players)
+        """The size of the Discrete action space: a prefix of :mod:`eights.codes`."""
+        self.size = codes.observation_size(self.players)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(0, observation_high(self.rules, self.players),
+                                      (self.size,), np.int32),
+            "action_mask": spaces.Box(0, 1, (self.actions,), np.int8),
+        })
+        self.game: Game | None = None
+        self.legal: dict[int, Action] = {}
+        """The legal actions of the seat to play, by code."""
+
+    @property
+    def live(self) -> Game:
+        """The game being played (a :class:`RuntimeError` before the first deal)."""
+        if self.game is None:
+            raise RuntimeError("no round is dealt yet: call reset() first")
+        return self.game
+
+    def deal(self, rng: np.random.Generator) -> Game:
+        """A new game: its seed, and its dealer unless fixed, drawn from ``rng``."""
+        seed = int(rng.integers(2**63))
+        dealer = self.dealer if self.dealer is not None else int(rng.integers(self.players))
+        self.game = Game(self.rules, self.players, seed=seed, dealer=dealer)
+        self.refresh()
+        return self.game
+
+    def refresh(self) -> None:
+        """Read the legal actions of the seat to play (after every move)."""
+        game = self.live
+        self.legal = {} if game.over else {codes.action_code(a): a for a in game.legal}
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """``{"observation": ..., "action_mask": ...}`` for ``seat``: its integers
+        (:func:`eights.codes.observation` of ``game.observe(seat)``) and the legal codes
+        (all zeros unless it is to play)."""
+        game = self.live
+        mask = np.zeros(self.actions, dtype=np.int8)
+        if game.to_play == seat:
+            mask[list(self.legal)] = 1
+        return {"observation": np.array(codes.observation(game.observe(seat)), dtype=np.int32),
+                "action_mask": mask}
+
+    def code(self, action: object) -> int:
+        """The integer code of ``action`` (an int or NumPy integer in the action space), or a
+        :class:`ValueError` saying what is allowed."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            code = int(action)
+            if 0 <= code < self.actions:
+                return code
+        raise ValueError(f"action {action!r} is not an action code of {self.rules.name}: "
+                         f"a whole number from 0 to {self.actions - 1} (eights.codes)")
+
+    def action(self, action: object) -> Action | None:
+        """The legal action that ``action`` codes, or ``None`` when it is not legal now."""
+        return self.legal.get(self.code(action))
+
+    def illegal(self, action: object, who: str) -> IllegalActionError:
+        """The error for a code that is not legal now, listing the legal codes."""
+        code = self.code(action)
+        legal = ", ".join(f"{c} ({a})" for c, a in sorted(self.legal.items()))
+        return IllegalActionError(
+            f"action {code} ({codes.code_action(code)}) is not legal for {who} now; "
+            f"legal: {legal or 'none (the round is over)'}",
+            tuple(str(a) for a in self.legal.values()))
+
+    def rewards(self) -> list[float]:
+        """Each seat's reward for the round just over (:func:`eights.codes.round_rewards`)."""
+        game = self.live
+        assert game.round_points is not None and game.round_winners is not None
+        return codes.round_rewards(self.rules, game.round_points, game.round_winners,
+                                   self.reward)
+
+    def text(self, names: Sequence[str]) -> str:
+        """The table in words (the terminal's lines, in English), every hand shown (the
+        referee's view), and the round's summary once it is over."""
+        game = self.live
+        _ = translator("en")
+        lines = [f"{game.rules.title}: round {game.round}, {names[game.dealer]} deals",
+                 *table_words(game, names, _)]
+        for seat, name in enumerate(names):
+            hand = " ".join(str(c) for c in game.hand(seat)) or "-"
+            turn = "  <- to play" if game.to_play == seat else ""
+            lines.append(f"{name}: {hand}{turn}")
+        if game.over:
+            lines.extend(round_summary(game, names, _))
+        return "\n".join(lines)
+
+    def render(self, mode: str | None, names: Sequence[str]) -> str | None:
+        """:meth:`text` as ``render()`` gives it in ``mode``: returned (``ansi``), printed
+        (``human``), or a warning without a mode."""
+        if mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; "
+                                  "make the environment with render_mode='ansi' or 'human'")
+            return None
+        text = self.text(names)
+        if mode == "human":
+            print(text)
+            return None
+        return text
