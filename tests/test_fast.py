@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import numpy as np
 import pytest
 
-from eights import Game, load_rules, preset_names
+from eights import Game, codes, load_rules, preset_names
 from eights.engine.actions import DRAW, PASS, TAKE, Action
 from eights.engine.errors import IllegalActionError, RulesError
 from eights.engine.rules import Rules
@@ -26,16 +25,17 @@ from eights.fast import (
     FastGame,
     KernelUnsupported,
     action_code,
+    check_supported,
     code_action,
-    compile_rules,
     policy_rounds,
     random_rounds,
 )
 from eights.fast import kernel as k
 
-SUPPORTED = ["huit-fou", "huit-americain", "classic", "les-huit", "openspiel", "crazy-eights",
-             "mau-mau", "pesten", "uno-cards", "tschau-sepp"]
-"""Every preset the kernel plays (the others need multi_play)."""
+SUPPORTED = preset_names()
+"""Every preset: the kernel plays them all."""
+MULTI = ["switch", "black-jack", "last-card"]
+"""The presets with plays of several cards of one rank (``multi_play``: SW3, LC3)."""
 
 VARIANTS: list[tuple[str, list[str]]] = [
     ("openspiel", ["special_cards=true", "reshuffle=true"]),  # the benchmark's game
@@ -47,15 +47,21 @@ VARIANTS: list[tuple[str, list[str]]] = [
     ("pesten", ["cards.8.pass_on=true", "cards.7.going_out=penalty", "out_penalty=5",
                 "starter_wild=dealer-names"]),  # PE8's and PE12's toggles
     ("uno-cards", ["scoring=placings"]),
-    ("black-jack", ["multi_play=none"]),  # BJ3, BJ4: stack_with, cancelled_by cards
-    ("switch", ["multi_play=none"]),
-    ("last-card", ["multi_play=none"]),  # LC6: out on an ace of the suit only; LC8
-    ("tschau-sepp", ["multi_play=none", "play_on=false"]),  # TS3, TS4, TS9, TS10
+    ("tschau-sepp", ["play_on=false"]),  # TS3, TS4, TS9, TS10
     ("mau-mau", ["play_on=true"]),  # MM10 with TS11: the first out's jack doubles
     ("pesten", ["play_on=true", "scoring=placings", "cards.7.going_out=penalty"]),
     ("huit-americain", ["play_on=true", "jokers=1"]),
+    # the same mechanisms with plays of several cards (SW3): their effects add up
+    ("huit-americain", ["jokers=2", "multi_play=same-rank"]),  # jokers under a joker
+    ("mau-mau", ["multi_play=same-rank", "cards.8.pass_on=true"]),  # MM6 jacks; MM5 k skips
+    ("pesten", ["multi_play=same-rank", "cards.7.going_out=penalty", "out_penalty=5",
+                "starter_wild=dealer-names"]),
+    ("tschau-sepp", ["multi_play=same-rank"]),  # TS11 play_on, TS10's call, TS9
+    ("uno-cards", ["multi_play=same-rank", "scoring=placings"]),  # UC8 wild only off-suit
+    ("les-huit", ["multi_play=same-rank"]),  # LH4 covered rank, LH5 replace
+    ("crazy-eights", ["multi_play=same-rank", "draw=repeat", "max_draws=3"]),
 ]
-"""Toggles, and presets with multi_play turned off: every mechanism but that one."""
+"""Toggles, and presets with ``multi_play`` turned on: every mechanism with it and without."""
 
 
 def _seats(rules: Rules) -> list[int]:
@@ -63,14 +69,20 @@ def _seats(rules: Rules) -> list[int]:
     return sorted({low, min(high, 3), min(high, 4), min(high, 6)} & set(range(low, high + 1)))
 
 
-def _replay(rules: Rules, players: int, seed: int, longest: int = 1 << 30) -> int:
-    """Play one round with random draws and choices, then replay it on both engines (not
-    if it took more than ``longest`` decisions: 0)."""
+def _random_round(rules: Rules, players: int, seed: int) -> Game:
+    """One round of the reference engine with random draws and choices."""
     first = Game(rules, players, seed=seed, dealer=seed % players)
     choose = random.Random(seed)
     while not first.over:
         legal = first.legal_actions()
         first.push(legal[int(choose.random() * len(legal))])
+    return first
+
+
+def _replay(rules: Rules, players: int, seed: int, longest: int = 1 << 30) -> int:
+    """Play one round with random draws and choices, then replay it on both engines (not
+    if it took more than ``longest`` decisions: 0)."""
+    first = _random_round(rules, players, seed)
     if len(first.history) > longest:
         return 0
     return _lockstep(first, f"{rules.name} {players}p seed {seed}")
@@ -112,13 +124,34 @@ def _same_state(ref: Game, fast: FastGame, where: str) -> None:
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
-def test_every_supported_preset_plays_the_same_rounds(name: str) -> None:
+def test_every_preset_plays_the_same_rounds(name: str) -> None:
     rules = load_rules(name)
     decisions = 0
     for players in _seats(rules):
         for seed in range(6):
             decisions += _replay(rules, players, seed)
     assert decisions > 200  # real rounds were compared, not empty ones
+
+
+@pytest.mark.parametrize("name", MULTI)
+def test_multi_play_presets_play_the_same_rounds_at_every_player_count(name: str) -> None:
+    """SW3 at every player count the preset allows (switch and black-jack: two decks from
+    six players, so a play may hold both copies of a card), and the plays of several
+    cards were legal and chosen: two and three cards, two copies, on a pending draw."""
+    rules = load_rules(name)
+    low, high = rules.players
+    seen: Counter[str] = Counter()
+    for players in range(low, high + 1):
+        for seed in range(2):
+            first = _random_round(rules, players, seed)
+            for action in first.round_log().actions:
+                if action.under:
+                    seen["multi"] += 1
+                    seen["three"] += len(action.under) > 1
+                    seen["copies"] += len(set(action.cards)) < len(action.cards)
+            _lockstep(first, f"{name} {players}p seed {seed}")
+    assert seen["multi"] > 50 and seen["three"] > 0
+    assert seen["copies"] > 0 or rules.decks_for(high) == 1
 
 
 @pytest.mark.parametrize(("name", "overrides"), VARIANTS,
@@ -176,33 +209,41 @@ def test_rounds_that_end_every_way_are_compared() -> None:
     assert outs["blocked"] > 0 and outs["out"] > 0
 
 
-@pytest.mark.parametrize(("field", "overrides"), [
-    ("multi_play", ("switch", {})),
-    ("multi_play", ("classic", {"multi_play": "same-rank"})),
-])
-def test_unsupported_fields_raise_naming_the_field(field: str,
-                                                   overrides: tuple[str, dict[str, Any]]) -> None:
-    name, table = overrides
-    rules = load_rules(name, table)
+@pytest.mark.parametrize(("field", "name", "overrides", "players"), [
+    ("decks", "switch", ["decks=3"], 2),  # three copies of a card: 7h+7h+7h has no code
+    ("decks", "switch", ["decks=[[2, 1], [6, 3]]"], 6),
+    ("jokers", "pesten", ["jokers=41", "multi_play=same-rank"], 7),  # two decks: 82 jokers,
+])                                                                   # one more than coded
+def test_plays_the_encoding_cannot_code_raise_naming_the_field(
+        field: str, name: str, overrides: list[str], players: int) -> None:
+    rules = load_rules(name, overrides)
+    check_supported(rules)  # the rules alone are played...
     with pytest.raises(KernelUnsupported, match=field) as caught:
-        compile_rules(rules)
+        check_supported(rules, players)  # ...but not with this many players
     assert caught.value.field == field
     assert isinstance(caught.value, RulesError)
+    assert f"{players} players" in str(caught.value)
     with pytest.raises(KernelUnsupported, match=field):
-        FastGame(rules, rules.players[0])
+        FastGame(rules, players)
+    with pytest.raises(KernelUnsupported, match=field):
+        random_rounds(rules, players, 1)
+    FastGame(load_rules(name, [*overrides, "multi_play=none"]), players)  # one card: coded
 
 
-def test_every_preset_is_played_or_refused_for_multi_play() -> None:
+def test_every_preset_is_played_at_every_player_count() -> None:
     for name in preset_names():
-        try:
-            compile_rules(load_rules(name))
-        except KernelUnsupported as exc:
-            assert exc.field == "multi_play" and name not in SUPPORTED
-        else:
-            assert name in SUPPORTED
+        rules = load_rules(name)
+        low, high = rules.players
+        for players in range(low, high + 1):
+            check_supported(rules, players)
 
 
 def test_action_codes_are_the_engine_actions() -> None:
+    """The kernel's codes are :mod:`eights.codes` (one definition, re-exported)."""
+    assert (action_code, code_action, N_ACTIONS) == (codes.action_code, codes.code_action,
+                                                     codes.N_ACTIONS)
+    assert (k.A_DRAW, k.A_TAKE, k.A_PASS, k.A_NAME, k.A_MULTI) == (
+        codes.A_DRAW, codes.A_TAKE, codes.A_PASS, codes.A_NAME, codes.A_MULTI)
     for code in range(N_ACTIONS):
         action = code_action(code)
         assert action_code(action) == code
@@ -211,6 +252,7 @@ def test_action_codes_are_the_engine_actions() -> None:
     assert str(code_action(7 * 4 * 10 + 3 * 2 + 1)) == "8c=s!"
     assert str(code_action(k.A_NAME + 2)) == "=h"
     assert action_code(Action.parse("7h")) == (6 * 4 + 2) * 10 + 4 * 2
+    assert str(code_action(codes.A_MULTI + 530 + (6 * 4 + 2) * 10 + 4 * 2)) == "7d+7h"
 
 
 def test_legal_mask_marks_the_legal_codes() -> None:
@@ -323,6 +365,7 @@ _TOGGLES: list[list[str]] = [
     ["extra_passes_to_block=0", "extra_passes_to_block=1"],
     ["served_draw_counts_as_pass=true", "served_draw_counts_as_pass=false"],
     ["block_on_repetition=true", "block_on_repetition=false"],
+    ["multi_play=none", "multi_play=same-rank"],
 ]
 _CARD_TOGGLES = [
     "wild=true", "name_suit=true", "draw=2", "stack=true", "skip=true", "pass_on=true",
@@ -342,14 +385,9 @@ def _random_rules(rand: random.Random) -> Rules:
             for field in rand.sample(_CARD_TOGGLES, rand.randint(1, 3)):
                 overrides.append(f"cards.{rank}.{field}")
         try:
-            rules = load_rules(base, overrides)
+            return load_rules(base, overrides)
         except RulesError:
             continue
-        try:
-            compile_rules(rules)
-        except KernelUnsupported:
-            continue
-        return rules
 
 
 def test_random_rules_files_play_the_same_rounds() -> None:
@@ -379,7 +417,11 @@ def test_the_compiled_greedy_policy_is_the_greedy_bot(name: str) -> None:
 
     rules = load_rules(name)
     bot = GreedyBot()
-    for players in _seats(rules)[:2]:
+    seats = _seats(rules)[:2]
+    if name in MULTI:  # and two decks (switch, black-jack): two copies of a card in a play
+        seats.append(_seats(rules)[-1])
+    multi = 0
+    for players in seats:
         for seed in range(4):
             g = Game(rules, players, seed=seed, dealer=seed % players)
             rng = random.Random(seed)
@@ -387,11 +429,13 @@ def test_the_compiled_greedy_policy_is_the_greedy_bot(name: str) -> None:
                 seat = g.to_move
                 g.push(bot.choose(g.observe(seat), g.legal_actions(), rng))
             log = g.round_log()
+            multi += sum(1 for a in log.actions if a.under)
             fast = FastGame(rules, players, dealer=log.dealer, deck=log.deck)
             for i, action in enumerate(log.actions):
                 assert fast.greedy_action() == action, f"{name} {players}p seed {seed} decision {i}"
                 fast.apply(action)
             assert fast.round_points == g.round_points
+    assert multi > 0 or name not in MULTI  # SW3: the bot sheds several cards when it can
 
 
 def test_policy_rounds_mix_policies_and_greedy_beats_random() -> None:

@@ -660,3 +660,31 @@ def test_the_kernel_plays_in_lockstep_with_openspiel(params: dict[str, Any]) -> 
                                       for h in outcome.final_hands]
         assert outcome.our_points == [sum(rules.points[Rank(c >> 2)] for c in h)
                                       for h in outcome.final_hands]
+
+
+@pytest.mark.parametrize("name", ["classic", "huit-fou", "tschau-sepp", "pesten"])
+def test_sampled_worlds_become_kernel_states_that_play_on_alike(name: str) -> None:
+    """ISMCTS's worlds (:func:`eights.bots.worlds.sample_world`, games rebuilt from an
+    observation) made kernel states go on alike with the world's own draws and the
+    rollout's choices (greedy, one in four at random)."""
+    from eights.bots.ismcts import greedy_action
+    from eights.bots.worlds import sample_world
+
+    rules = load_rules(name)
+    kt = cached_tables(rules)
+    rng = random.Random(name)
+    worlds = 0
+    for first in _short_rounds(rules, 3, 2):
+        for at in range(0, len(first.history), 4):
+            ref, _ = _replayed(first, at)
+            world = sample_world(ref.observe(ref.to_move), rng)
+            st = state_from_game(kt, world, seed=at)
+            ended = world.clone(random.Random(at))
+            while not ended.over:
+                legal = ended.legal_actions()
+                ended.push(rng.choice(legal) if rng.random() < 0.25
+                           else greedy_action(ended, legal))
+            # the engine goes on drawing as the round did (the same generator)
+            _continued(world.clone(random.Random(at)), ended, st, f"{name} at {at}")
+            worlds += 1
+    assert worlds > 10

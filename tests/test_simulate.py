@@ -1,5 +1,5 @@
 """The simulator: `eights simulate --rounds 10000` runs every preset without an error (on the
-compiled kernel where the rules allow, else the reference engine), and its numbers add up."""
+compiled kernel, which plays every preset), and its numbers add up."""
 
 from __future__ import annotations
 
@@ -16,21 +16,17 @@ from eights.lab.simulate import percentiles, simulate
 runner = CliRunner()
 
 
-KERNEL_REFUSES = {"switch", "black-jack", "last-card"}
-"""Presets the compiled kernel does not play yet (``multi_play``): simulate falls back."""
-
-
 @pytest.mark.parametrize("name", preset_names())
 def test_every_preset_runs_ten_thousand_rounds(name: str) -> None:
     """``eights simulate --rounds 10000`` on every preset, as a user runs it: on the compiled
-    kernel where the rules allow (proven equal to the engine in test_fast.py), else on the
-    reference engine, which also plays 1,000 rounds of every preset here."""
+    kernel, which plays them all (proven equal to the engine in test_fast.py); the reference
+    engine also plays 1,000 rounds of every preset here."""
     result = runner.invoke(app, ["simulate", "-r", name, "--rounds", "10000", "--seed", "2026",
                                  "--json", "-q"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     n = load_rules(name).default_players
-    assert data["engine"] == ("reference" if name in KERNEL_REFUSES else "fast")
+    assert data["engine"] == "fast"
     assert data["rounds"] == 10_000
     assert len(data["decisions_per_round"]) == 6 and data["decisions_per_round"]["min"] >= 1
     assert sum(data["round_wins_by_seat"]) == pytest.approx(10_000)

@@ -96,20 +96,32 @@ def test_same_seed_same_result_on_each_engine() -> None:
         assert untimed(first) != untimed(other), engine
 
 
-def test_switch_falls_back_to_the_reference_engine_naming_multi_play() -> None:
-    data, err = simulate_json("-r", "switch", "--rounds", "20", "--seed", "2")
+def test_multi_play_presets_run_on_the_kernel() -> None:
+    """SW3: switch (two decks from six players), black-jack and last-card play several cards
+    of one rank at once on the kernel too."""
+    for name, players in (("switch", "6"), ("black-jack", "4"), ("last-card", "3")):
+        data, err = simulate_json("-r", name, "-n", players, "--rounds", "300", "--seed", "2",
+                                  "--bots", "greedy,random")
+        assert err == "" and data["engine"] == "fast", name
+        assert sum(data["round_wins_by_seat"]) == pytest.approx(300), name
+
+
+def test_plays_the_codes_cannot_hold_fall_back_naming_the_field() -> None:
+    """Three decks under multi_play: three copies of a card in one play have no action code,
+    so the reference engine plays (one line says why)."""
+    data, err = simulate_json("-r", "switch", "--set", "decks=3", "--rounds", "20", "--seed", "2")
     assert data["engine"] == "reference"
     assert data["rounds"] == 20
     lines = err.splitlines()
     assert len(lines) == 1, err
-    assert "multi_play" in lines[0] and "using the reference engine" in lines[0]
+    assert "decks" in lines[0] and "using the reference engine" in lines[0]
 
 
-def test_engine_fast_on_switch_is_an_error_naming_the_field() -> None:
-    result = run("-r", "switch", "--rounds", "20", "--engine", "fast")
+def test_engine_fast_on_three_decks_of_switch_is_an_error_naming_the_field() -> None:
+    result = run("-r", "switch", "--set", "decks=3", "--rounds", "20", "--engine", "fast")
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: --engine fast: ")
-    assert "multi_play" in result.stderr
+    assert "decks" in result.stderr
     assert result.stdout == ""
 
 

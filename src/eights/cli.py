@@ -511,7 +511,7 @@ def _fast_policies(engine: str | None, rules: Rules, seats: list[Bot] | None, n:
     from eights.fast import KernelUnsupported, check_supported
 
     try:
-        check_supported(rules)
+        check_supported(rules, n)
     except KernelUnsupported as exc:
         refuse(str(exc).removesuffix("; use the reference engine"))
         return None

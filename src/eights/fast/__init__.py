@@ -9,27 +9,21 @@ one ``int64`` array: ``state.copy()`` copies it), and :func:`random_rounds` /
 :func:`policy_rounds` play whole rounds inside compiled code with the built-in
 policies (``random``, seeded; ``greedy``, the engine's GreedyBot choice for choice).
 
-The action encoding (fixed, 537 codes)
---------------------------------------
+Actions are the integer codes of :mod:`eights.codes` (the table is there: one card
+``0..529``, ``draw`` 530, ``take`` 531, ``pass`` 532, ``=c..=s`` 533-536, plays of several
+cards of one rank from 537, SW3); ``action_code``, ``code_action`` and ``N_ACTIONS`` are
+re-exported here. The kernel lists legal actions in the engine's canonical order: a
+card's plays in card order (its plain plays before the going-out call under
+``call_out``), then the plays of several cards (``multi_play``) in the order the
+engine makes them, then ``draw`` or ``pass``.
 
-===========  ===================================================================
-``0..529``   a single card: ``card * 10 + suit * 2 + call``, ``card`` its code
-             (``rank * 4 + suit``, joker 52), ``suit`` the suit named (0-3:
-             ``c d h s``) or 4 for none, ``call`` 1 for ``!`` (the last card
-             announced, or the going-out call). The same number as the
-             engine's interned ``Action.play(card, suit, call)``.
-``530``      ``draw``
-``531``      ``take`` (LH5)
-``532``      ``pass``
-``533..536`` ``=c``, ``=d``, ``=h``, ``=s``: name a wild starter's suit (TS3, UC3)
-===========  ===================================================================
-
-The kernel lists legal actions in the engine's canonical order (ascending codes but
-for the going-out call under ``call_out``, which the engine lists after a card's plain
-plays). Plays of several cards (``multi_play``) are not supported yet:
-:func:`compile_rules` raises :class:`KernelUnsupported` naming the field.
+Every rules field is played. A rule set with ``multi_play`` whose deck, at some player
+count, holds three copies of a card (``decks``) or more than 81 jokers has plays the
+encoding cannot code: a state for that many players raises :class:`KernelUnsupported`
+naming the field (:func:`check_supported` with ``players`` tells beforehand).
 """
 
+from eights.codes import N_ACTIONS
 from eights.fast.game import (
     POLICIES,
     FastGame,
@@ -39,7 +33,6 @@ from eights.fast.game import (
     policy_rounds,
     random_rounds,
 )
-from eights.fast.kernel import N_ACTIONS
 from eights.fast.tables import KernelTables, KernelUnsupported, check_supported, compile_rules
 
 __all__ = [

@@ -1,5 +1,6 @@
 """A Python face on the kernel: :class:`FastGame` (one round, step by step) and
-:func:`random_rounds` (many rounds inside compiled code)."""
+:func:`random_rounds` (many rounds inside compiled code). Actions are the codes of
+:mod:`eights.codes` (:func:`action_code`, :func:`code_action` are re-exported here)."""
 
 from __future__ import annotations
 
@@ -10,53 +11,18 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action, Kind
-from eights.engine.cards import CARDS, Card, Suit
-from eights.engine.errors import IllegalActionError, RulesError
+from eights.codes import action_code, code_action
+from eights.engine.actions import Action
+from eights.engine.cards import CARDS, Card
+from eights.engine.errors import IllegalActionError
 from eights.engine.rules import Rules, load_rules
 from eights.fast import kernel as k
-from eights.fast.tables import KernelTables, compile_rules
+from eights.fast.tables import KernelTables, check_supported, compile_rules
 
 __all__ = ["POLICIES", "FastGame", "RoundResults", "action_code", "code_action", "policy_rounds",
            "random_rounds"]
 
 Int64Array = npt.NDArray[np.int64]
-
-
-def action_code(action: Action) -> int:
-    """The kernel's code of an engine action (see :mod:`eights.fast`)."""
-    if action.kind is Kind.PLAY:
-        assert action.card is not None
-        if action.under:
-            raise RulesError(f"{action}: plays of several cards have no kernel code yet")
-        suit = 4 if action.suit is None else int(action.suit)
-        return action.card * 10 + suit * 2 + int(action.announce)
-    if action is DRAW:
-        return k.A_DRAW
-    if action is TAKE:
-        return k.A_TAKE
-    if action is PASS:
-        return k.A_PASS
-    assert action.suit is not None
-    return k.A_NAME + int(action.suit)
-
-
-def code_action(code: int) -> Action:
-    """The engine action of a kernel code."""
-    if code < k.A_DRAW:
-        return Action.play(CARDS[code // 10], *_variant(code % 10))
-    if code == k.A_DRAW:
-        return DRAW
-    if code == k.A_TAKE:
-        return TAKE
-    if code == k.A_PASS:
-        return PASS
-    return NAMES[code - k.A_NAME]
-
-
-def _variant(bit: int) -> tuple[Suit | None, bool]:
-    suit = bit >> 1
-    return (None if suit == 4 else Suit(suit)), bool(bit & 1)
 
 
 def _rules(rules: Rules | str) -> Rules:
@@ -69,9 +35,12 @@ def new_state(kt: KernelTables, players: int, seed: int,
 
     ``repeat_capacity`` (a power of two) sizes the table of positions seen under
     ``block_on_repetition``: by default :data:`~eights.fast.kernel.REP_CAP`, none for
-    rules without it."""
+    rules without it. Raises :class:`~eights.fast.tables.KernelUnsupported` (naming
+    ``decks`` or ``jokers``) when plays of several cards with this many players could
+    hold more copies of a card than the action encoding has."""
     rules = kt.rules
     rules.check_players(players)
+    check_supported(rules, players)
     deck = rules.deck(players)
     if repeat_capacity is None:
         repeat_capacity = k.REP_CAP if rules.block_on_repetition else 0
@@ -134,7 +103,7 @@ class FastGame:
         return [code_action(c) for c in self.legal_codes()]
 
     def apply(self, action: Action | str | int) -> None:
-        """Play a legal action (an engine :class:`Action`, its text, or a kernel code)."""
+        """Play a legal action (an engine :class:`Action`, its text, or its code)."""
         if isinstance(action, str):
             action = Action.parse(action)
         code = action if isinstance(action, int) else action_code(action)

@@ -26,6 +26,9 @@ repeats   the positions seen (``_repeated``): ``S_REP_CAP`` slots
 Draws take the next card of a scripted sequence while one is left (the
 ``script`` argument; a card not in the stock raises), else a uniform card of
 the stock multiset with the state's own xorshift64* generator (``S_RNG``).
+
+Actions are the integer codes of :mod:`eights.codes` (plays of several cards
+included: ``A_MULTI`` and up).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import numba
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from eights.codes import A_DRAW, A_MULTI, A_NAME, A_PASS, A_TAKE, N_ACTIONS
 from eights.fast.tables import (
     B_ANSWERS,
     B_NO_SUIT,
@@ -51,11 +55,13 @@ from eights.fast.tables import (
     C_DRAW,
     C_EFFECT,
     C_END,
+    C_KIND,
     C_LAST,
     C_MID,
     C_MUST_COVER,
     C_NAME_SUIT,
     C_NO_SUIT,
+    C_NOT_ON,
     C_OUT_MULT,
     C_OUT_SUIT,
     C_PASS_ON,
@@ -82,6 +88,7 @@ from eights.fast.tables import (
     T_LIMIT,
     T_MAX_DRAWS,
     T_MAY_KEEP,
+    T_MULTI,
     T_OUT_PENALTY,
     T_OVERFLOW,
     T_PLAY_DRAWN,
@@ -101,10 +108,14 @@ from eights.fast.tables import (
     T_VOLUNTARY_DRAW,
     T_VOLUNTARY_PASS,
     T_WILD_IF,
+    U_COUNTS,
+    X_N,
+    X_PLAYS,
+    X_ROW,
 )
 
 __all__ = [
-    "A_DRAW", "A_NAME", "A_PASS", "A_TAKE", "N_ACTIONS", "POLICY_GREEDY", "POLICY_RANDOM",
+    "A_DRAW", "A_MULTI", "A_NAME", "A_PASS", "A_TAKE", "N_ACTIONS", "POLICY_GREEDY", "POLICY_RANDOM",
     "apply", "deal", "greedy_choice", "legal_list", "legal_mask", "policy_round",
     "policy_rounds", "random_round", "random_rounds", "state_size",
 ]
@@ -121,13 +132,10 @@ def _njit(f: _F) -> _F:
     return cast(_F, numba.njit(cache=True)(f))
 
 
-# ---------------------------------------------------------------- the action encoding
-A_DRAW = 530
-A_TAKE = 531
-A_PASS = 532
-A_NAME = 533
-"""``=c``; ``A_NAME + s`` names suit ``s``."""
-N_ACTIONS = 537
+def _inline(f: _F) -> _F:
+    """:func:`_njit`, inlined into its callers (numba's IR inlining)."""
+    return cast(_F, numba.njit(cache=True, inline="always")(f))
+
 
 # ---------------------------------------------------------------- the state's scalar slots
 S_N = 0
@@ -435,6 +443,14 @@ def _matching(tab: Any, st: Any, p: int) -> int:
 @_njit
 def _add_plays(tab: Any, st: Any, c: int, n_hand: int, out: Any, k: int) -> int:
     """``_plays_of`` for one card: its variants, in action order, appended at ``out[k]``."""
+    return _add_variants(tab, st, c, n_hand, 0, out, k)
+
+
+@_inline
+def _add_variants(tab: Any, st: Any, c: int, n_hand: int, base: int, out: Any, k: int) -> int:
+    """The variants of a play whose top card is ``c`` from a hand of ``n_hand`` cards (one
+    card: ``_plays_of``; several: ``_many`` with ``left = n_hand - 1``, its cards but the top
+    coded in ``base``), in action order, appended at ``out[k]``."""
     if n_hand == 1:
         if tab[T_ANY_OUT_SUIT] and tab[C_OUT_SUIT + c] and (c & 3) != st[S_SUIT]:
             return k  # LC6
@@ -446,7 +462,7 @@ def _add_plays(tab: Any, st: Any, c: int, n_hand: int, out: Any, k: int) -> int:
     else:
         mask = tab[C_MID + c]
     while mask:  # the variants in the engine's order, four bits each
-        out[k] = c * 10 + (mask & 15) - 1
+        out[k] = base + c * 10 + (mask & 15) - 1
         k += 1
         mask >>= 4
     return k
@@ -458,6 +474,64 @@ def _add_all(tab: Any, st: Any, m: int, n_hand: int, out: Any, k: int) -> int:
     while m:
         k = _add_plays(tab, st, _tz(m), n_hand, out, k)
         m &= m - 1
+    return k
+
+
+@_njit
+def _add_multi(tab: Any, st: Any, p: int, first: int, n_hand: int, out: Any, k: int) -> int:
+    """``_multi_plays`` (SW3): every play of two or more cards of one rank and one rule
+    (BJ6) from ``p``'s hand, one of the cards under the top among ``first`` (a mask: the
+    cards that may go down on their own now), in the engine's order, at ``out[k]``."""
+    h = st[S_HANDS] + p * 53
+    for r in range(13):
+        if not (first >> (4 * r)) & 15:
+            continue
+        grouped = 0
+        for s0 in range(4):  # the groups of this rank by rule, in card order
+            c0 = 4 * r + s0
+            if (grouped >> s0) & 1 or not st[h + c0] or (tab[C_NOT_ON + c0] >> r) & 1:
+                continue
+            held = 0  # the group's cards: counts packed two bits a suit
+            cards = 0
+            leads = 0  # the group's suits among first
+            for s in range(s0, 4):
+                c = 4 * r + s
+                if (st[h + c] and tab[C_KIND + c] == tab[C_KIND + c0]
+                        and not (tab[C_NOT_ON + c] >> r) & 1):  # MM6
+                    grouped |= 1 << s
+                    held |= st[h + c] << (2 * s)
+                    cards += st[h + c]
+                    leads |= ((first >> c) & 1) << s
+            if cards < 2 or not leads:
+                continue
+            for j in range(X_N):  # the plays by their counts of each suit, in order
+                row = X_PLAYS + j * X_ROW
+                size = tab[row + 1]
+                if size > cards:
+                    break
+                x = tab[row]
+                fits = True
+                suits = 0
+                for s in range(4):
+                    n = (x >> (2 * s)) & 3
+                    if n > (held >> (2 * s)) & 3:
+                        fits = False
+                    if n:
+                        suits |= 1 << s
+                if not fits:
+                    continue
+                for top in range(4):  # each suit on top once (a copy on top is the same)
+                    if not (suits >> top) & 1:
+                        continue
+                    under = suits
+                    if (x >> (2 * top)) & 3 == 1:
+                        under &= ~(1 << top)
+                    if under & leads:  # a card under the top may go down alone now
+                        k = _add_variants(tab, st, 4 * r + top, n_hand - size + 1,
+                                          A_MULTI + (tab[row + 2 + top] - 1) * 530, out, k)
+    if (first >> 52) & 1 and not (tab[C_NOT_ON + 52] >> 13) & 1:  # jokers: u under the top
+        for size in range(2, st[h + 52] + 1):
+            k = _add_variants(tab, st, 52, n_hand - size + 1, A_MULTI + (size - 2) * 530, out, k)
     return k
 
 
@@ -485,12 +559,18 @@ def legal_list(tab: Any, st: Any, out: Any) -> int:
     n_hand = st[st[S_HSIZE] + p]
     k = 0
     if st[S_PENDING]:  # only answers, or take the draw
-        k = _add_all(tab, st, st[st[S_HMASK] + p] & tab[B_ANSWERS + st[S_PCARD]], n_hand, out, k)
+        first = st[st[S_HMASK] + p] & tab[B_ANSWERS + st[S_PCARD]]
+        k = _add_all(tab, st, first, n_hand, out, k)
+        if tab[T_MULTI]:
+            k = _add_multi(tab, st, p, first, n_hand, out, k)
         out[k] = A_DRAW
         return k + 1
     if st[S_SKIP_DUE]:  # MM5, PE8: pass the skip on, or accept it
         rank = st[st[S_DISC] + st[S_DISC_N] - 1] >> 2
-        k = _add_all(tab, st, st[st[S_HMASK] + p] & tab[B_PASS_ON + rank], n_hand, out, k)
+        first = st[st[S_HMASK] + p] & tab[B_PASS_ON + rank]
+        k = _add_all(tab, st, first, n_hand, out, k)
+        if tab[T_MULTI]:
+            k = _add_multi(tab, st, p, first, n_hand, out, k)
         out[k] = A_PASS
         return k + 1
     drawn = st[S_DRAWN]
@@ -501,7 +581,10 @@ def legal_list(tab: Any, st: Any, out: Any) -> int:
             out[k] = A_PASS
             k += 1
         return k
-    k = _add_all(tab, st, _matching(tab, st, p), n_hand, out, k)
+    first = _matching(tab, st, p)
+    k = _add_all(tab, st, first, n_hand, out, k)
+    if tab[T_MULTI]:  # SW3: several cards of one rank, one of those under the top playable
+        k = _add_multi(tab, st, p, first, n_hand, out, k)
     if st[S_AGAIN] or st[S_SERVED]:
         if st[S_SERVED] and not st[S_AGAIN]:  # PE5
             out[k] = A_PASS
@@ -535,8 +618,10 @@ def legal_list(tab: Any, st: Any, out: Any) -> int:
 
 @_njit
 def legal_mask(tab: Any, st: Any, out: Any) -> int:
-    """The legal actions as a 0/1 mask over the ``N_ACTIONS`` codes; returns how many."""
-    buf = np.empty(N_ACTIONS, dtype=np.int64)
+    """The legal actions as a 0/1 mask over the action codes; returns how many. ``out`` holds
+    at least the codes the rules use (:func:`eights.codes.action_count`), so the legal
+    actions, distinct codes, are at most ``len(out)``."""
+    buf = np.empty(out.shape[0], dtype=np.int64)
     k = legal_list(tab, st, buf)
     out[:] = 0
     for i in range(k):
@@ -748,28 +833,55 @@ def _repeated(tab: Any, st: Any, p: int, c: int, named: int) -> bool:
 
 
 @_njit
-def _serve_last(tab: Any, st: Any, script: Any, p: int, c: int) -> None:
+def _serve_last(tab: Any, st: Any, script: Any, p: int, c: int, k: int) -> None:
     if st[S_PENDING] and not tab[M_STACKS + st[S_PCARD] * 53 + c]:
         return
-    st[S_PENDING] += tab[C_DRAW + c]
+    st[S_PENDING] += tab[C_DRAW + c] * k
     st[S_PCARD] = c
     st[S_ATTACKER] = p
     n = st[S_N]
-    direction = -st[S_DIR] if (tab[C_REVERSE + c] and n > 2) else st[S_DIR]
+    direction = -st[S_DIR] if (tab[C_REVERSE + c] and n > 2 and k % 2) else st[S_DIR]
     _forced_draw(tab, st, script, (p + direction) % n)
 
 
 @_njit
-def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: bool) -> None:
-    n = st[S_N]
+def _lay(st: Any, p: int, c: int) -> None:
+    """One card from ``p``'s hand onto the discard pile."""
     h = st[S_HANDS] + p * 53
     st[h + c] -= 1
     if st[h + c] == 0:
         st[st[S_HMASK] + p] &= ~(np.int64(1) << c)
     st[st[S_HSIZE] + p] -= 1
-    left = st[st[S_HSIZE] + p]
     st[st[S_DISC] + st[S_DISC_N]] = c
     st[S_DISC_N] += 1
+
+
+@_njit
+def _lay_under(tab: Any, st: Any, p: int, c: int, u: int) -> int:
+    """SW3: the cards coded ``u`` under the top card ``c`` (:data:`eights.codes.UNDER`; under
+    a joker, ``u`` jokers) onto the discard pile, in card order; returns how many."""
+    if c == 52:
+        for _ in range(u):
+            _lay(st, p, 52)
+        return u
+    counts = tab[U_COUNTS + u]
+    laid = 0
+    for s in range(4):
+        for _ in range((counts >> (2 * s)) & 3):
+            _lay(st, p, (c & ~3) + s)
+            laid += 1
+    return laid
+
+
+@_njit
+def _play(tab: Any, st: Any, script: Any, p: int, c: int, under: int, named: int,
+          announce: bool) -> None:
+    """``_play``: the card ``c``, on top of the cards coded ``under`` (SW3; 0: none), their
+    effects adding up."""
+    n = st[S_N]
+    k = 1 + _lay_under(tab, st, p, c, under) if under else 1
+    _lay(st, p, c)
+    left = st[st[S_HSIZE] + p]
     st[S_PLAYS] += 1
     st[st[S_LASTC] + p] = c
     st[S_PASSES] = 0
@@ -780,7 +892,7 @@ def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: 
     if left == 0 and not tab[C_STAYS_IN + c] and (announce or not tab[T_CALL_OUT]):
         if not tab[T_PLAY_ON]:
             if tab[T_SERVE_LAST] and tab[C_DRAW + c]:  # LC8, UC10
-                _serve_last(tab, st, script, p, c)
+                _serve_last(tab, st, script, p, c, k)
             _end_round(tab, st, p)
             return
         _leave(tab, st, p)  # TS11: out of the round; the card's effect goes on
@@ -817,23 +929,24 @@ def _play(tab: Any, st: Any, script: Any, p: int, c: int, named: int, announce: 
     if st[S_PENDING]:
         if tab[M_STACKS + st[S_PCARD] * 53 + c]:  # HF7, HA7, BJ3: the run grows
             if st[S_STOCK_N] > 0:
-                st[S_PENDING] += tab[C_DRAW + c]
+                st[S_PENDING] += tab[C_DRAW + c] * k
             st[S_PCARD] = c
             st[S_ATTACKER] = p
-        else:  # HA7: an 8 cancels the run
+        else:  # HA7: an 8 cancels the run (BJ4: a red jack; BJ6: the rest lie plain)
             st[S_PENDING] = 0
             st[S_PCARD] = -1
             st[S_ATTACKER] = -1
     elif tab[C_DRAW + c] and st[S_STOCK_N] > 0:
-        st[S_PENDING] = tab[C_DRAW + c]
+        st[S_PENDING] = tab[C_DRAW + c] * k
         st[S_PCARD] = c
         st[S_ATTACKER] = p
-    skips = 1 if tab[C_SKIP + c] else 0
+    skips = k if tab[C_SKIP + c] else 0
     if tab[C_REVERSE + c]:
         if n - st[S_FIN_N] > 2:
-            st[S_DIR] = -st[S_DIR]
-        elif tab[T_REVERSE_SKIP]:  # a skip with two players
-            skips += 1
+            if k % 2:  # SW7: each reverse flips the direction
+                st[S_DIR] = -st[S_DIR]
+        elif tab[T_REVERSE_SKIP]:  # a skip with two players (SW7: each one)
+            skips += k
     if tab[C_AGAIN + c] and left > 0:  # HA11
         st[S_AGAIN] = 1
         st[S_AGAIN_PEN] = tab[C_AGAIN_PENALTY + c]
@@ -921,7 +1034,12 @@ def apply(tab: Any, st: Any, action: int, script: Any) -> None:
     if action < A_DRAW:
         b = action % 10
         suit = b >> 1
-        _play(tab, st, script, p, action // 10, -1 if suit == 4 else suit, (b & 1) == 1)
+        _play(tab, st, script, p, action // 10, 0, -1 if suit == 4 else suit, (b & 1) == 1)
+    elif action >= A_MULTI:  # SW3: several cards of one rank
+        under, low = divmod(action - A_MULTI, 530)
+        b = low % 10
+        suit = b >> 1
+        _play(tab, st, script, p, low // 10, under + 1, -1 if suit == 4 else suit, (b & 1) == 1)
     elif action == A_DRAW:
         _draw(tab, st, script, p)
     elif action == A_PASS:
@@ -941,15 +1059,57 @@ POLICY_GREEDY = 1
 
 
 @_njit
+def _is_play(a: int) -> bool:
+    return a < A_DRAW or a >= A_MULTI
+
+
+@_njit
+def _variant(a: int) -> int:
+    """The low digit of a play's code: ``suit * 2 + call``."""
+    return a % 10 if a < A_DRAW else (a - A_MULTI) % 10
+
+
+@_njit
+def _top(a: int) -> int:
+    """The (top) card of a play's code."""
+    return a // 10 if a < A_DRAW else (a - A_MULTI) % 530 // 10
+
+
+@_njit
+def _size(tab: Any, a: int) -> int:
+    """How many cards the play coded ``a`` lays."""
+    if a < A_MULTI:
+        return 1
+    u = (a - A_MULTI) // 530 + 1
+    if _top(a) == 52:
+        return 1 + u
+    counts = tab[U_COUNTS + u]
+    return int(1 + (counts & 3) + (counts >> 2 & 3) + (counts >> 4 & 3) + (counts >> 6 & 3))
+
+
+@_njit
+def _laid(tab: Any, a: int, c: int) -> int:
+    """How many copies of card ``c`` the play coded ``a`` lays (none for ``a = -1``, no play)."""
+    if a < 0:
+        return 0
+    top = _top(a)
+    n = 1 if c == top else 0
+    if a >= A_MULTI and c >> 2 == top >> 2:
+        u = (a - A_MULTI) // 530 + 1
+        n += u if top == 52 else (tab[U_COUNTS + u] >> (2 * (c & 3))) & 3
+    return int(n)
+
+
+@_njit
 def _favourite_suit(tab: Any, st: Any, seat: int, playing: int) -> int:
-    """``GreedyBot._favourite_suit``: the suit the hand (less one copy of ``playing``, -1
-    for none) holds most of, wild cards aside; ties: the suit worth most points, then
-    the first."""
+    """``eights.bots.basic.favourite_suit``: the suit the hand (less the cards of the play
+    coded ``playing``, -1 for none) holds most of, wild cards aside; ties: the suit worth
+    most points, then the first."""
     h = st[S_HANDS] + seat * 53
     count = np.zeros(4, dtype=np.int64)
     value = np.zeros(4, dtype=np.int64)
     for c in range(52):
-        held = st[h + c] - (1 if c == playing else 0)
+        held = st[h + c] - _laid(tab, playing, c)
         if held > 0 and not tab[C_WILD + c]:
             count[c & 3] += held
             value[c & 3] += held * tab[R_POINTS + (c >> 2)]
@@ -962,28 +1122,30 @@ def _favourite_suit(tab: Any, st: Any, seat: int, playing: int) -> int:
 
 @_njit
 def greedy_choice(tab: Any, st: Any, legal: Any, k: int) -> int:
-    """``eights.bots.basic.GreedyBot.choose`` over the ``k`` legal codes in ``legal``."""
+    """``eights.bots.basic.GreedyBot.choose`` over the ``k`` legal codes in ``legal``: the
+    play shedding most points (ties: more cards, then the higher top card; SW3)."""
     p = st[S_TO_MOVE]
-    best = -1
+    best = -1  # the best play's code less its variant: its cards
     best_key = -1
     any_plain = False
     for i in range(k):
         a = legal[i]
-        if a < A_DRAW and not tab[C_WILD + a // 10]:
+        if _is_play(a) and not tab[C_WILD + _top(a)]:
             any_plain = True
-    for i in range(k):  # the costliest card of the pool (plain cards, else all plays)
+    for i in range(k):  # the costliest play of the pool (plain cards, else all plays)
         a = legal[i]
-        if a >= A_DRAW:
+        if not _is_play(a):
             continue
-        c = a // 10
+        c = _top(a)
         if any_plain and tab[C_WILD + c]:
             continue
-        key = tab[R_POINTS + (c >> 2)] * 64 + c
+        cards = _size(tab, a)
+        key = (tab[R_POINTS + (c >> 2)] * cards * 128 + cards) * 64 + c
         if key > best_key:
             best_key = key
-            best = c
+            best = a - _variant(a)
     if best < 0:
-        if legal[0] >= A_NAME:  # TS3, UC3: name the wild starter's suit
+        if A_NAME <= legal[0] < A_MULTI:  # TS3, UC3: name the wild starter's suit
             return A_NAME + _favourite_suit(tab, st, p, -1)
         has_take = False
         has_pass = False
@@ -999,19 +1161,19 @@ def greedy_choice(tab: Any, st: Any, legal: Any, k: int) -> int:
     named = False
     for i in range(k):
         a = legal[i]
-        if a < A_DRAW and a // 10 == best:
-            announced |= (a & 1) == 1
-            named |= (a % 10) >> 1 != 4
+        if _is_play(a) and a - _variant(a) == best:
+            announced |= (_variant(a) & 1) == 1
+            named |= _variant(a) >> 1 != 4
     suit = _favourite_suit(tab, st, p, best) if named else -1
     first = -1
     for want_suit in (True, False):
         for i in range(k):
             a = legal[i]
-            if a >= A_DRAW or a // 10 != best:
+            if not _is_play(a) or a - _variant(a) != best:
                 continue
-            if announced and not (a & 1):
+            if announced and not (_variant(a) & 1):
                 continue
-            if want_suit and named and (a % 10) >> 1 != suit:
+            if want_suit and named and _variant(a) >> 1 != suit:
                 continue
             if first < 0:
                 first = a

@@ -8,7 +8,8 @@ The table array ``tab`` is laid out as named blocks (offsets below): table-level
 switches first (``T_*``, one slot each), then per-card facts (``C_*``, 53 slots
 each, indexed by card code ``rank * 4 + suit``, joker 52), per-rank facts
 (``R_*``, 14 slots each) and two 53 x 53 matrices (``stacks`` and ``answers``,
-``[pending card * 53 + card]``). Every value comes from
+``[pending card * 53 + card]``), bit masks (``B_*``) and the blocks of plays of several
+cards (``X_*``, ``U_*``). Every rule-dependent value comes from
 :func:`~eights.engine.tables.tables_for`, so the engine and the kernel read the
 same facts.
 
@@ -17,7 +18,21 @@ The ways a card may be played (:attr:`~eights.engine.tables.Tables.mid`,
 in the engine's order, packed four bits a variant: ``suit * 2 + call + 1`` with
 ``suit`` 0-3 (clubs, diamonds, hearts, spades) or 4 (no suit named) and ``call``
 1 for ``!`` (``suit * 2 + call`` is the low digit of the action code: see
-:mod:`eights.fast`), the first variant in the lowest bits, 0 after the last.
+:mod:`eights.codes`), the first variant in the lowest bits, 0 after the last. A play
+of several cards (SW3) has the variants of its top card (``Tables.plays``), so the
+same lists serve it.
+
+Plays of several cards (``multi_play``, ``T_MULTI``): the cards of a rank in a hand
+form groups by rule (``C_KIND``, BJ6); a play is a count of cards of each suit of one
+group, packed two bits a suit (``x[s]`` at bits ``2s``, at most two: the encoding's
+limit, :func:`check_supported` with ``players``). ``X_PLAYS`` lists every such count
+of two cards or more in the engine's order (fewer cards first, then more of the lower
+suits: the order in which ``combinations`` first meets them), each row
+``[packed, cards, u if suit 0 is on top, ... suit 3]``, ``u`` the index in
+:data:`eights.codes.UNDER` of the cards left under that top card (0 where no card of
+that suit is in the play). ``U_COUNTS[u]`` is ``UNDER[u]`` packed the same way (what
+``apply`` lays under the top card). Jokers (one card, many copies) are counted
+directly: ``u`` jokers under a joker.
 """
 
 from __future__ import annotations
@@ -27,12 +42,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from eights.codes import UNDER, action_count
 from eights.engine.actions import Action
 from eights.engine.cards import CARDS
 from eights.engine.errors import RulesError
 from eights.engine.rules import (
     BlockedScoring,
-    MultiPlay,
     Rules,
     Scoring,
 )
@@ -90,6 +105,7 @@ T_WILD_IF = 30
 T_COVER_ANY = 31
 T_ANY_OUT_SUIT = 32
 T_PLAY_ON = 33
+T_MULTI = 34
 T_N_SLOTS = 40
 
 SCORING_CODES = {Scoring.OWN_HAND: 0, Scoring.WINNER_COLLECTS: 1, Scoring.ROUNDS_WON: 2,
@@ -101,11 +117,11 @@ BLOCKED_CODES = {BlockedScoring.OWN_HAND: 0, BlockedScoring.COLLECT: 1,
 _CARD_FIELDS = (
     "wild", "name_suit", "not_on", "covered", "transparent", "any_follows", "no_suit", "draw",
     "skip", "pass_on", "reverse", "again", "again_penalty", "out_multiplier", "must_cover",
-    "out_suit", "stays_in", "effect", "mid", "announced", "end", "last",
+    "out_suit", "stays_in", "effect", "mid", "announced", "end", "last", "kind",
 )
 C_WILD, C_NAME_SUIT, C_NOT_ON, C_COVERED, C_TRANSPARENT, C_ANY_FOLLOWS, C_NO_SUIT, C_DRAW, \
     C_SKIP, C_PASS_ON, C_REVERSE, C_AGAIN, C_AGAIN_PENALTY, C_OUT_MULT, C_MUST_COVER, \
-    C_OUT_SUIT, C_STAYS_IN, C_EFFECT, C_MID, C_ANNOUNCED, C_END, C_LAST = (
+    C_OUT_SUIT, C_STAYS_IN, C_EFFECT, C_MID, C_ANNOUNCED, C_END, C_LAST, C_KIND = (
         T_N_SLOTS + 53 * i for i in range(len(_CARD_FIELDS)))
 _AFTER_CARDS = T_N_SLOTS + 53 * len(_CARD_FIELDS)
 R_POINTS = _AFTER_CARDS
@@ -128,7 +144,29 @@ B_OF_SUIT = B_PASS_ON + 14
 ``B_OF_SUIT + suit + 1``, the cards of that suit that are not wild (5 slots)."""
 B_NO_SUIT = B_OF_SUIT + 5
 """The wild cards playable only without the suit to follow (UC8), one slot."""
-TAB_SIZE = B_NO_SUIT + 1
+
+
+def _play_counts() -> list[tuple[int, ...]]:
+    """Every count of cards by suit (at most two a suit) of two cards or more, in the
+    engine's order: fewer cards first, then more of the lower suits."""
+    counts = [tuple(v // 3**s % 3 for s in range(4)) for v in range(81)]
+    return sorted((x for x in counts if sum(x) >= 2), key=lambda x: (sum(x), [-n for n in x]))
+
+
+def _packed(x: tuple[int, ...]) -> int:
+    return sum(n << (2 * s) for s, n in enumerate(x))
+
+
+_PLAY_COUNTS = _play_counts()
+X_ROW = 6
+"""Slots of a row of ``X_PLAYS``: packed counts, cards, then ``u`` by top suit."""
+X_N = len(_PLAY_COUNTS)
+"""Rows of ``X_PLAYS`` (76)."""
+X_PLAYS = B_NO_SUIT + 1
+"""The plays of several cards of one rank by their counts of each suit (see above)."""
+U_COUNTS = X_PLAYS + X_N * X_ROW
+"""``UNDER[u]`` packed two bits a suit (81 slots)."""
+TAB_SIZE = U_COUNTS + len(UNDER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +183,20 @@ class KernelTables:
         return self.tab[start:start + 53]
 
 
-def check_supported(rules: Rules) -> None:
+def check_supported(rules: Rules, players: int | None = None) -> None:
     """Raise :class:`KernelUnsupported`, naming the field, unless the kernel plays these rules
-    exactly as the reference engine does."""
-    if rules.multi_play is not MultiPlay.NONE:
-        raise KernelUnsupported(rules.name, "multi_play", f"{rules.multi_play.value!r}: plays of "
-                                "several cards are not encoded yet; only 'none'")
+    (with ``players``, if given) exactly as the reference engine does.
+
+    Every rules field is played; with ``players``, plays of several cards must fit the
+    action encoding (:func:`eights.codes.action_count`: at most two copies of a card,
+    81 jokers), else the field named is ``decks`` or ``jokers``."""
+    if players is None:
+        return
+    try:
+        action_count(rules, players)
+    except RulesError as exc:
+        field = "decks" if rules.decks_for(players) > 2 else "jokers"
+        raise KernelUnsupported(rules.name, field, f"{players} players: {exc}") from None
 
 
 def _variant_mask(actions: tuple[Action, ...]) -> int:
@@ -216,6 +262,7 @@ def compile_rules(rules: Rules) -> KernelTables:
         "announced": tuple(_variant_mask(v) for v in t.announced),
         "end": tuple(_variant_mask(v) for v in t.end),
         "last": tuple(_variant_mask(v) for v in t.last),
+        "kind": t.kind,
     }
     for i, name in enumerate(_CARD_FIELDS):
         start = T_N_SLOTS + 53 * i
@@ -238,6 +285,17 @@ def compile_rules(rules: Rules) -> KernelTables:
     for r in range(14):
         tab[B_PASS_ON + r] = _mask(tuple(c >> 2 == r and t.pass_on[c] for c in range(53)))
     tab[B_NO_SUIT] = _mask(t.no_suit)
+    tab[T_MULTI] = int(t.multi)
+    under_index = {_packed(v): u for u, v in enumerate(UNDER)}
+    for j, x in enumerate(_PLAY_COUNTS):
+        at = X_PLAYS + j * X_ROW
+        tab[at] = _packed(x)
+        tab[at + 1] = sum(x)
+        for top in range(4):
+            if x[top]:
+                tab[at + 2 + top] = under_index[_packed(x) - (1 << (2 * top))]
+    for u, v in enumerate(UNDER):
+        tab[U_COUNTS + u] = _packed(v)
     # every play variant the engine may offer must be one the encoding has
     for c in range(53):
         for block in (t.mid, t.announced, t.end, t.last):
