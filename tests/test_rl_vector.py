@@ -13,15 +13,16 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 import pytest
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.vector.utils import batch_space
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
+from eights import RulesError, preset_names
 from eights.codes import O_FLAGS
+from eights.engine.rules import Rules
 from eights.fast import KernelUnsupported
 from eights.fast.vector import TableBatch
-from eights.rl import EightsEnv, EightsVectorEnv
+from eights.rl import EightsEnv, EightsVectorEnv, vector
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUND_OVER = O_FLAGS + 8
@@ -52,13 +53,14 @@ def same(a: list[npt.NDArray[Any]], b: list[npt.NDArray[Any]]) -> bool:
 # ---------------------------------------------------------------- spaces
 
 @pytest.mark.parametrize(("rules", "players", "seat"), [
-    ("classic", 4, 0), ("huit-fou", 3, 1), ("les-huit", 4, 2), ("openspiel", 5, 4)])
-def test_a_tables_spaces_are_eightsenvs_and_the_batch_is_batch_space(rules: str, players: int,
-                                                                     seat: int) -> None:
+    *((preset, None, 0) for preset in preset_names()), ("huit-fou", 3, 1), ("les-huit", 4, 2),
+    ("switch", 7, 6)])  # switch with 7: two decks, 42937 codes
+def test_a_tables_spaces_are_eightsenvs_and_the_batch_is_batch_space(
+        rules: str, players: int | None, seat: int) -> None:
     envs = EightsVectorEnv(rules, players, 3, seat=seat)
     single = EightsEnv(rules, players, seat=seat)
     assert envs.single_observation_space == single.observation_space
-    assert envs.single_action_space == single.action_space == spaces.Discrete(537)
+    assert envs.single_action_space == single.action_space
     assert envs.observation_space == batch_space(single.observation_space, 3)
     assert envs.action_space == batch_space(single.action_space, 3)
     assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
@@ -71,7 +73,7 @@ def test_a_tables_spaces_are_eightsenvs_and_the_batch_is_batch_space(rules: str,
         assert single.observation_space.contains(row)
         assert row["observation"][O_FLAGS + 7] == 1 and row["action_mask"].any()  # to play
     rng = np.random.default_rng(0)
-    for _ in range(30):
+    for _ in range(20):
         obs, *_ = envs.step(random_codes(rng, obs["action_mask"]))
         assert envs.observation_space.contains(obs)
 
@@ -82,6 +84,7 @@ def test_a_tables_spaces_are_eightsenvs_and_the_batch_is_batch_space(rules: str,
     ("classic", 4, 0, "random", ["random"] * 3, "points"),
     ("huit-fou", 3, 1, "greedy,random", ["greedy", "random"], "raw"),
     ("les-huit", 4, 3, ["random", "greedy"], ["random", "greedy", "random"], "win"),
+    ("switch", 4, 0, "greedy", ["greedy"] * 3, "points"),  # multi_play: 8487 codes
 ])
 def test_steps_are_the_kernel_batchs(rules: str, players: int, seat: int,
                                      opponents: str | list[str], kernel: list[str],
@@ -188,11 +191,21 @@ def test_bad_options_say_what_is_allowed(options: dict[str, Any], message: str) 
         EightsVectorEnv(**{"rules": "classic", "players": 4, **options})
 
 
-def test_rules_the_kernel_cannot_play_name_the_field_and_where_they_play() -> None:
-    with pytest.raises(KernelUnsupported, match="does not support multi_play") as caught:
-        EightsVectorEnv("switch", 4, 2)
-    assert caught.value.field == "multi_play"
-    assert any("for switch use EightsEnv" in note for note in caught.value.__notes__)
+def test_rules_the_kernel_refuses_name_the_field_and_where_they_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel plays every rule set the action codes hold (what they do not hold is a
+    RulesError before, as in EightsEnv); should it refuse one, the error says where to go."""
+    with pytest.raises(RulesError, match="multi_play with 3 decks"):
+        EightsVectorEnv("switch", 10, 2, overrides=["decks=[[2, 1], [6, 3]]"])
+
+    def refuse(rules: Rules, players: int | None = None) -> None:
+        raise KernelUnsupported(rules.name, "jokers", f"{players} players: too many")
+
+    monkeypatch.setattr(vector, "check_supported", refuse)
+    with pytest.raises(KernelUnsupported, match="does not support jokers") as caught:
+        EightsVectorEnv("classic", 4, 2)
+    assert caught.value.field == "jokers"
+    assert any("for classic use EightsEnv" in note for note in caught.value.__notes__)
 
 
 def test_bad_calls_say_what_to_do() -> None:

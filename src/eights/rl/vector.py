@@ -17,8 +17,9 @@ batched spaces are Gymnasium's :func:`~gymnasium.vector.utils.batch_space` of th
 What differs from EightsEnv, all for speed:
 
 - the opponents are ``random`` or ``greedy`` only (the bots ``expert`` and ``ismcts`` are
-  not compiled), the rules those the kernel plays (not ``multi_play``: a
-  :class:`~eights.fast.KernelUnsupported` names the field), an episode is one round;
+  not compiled), and an episode is one round (the kernel plays every rule set the action
+  codes hold; one it refused would be a :class:`~eights.fast.KernelUnsupported` naming
+  the field);
 - rounds that end autoreset on the table's next step (Gymnasium's
   ``AutoresetMode.NEXT_STEP``): the ending step returns the round's reward and its final
   observation (an all-zero mask); on the next step that table's action is ignored and it
@@ -109,7 +110,7 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
                              f"matches use {_ELSEWHERE}")
         table = Table(rules, players, reward=reward, episode=episode, overrides=overrides)
         try:
-            check_supported(table.rules)
+            check_supported(table.rules, table.players)
         except KernelUnsupported as exc:
             exc.add_note(f"EightsVectorEnv runs on the kernel: for {table.rules.name} use "
                          f"{_ELSEWHERE}")
