@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -466,3 +467,31 @@ def test_a_deal_resets_every_scalar_of_the_round() -> None:
     assert (s["over"], s["plays"], s["passes"], s["draws"], s["decisions"], s["out"],
             s["drawn"], s["dealer"], s["to_move"], s["disc_n"]) == (0, 0, 0, 0, 0, -1, -1, 1, 2, 1)
     assert sum(len(g.hand(seat)) for seat in range(3)) == 18 and g.penalties == [0, 0, 0]
+
+
+def test_a_change_to_any_kernel_source_drops_the_whole_cache(tmp_path: Path) -> None:
+    """numba checks only each function's own file; the package drops every cached function
+    when any of its sources (or eights.codes) changes, so none runs against old helpers."""
+    from eights.fast import drop_stale_cache
+
+    pkg = tmp_path / "fast"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "kernel.py").write_text("x = 1\n")
+    (pkg / "world.py").write_text("y = 2\n")
+    codes = tmp_path / "codes.py"
+    codes.write_text("z = 3\n")
+    cached = [pkg / "__pycache__" / name for name in ("world.play_out-1.py311.nbi",
+                                                      "world.play_out-1.py311.1.nbc")]
+    for path in cached:
+        path.write_bytes(b"old")
+    assert drop_stale_cache(pkg, codes)  # no stamp yet: unknown sources
+    assert not any(p.exists() for p in cached)
+    for path in cached:
+        path.write_bytes(b"new")
+    assert not drop_stale_cache(pkg, codes)  # nothing changed: the cache stays
+    assert all(p.exists() for p in cached)
+    (pkg / "kernel.py").write_text("x = 4\n")  # world.py untouched, kernel.py changed
+    assert drop_stale_cache(pkg, codes)
+    assert not any(p.exists() for p in cached)
+    codes.write_text("z = 5\n")
+    assert drop_stale_cache(pkg, codes)

@@ -23,8 +23,46 @@ encoding cannot code: a state for that many players raises :class:`KernelUnsuppo
 naming the field (:func:`check_supported` with ``players`` tells beforehand).
 """
 
-from eights.codes import N_ACTIONS
-from eights.fast.game import (
+import hashlib
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+
+
+def drop_stale_cache(here: Path = _HERE, codes: Path = _HERE.parent / "codes.py") -> bool:
+    """Drop the package's cached machine code when any of its sources has changed.
+
+    numba's cache (``cache=True``) checks only the file of each function: a function of
+    ``world.py`` compiled against an older ``kernel.py`` (whose helpers it inlines) would
+    load unchanged and play the old rules. The sources' hash is kept beside the cache, in
+    the package's ``__pycache__`` (numba's cache for a writable tree); when it differs,
+    every ``*.nbi``/``*.nbc`` there is removed and compiled again on first use. A
+    read-only install caches elsewhere, and an upgrade changes every file at once.
+    Returns whether the cache was dropped.
+    """
+    sources = [*sorted(here.glob("*.py")), codes]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
+    cache = here / "__pycache__"
+    stamp = cache / "numba-sources.sha256"
+    try:
+        if stamp.read_text("ascii") == digest:
+            return False
+    except OSError:
+        pass  # no stamp yet: whatever is cached is of unknown sources
+    try:
+        for old in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
+            old.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest, "ascii")
+    except OSError:
+        pass  # not writable: numba caches elsewhere (or not at all)
+    return True
+
+
+drop_stale_cache()
+
+from eights.codes import N_ACTIONS  # noqa: E402 (after the cache check)
+from eights.fast.game import (  # noqa: E402
     POLICIES,
     FastGame,
     RoundResults,
@@ -33,7 +71,12 @@ from eights.fast.game import (
     policy_rounds,
     random_rounds,
 )
-from eights.fast.tables import KernelTables, KernelUnsupported, check_supported, compile_rules
+from eights.fast.tables import (  # noqa: E402
+    KernelTables,
+    KernelUnsupported,
+    check_supported,
+    compile_rules,
+)
 
 __all__ = [
     "N_ACTIONS",
