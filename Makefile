@@ -20,6 +20,7 @@ $(BIN)/python:
 
 $(STAMP): $(BIN)/python pyproject.toml
 	$(PIP) install -e '.[all,test]'
+	$(BIN)/python -m eights.fast  # compile the kernel once, into numba's cache
 	touch $(STAMP)
 
 play: $(STAMP)

@@ -495,3 +495,10 @@ def test_a_change_to_any_kernel_source_drops_the_whole_cache(tmp_path: Path) -> 
     assert not any(p.exists() for p in cached)
     codes.write_text("z = 5\n")
     assert drop_stale_cache(pkg, codes)
+
+
+def test_the_warm_up_make_runs_at_install_calls_every_entry_point() -> None:
+    """``python -m eights.fast`` (run by make when it installs) compiles each entry point."""
+    from eights.fast.__main__ import warm
+
+    assert warm() >= 0.0

@@ -1202,14 +1202,7 @@ def greedy_choice(tab: Any, st: Any, legal: Any, k: int) -> int:
 def random_round(tab: Any, st: Any, dealer: int, script: Any, buf: Any) -> int:
     """Deal and play one round with uniform random choices from the state's generator;
     returns the number of decisions. The result is in the state (``S_OUT``, points)."""
-    deal(tab, st, dealer, script)
-    decisions = 0
-    while not st[S_OVER]:
-        k = _legal_list(tab, st, buf)
-        a = buf[0] if k == 1 else buf[rand_below(st, k)]
-        _apply(tab, st, a, script)
-        decisions += 1
-    return decisions
+    return policy_round(tab, st, dealer, script, buf, np.zeros(st[S_N], dtype=np.int64))
 
 
 @_njit
@@ -1252,8 +1245,9 @@ def random_rounds(tab: Any, st: Any, rounds: int, results: Any) -> None:
     n = st[S_N]
     script = np.empty(0, dtype=np.int64)
     buf = np.empty(N_ACTIONS, dtype=np.int64)
+    policies = np.zeros(n, dtype=np.int64)  # POLICY_RANDOM at every seat
     for i in range(rounds):
-        results[i, 0] = random_round(tab, st, i % n, script, buf)
+        results[i, 0] = policy_round(tab, st, i % n, script, buf, policies)
         results[i, 1] = st[S_PLAYS]
         results[i, 2] = st[S_OUT]
         for s in range(n):
