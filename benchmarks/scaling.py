@@ -12,7 +12,9 @@ a time and with two (``--ray local --jobs 1|2`` but on a Ray started once: its s
 is printed apart, and one run of each workload warms its workers first, also printed
 apart). The configurations alternate, ``--repeats`` times, so that a busy machine hurts
 them alike; the table gives the median rounds per wall-clock second with the lowest
-and highest, and the speed-up of the median over one process. A worker process pays
+and highest, the speed-up of the median over one process, and for the processes the
+median CPU seconds of a run (this process and its workers: the cost of the start-ups,
+and how much of the machine the run got when it was busy). A worker process pays
 its start-up in every run (spawn, import, the kernel loaded from numba's cache): that
 is what ``eights simulate --jobs 2`` costs, and why short runs gain little.
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import resource
 import statistics
 import time
 from collections.abc import Callable
@@ -71,10 +74,18 @@ def numbers(result: Any) -> dict[str, Any]:
     return {k: v for k, v in result.to_json().items() if k not in TIMING}
 
 
-def timed(work: Workload, jobs: int | None, ray: str | None) -> tuple[float, dict[str, Any]]:
-    start = time.perf_counter()
+def cpu() -> float:
+    """CPU seconds of this process and of its finished children (the worker processes;
+    not Ray's workers, which are not its children)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def timed(work: Workload, jobs: int | None, ray: str | None) -> tuple[float, float, dict[str, Any]]:
+    """Wall and CPU seconds of one run, and its numbers."""
+    start, used = time.perf_counter(), cpu()
     result = work.run(jobs, ray)
-    return time.perf_counter() - start, numbers(result)
+    return time.perf_counter() - start, cpu() - used, numbers(result)
 
 
 def main() -> None:
@@ -100,22 +111,25 @@ def main() -> None:
         for work in workloads(args.scale):
             expected = numbers(work.run(1, None))  # also loads the kernel here
             if not args.no_ray:
-                warm, got = timed(work, 2, "local")
+                warm, _, got = timed(work, 2, "local")
                 assert got == expected, f"{work.name}: Ray gave other numbers"
                 print(f"(first run on Ray, its workers importing eights: {warm:.1f} s)")
             seconds: dict[str, list[float]] = {label: [] for label, _, _ in configs}
+            cpus: dict[str, list[float]] = {label: [] for label, _, _ in configs}
             for _ in range(args.repeats):
                 for label, jobs, ray_address in configs:
-                    wall, got = timed(work, jobs, ray_address)
+                    wall, used, got = timed(work, jobs, ray_address)
                     assert got == expected, f"{work.name}: {label} gave other numbers"
                     seconds[label].append(wall)
+                    cpus[label].append(used)
             print(work.name)
             base = statistics.median(work.rounds / s for s in seconds["1 process"])
             for label, walls in seconds.items():
                 rates = sorted(work.rounds / s for s in walls)
                 mid = statistics.median(rates)
+                spent = "" if "Ray" in label else f"  {statistics.median(cpus[label]):.1f} s CPU"
                 print(f"  {label:<15}{mid:>11,.0f} rounds/s  [{rates[0]:,.0f} – {rates[-1]:,.0f}]"
-                      f"  x{mid / base:.2f}")
+                      f"  x{mid / base:.2f}{spent}")
             print()
     finally:
         if not args.no_ray:
