@@ -18,6 +18,10 @@ and how much of the machine the run got when it was busy). A worker process pays
 its start-up in every run (spawn, import, the kernel loaded from numba's cache): that
 is what ``eights simulate --jobs 2`` costs, and why short runs gain little.
 
+On a shared machine the other jobs decide how much a second worker can gain: before
+and after the workloads, the benchmark counts how much more a plain Python loop does
+in two processes than in one for the same two seconds (2.0 on an idle 2-core machine).
+
 Every configuration's numbers are checked equal to one process's (the point of the
 fixed chunks and deals): a difference stops the benchmark.
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
 import os
 import resource
 import statistics
@@ -88,6 +93,25 @@ def timed(work: Workload, jobs: int | None, ray: str | None) -> tuple[float, flo
     return time.perf_counter() - start, cpu() - used, numbers(result)
 
 
+def _spin(seconds: float) -> int:
+    """Loops of plain Python done in ``seconds`` of wall time."""
+    count, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        count += 1
+    return count
+
+
+def headroom(seconds: float = 2.0) -> float:
+    """How much more two processes loop than one in the same wall time (2.0: two free
+    cores; 1.0: the machine is full)."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        pool.map(_spin, [0.1, 0.1])  # started and imported before the count
+        one = pool.apply(_spin, (seconds,))
+        two = sum(pool.map(_spin, [seconds, seconds]))
+    return two / one
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="alternating runs of each")
@@ -105,8 +129,9 @@ def main() -> None:
         print(f"Ray start-up (local, 2 CPUs): {time.perf_counter() - start:.1f} s")
         configs += [("Ray, 1 worker", 1, "local"), ("Ray, 2 workers", 2, "local")]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{os.cpu_count()} CPUs, load average {load:.1f} at the start; {args.repeats} "
-          "alternating runs of each configuration\n")
+    print(f"{os.cpu_count()} CPUs, load average {load:.1f} at the start; two processes loop "
+          f"x{headroom():.2f} as much as one; {args.repeats} alternating runs of each "
+          "configuration\n")
     try:
         for work in workloads(args.scale):
             expected = numbers(work.run(1, None))  # also loads the kernel here
@@ -135,7 +160,8 @@ def main() -> None:
         if not args.no_ray:
             ray.shutdown()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average {load:.1f} at the end")
+    print(f"load average {load:.1f} at the end; two processes loop x{headroom():.2f} as much "
+          "as one")
 
 
 if __name__ == "__main__":

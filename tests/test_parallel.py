@@ -138,3 +138,8 @@ def test_bad_jobs_and_an_unreachable_ray_say_what_to_give() -> None:
     assert result.exit_code == 1, result.output
     assert "cannot reach the Ray cluster at '127.0.0.1:1'" in result.stderr
     assert "ray start --head" in result.stderr and "--ray local" in result.stderr
+    result = cli("tournament", "--deals", "1", "--ray", "no address")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: cannot connect to the Ray cluster at 'no address': ")
+    assert "give local, auto or the head's host:6379" in result.stderr
+    assert "Traceback" not in result.output

@@ -226,8 +226,9 @@ class RayCluster(Workers):
                 else:
                     _check_reachable(address)
                     self.ray.init(address=address, **quiet)
-            except ConnectionError as exc:
-                raise WorkersError(f"cannot connect to the Ray cluster at {address!r}: {exc}") from exc
+            except (ConnectionError, ValueError) as exc:  # ValueError: a malformed address
+                raise WorkersError(f"cannot connect to the Ray cluster at {address!r}: {exc}; "
+                                   "give local, auto or the head's host:6379") from exc
             self.started = True
         cpus = int(self.ray.cluster_resources().get("CPU", 1))
         self.concurrency = jobs or max(1, cpus)
