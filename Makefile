@@ -32,7 +32,7 @@ test:
 check: lint typecheck pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

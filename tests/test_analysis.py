@@ -29,6 +29,7 @@ NEW_KEYS = {
     "blocked_share", "blocked_share_ci95", "round_length_histogram", "forced_draws_per_round",
     "forced_cards_per_round", "rounds_with_forced_draw", "overflows_per_round",
     "overflow_cards_per_round", "rounds_with_overflow", "special_cards_per_round", "engine",
+    "wall_seconds",
 }
 
 

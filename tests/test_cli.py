@@ -30,7 +30,7 @@ SIMULATION_KEYS = {
     "rounds", "decisions_per_round", "blocked_rounds", "round_wins_by_seat",
     "match_wins_by_seat", "mean_points_by_seat", "rounds_per_second",
 }
-TIMING_KEYS = {"seconds", "rounds_per_second", "decisions_per_second"}
+TIMING_KEYS = {"seconds", "wall_seconds", "rounds_per_second", "decisions_per_second"}
 
 runner = CliRunner()
 

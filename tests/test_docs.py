@@ -165,7 +165,8 @@ def _command(words: list[str]) -> tuple[Any, list[str]]:
     return command, words
 
 
-@pytest.mark.parametrize("name", ["README.md", "docs/house-rules.md", "docs/bots.md"])
+@pytest.mark.parametrize("name", ["README.md", "docs/house-rules.md", "docs/bots.md",
+                                  "docs/scaling.md"])
 def test_commands_in_the_docs_name_real_commands_and_options(name: str) -> None:
     commands = _commands(ROOT / name)
     assert len(commands) >= 3

@@ -86,6 +86,7 @@ def test_plain_play_works_without_extras(tmp_path: Path) -> None:
     (("replay", "game.json", "--view"), "eights replay --view", "tui", "textual"),
     (("tournament", "--deals", "1"), "eights tournament", "lab", "openskill"),
     (("simulate", "--games", "1", "--plot", "charts"), "eights simulate --plot", "lab", "matplotlib"),
+    (("simulate", "--rounds", "1", "--ray", "local"), "eights simulate --ray", "ray", "ray"),
 ])
 def test_a_command_without_its_extra_says_what_to_install(
         tmp_path: Path, args: tuple[str, ...], command: str, extra: str, module: str) -> None:

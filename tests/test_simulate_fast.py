@@ -27,8 +27,8 @@ runner = CliRunner()
 FAST_KEYS = {"engine", "rounds", "decisions", "blocked_rounds", "decisions_per_round",
              "round_wins_by_seat", "mean_points_by_seat", "win_share_by_position",
              "first_seat_advantage", "blocked_share", "round_length_histogram",
-             "rounds_per_second", "decisions_per_second", "seconds", "bots"}
-TIMING_KEYS = {"seconds", "rounds_per_second", "decisions_per_second"}
+             "rounds_per_second", "decisions_per_second", "seconds", "wall_seconds", "bots"}
+TIMING_KEYS = {"seconds", "wall_seconds", "rounds_per_second", "decisions_per_second"}
 
 
 def run(*args: str) -> Result:

@@ -2,7 +2,8 @@
 
 ``pip install eights`` is enough for every command but four: ``play`` (full
 screen) and ``replay --view`` need the ``tui`` extra, ``serve`` the ``server``
-extra, ``tournament`` and ``simulate --plot`` the ``lab`` extra. Those
+extra, ``tournament`` and ``simulate --plot`` the ``lab`` extra (and ``--ray``, on
+both, the ``ray`` extra). Those
 libraries are imported inside the commands, and a missing one is reported with
 the ``pip install`` that brings it.
 """
@@ -33,7 +34,7 @@ from eights.i18n import Translator, translator
 from eights.i18n.explain import describe
 from eights.i18n.text import card_label, describe_move, round_summary
 from eights.lab.analysis import variant_lines
-from eights.lab.simulate import SimulationResult, rounds_result
+from eights.lab.parallel import WorkersError
 from eights.lab.simulate import simulate as run_simulation
 from eights.plain import run_plain
 from eights.session import Session, default_save_dir
@@ -81,6 +82,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "fast": ("numba",),
     "rl": ("pettingzoo", "gymnasium"),
     "openspiel": ("pyspiel",),
+    "ray": ("ray",),
 }
 """The optional libraries of each extra (``pip install 'eights[extra]'``)."""
 
@@ -113,6 +115,23 @@ def _count(n: int, word: str, words: str | None = None) -> str:
 
 
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+JobsOpt = Annotated[int | None, typer.Option(
+    "--jobs", "-j", help="Worker processes (default 1: this process); with --ray, the Ray "
+                         "tasks run at once (default: one per CPU of the cluster; with "
+                         "--ray local, the CPUs of the Ray started here). The results do not "
+                         "depend on it.")]
+RayOpt = Annotated[str | None, typer.Option(
+    "--ray", metavar="ADDRESS", help="Play on a Ray cluster (the ray extra): local (start one "
+                                     "on this machine), auto (the cluster this machine "
+                                     "joined), or the head's host:6379.")]
+
+
+def _check_parallel(command: str, jobs: int | None, ray: str | None) -> None:
+    """Stop before a run whose --jobs is bad, or whose --ray needs a missing extra."""
+    if jobs is not None and jobs < 1:
+        _fail(f"--jobs must be 1 or more, not {jobs}")
+    if ray is not None:
+        _need("ray", f"{command} --ray")
 
 
 @contextmanager
@@ -410,8 +429,11 @@ def simulate(
         help="fast: the compiled kernel plays --rounds N (random and greedy bots; the default "
              "where the rules allow); reference: the engine move by move (every statistic, "
              "--games).")] = None,
+    jobs: JobsOpt = None,
+    ray: RayOpt = None,
 ) -> None:
     """Play many matches between bots and print statistics and variant analysis."""
+    _check_parallel("eights simulate", jobs, ray)
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
     seats = _bots_for_seats(bots, n)
@@ -428,13 +450,14 @@ def simulate(
     if plot is not None:
         _need("lab", "eights simulate --plot", "matplotlib")
         _check_output(plot, "--plot", directory=True)
-    policies = _fast_policies(engine, rules_obj, seats, n, matches=matches)
-    with progress("matches" if games is not None else "rounds", quiet=quiet) as advance:
-        if policies is not None and rounds is not None:
-            result = _simulate_fast(rules_obj, n, rounds, seed, policies, advance)
-        else:
+    fast = _fast_engine(engine, rules_obj, n, seats, matches=matches)
+    try:
+        with progress("matches" if games is not None else "rounds", quiet=quiet) as advance:
             result = run_simulation(rules_obj, n, games=games, rounds=rounds, seed=seed,
-                                    bots=seats, on_progress=advance)
+                                    bots=seats, engine="fast" if fast else "reference",
+                                    jobs=jobs, ray=ray, on_progress=advance)
+    except WorkersError as exc:
+        _fail(str(exc), 1)
     data = result.to_json()
     if plot is not None:
         from eights.lab.analysis import write_plots
@@ -450,8 +473,8 @@ def simulate(
     dpr = data["decisions_per_round"]
     typer.echo(f"{rules_obj.title}, {n} players, seed {seed}: "
                f"{_count(data['matches'], 'match', 'matches')}, {_count(data['rounds'], 'round')}, "
-               f"{_count(data['decisions'], 'decision')} in {data['seconds']:.2f}s CPU "
-               f"({data['engine']} engine)")
+               f"{_count(data['decisions'], 'decision')} in {data['seconds']:.2f}s CPU, "
+               f"{data['wall_seconds']:.2f}s elapsed ({data['engine']} engine)")
     if data["rounds_per_match"]:
         rpm = data["rounds_per_match"]
         typer.echo(f"rounds per match:    mean {rpm['mean']:.2f}  p10 {rpm['p10']:.0f}  "
@@ -471,10 +494,9 @@ def simulate(
                f"{data['decisions_per_second']:.0f} decisions/s")
 
 
-def _fast_policies(engine: str | None, rules: Rules, seats: list[Bot] | None, n: int, *,
-                   matches: bool) -> list[str] | None:
-    """The kernel's policy of each seat when ``simulate`` runs on the fast engine, else
-    ``None`` (the reference engine).
+def _fast_engine(engine: str | None, rules: Rules, n: int, seats: list[Bot] | None, *,
+                 matches: bool) -> bool:
+    """Whether ``simulate`` runs on the fast engine (else the reference engine).
 
     ``--engine fast`` that cannot be honoured stops (exit 2, naming the field, the
     option or the bot; exit 1 with the ``pip install`` when numba is missing). Without
@@ -482,7 +504,7 @@ def _fast_policies(engine: str | None, rules: Rules, seats: list[Bot] | None, n:
     bots allow; otherwise one line on standard error says why the reference engine plays
     (whole matches, ``--games``, are the reference engine's: the report names it)."""
     if engine == "reference" or (engine is None and matches):
-        return None
+        return False
     explicit = engine == "fast"
 
     def refuse(why: str) -> None:
@@ -492,12 +514,12 @@ def _fast_policies(engine: str | None, rules: Rules, seats: list[Bot] | None, n:
 
     if matches:
         refuse("the fast engine plays rounds (--rounds N), not whole matches (--games)")
-        return None
-    names = [b.name for b in seats] if seats else ["random"] * n
-    other = sorted(set(names) - {"random", "greedy"})
+        return False
+    names = {b.name for b in seats} if seats else {"random"}
+    other = sorted(names - {"random", "greedy"})
     if other:
         refuse(f"the fast engine plays the random and greedy bots only, not {other[0]!r}")
-        return None
+        return False
     if explicit:
         _need("fast", "eights simulate --engine fast",
               instead="--engine reference works without it")
@@ -507,45 +529,15 @@ def _fast_policies(engine: str | None, rules: Rules, seats: list[Bot] | None, n:
         except ImportError:
             refuse("the fast engine needs numba, which is not installed "
                    "(pip install 'eights[fast]')")
-            return None
+            return False
     from eights.fast import KernelUnsupported, check_supported
 
     try:
         check_supported(rules, n)
     except KernelUnsupported as exc:
         refuse(str(exc).removesuffix("; use the reference engine"))
-        return None
-    return names
-
-
-FAST_BATCH = 2000
-"""Rounds the fast engine plays between two progress reports."""
-
-
-def _simulate_fast(rules: Rules, n: int, rounds: int, seed: int, policies: list[str],
-                   advance: Callable[[int, int], None]) -> SimulationResult:
-    """``rounds`` rounds on the compiled kernel; ``seconds`` is the CPU time of the play
-    alone (compiling, or loading from numba's cache, comes first)."""
-    import numpy as np
-
-    from eights.fast.batch import RoundTallies
-
-    tallies = RoundTallies(rules, policies, seed)
-    tallies.play(0)  # compiled (or loaded from the cache) before the clock starts
-    parts = []
-    cpu = 0.0
-    while tallies.played < rounds:
-        start = time.process_time()
-        parts.append(tallies.play(min(FAST_BATCH, rounds - tallies.played)))
-        cpu += time.process_time() - start
-        advance(tallies.played, rounds)
-
-    def column(name: str) -> Any:
-        return np.concatenate([getattr(p, name) for p in parts])
-
-    return rounds_result(rules, n, seed, policies, column("decisions").tolist(),
-                         column("out").tolist(), column("dealer").tolist(),
-                         column("winners").tolist(), column("points").tolist(), cpu)
+        return False
+    return True
 
 
 def _bots_for_seats(spec: str | None, n: int) -> list[Bot] | None:
@@ -569,7 +561,8 @@ def tournament_cmd(
                                            "seat; repeated when fewer).")] = "greedy,random",
     deals: Annotated[int, typer.Option(help="Deals, each replayed with the bots rotated "
                                             "through the seats.")] = 100,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    jobs: JobsOpt = None,
+    ray: RayOpt = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
     seats: Annotated[str | None, typer.Option(
         help="Seats each bot holds, comma-separated, e.g. 1,3 for one ismcts against three "
@@ -582,6 +575,7 @@ def tournament_cmd(
 ) -> None:
     """Duplicate tournament between bots: standings, ratings and head-to-head."""
     _need("lab", "eights tournament", "openskill")
+    _check_parallel("eights tournament", jobs, ray)
     from eights.lab.tournament import standings_table
     from eights.lab.tournament import tournament as run_tournament
 
@@ -598,8 +592,10 @@ def tournament_cmd(
             _fail(f"--seats {seats!r} is not a comma-separated list of seat counts, e.g. 1,3")
     try:
         with progress("rounds", quiet=quiet) as advance:
-            result = run_tournament(rules_obj, n, specs, deals, jobs=jobs, seed=seed,
+            result = run_tournament(rules_obj, n, specs, deals, jobs=jobs, ray=ray, seed=seed,
                                     seats=lineup, on_progress=advance)
+    except WorkersError as exc:
+        _fail(str(exc), 1)
     except (ValueError, EightsError) as exc:
         _fail(str(exc))
     if json_file is not None:

@@ -64,13 +64,16 @@ class RoundTally:
 
 class RoundTallies:
     """A stream of rounds of ``rules``, seat ``s`` playing ``policies[s]`` (``random``
-    or ``greedy``), the dealer rotating from seat 0; every choice flows from ``seed``.
+    or ``greedy``), every choice flowing from ``seed``. Round ``i`` of the stream is
+    dealt by seat ``(first + i) % players``: ``first`` is the number of the stream's
+    first round in a longer run cut into streams (a simulation's chunks).
 
     Call :meth:`play` as often as wanted: the rounds continue one stream, so the
     same seed gives the same rounds however they are split into calls.
     """
 
-    def __init__(self, rules: Rules, policies: Sequence[str], seed: int = 0) -> None:
+    def __init__(self, rules: Rules, policies: Sequence[str], seed: int = 0, *,
+                 first: int = 0) -> None:
         unknown = sorted(set(policies) - set(POLICIES))
         if unknown:
             raise ValueError(f"unknown policy {unknown[0]!r}; policies: {', '.join(POLICIES)}")
@@ -78,13 +81,15 @@ class RoundTallies:
         self.n = len(policies)
         self.state = new_state(self.kt, self.n, seed & _SEED_MASK)
         self.policies = np.array([POLICIES[p] for p in policies], dtype=np.int64)
+        self.first = first
         self.played = 0
 
     def play(self, rounds: int) -> RoundTally:
         """Play the next ``rounds`` rounds."""
         n = self.n
         results = np.zeros((rounds, 3 + 2 * n), dtype=np.int64)
-        _tally_compiled(self.kt.tab, self.state, self.played, rounds, self.policies, results)
+        _tally_compiled(self.kt.tab, self.state, self.first + self.played, rounds, self.policies,
+                        results)
         self.played += rounds
         return RoundTally(results[:, 0], results[:, 1], results[:, 2],
                           results[:, 3:3 + n], results[:, 3 + n:])

@@ -36,7 +36,8 @@ reproducible but not shared.
 **Determinism.** Deals, game seeds and bot seeds depend only on the
 tournament seed and indices, never on the worker that plays them; results
 are sorted by (deal, assignment) before anything is summed or rated. The
-same seed gives the same result whatever ``jobs`` is.
+same seed gives the same result whatever ``jobs`` is, in worker processes
+or on a Ray cluster (:mod:`eights.lab.parallel`).
 
 Scoring and statistics
 ======================
@@ -81,13 +82,10 @@ Each replay is one round (no match): its result is ``round_winners`` and
 
 from __future__ import annotations
 
-import hashlib
-import multiprocessing
 import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -100,6 +98,7 @@ from eights.engine.game import Game
 from eights.engine.rules import Rules, Scoring, load_rules
 from eights.engine.tables import tables_for
 from eights.lab.analysis import mean_ci, wilson
+from eights.lab.parallel import Report, derive_seed, spans, workers
 
 __all__ = [
     "FORMAT",
@@ -126,12 +125,6 @@ ALL_ORDERS_UP_TO = 4
 # --------------------------------------------------------------------------- deals
 
 
-def _derive(seed: int, *parts: object) -> int:
-    """A 63-bit seed from the tournament seed and a path of indices (stable everywhere)."""
-    text = "/".join(str(p) for p in (seed, *parts))
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
-
-
 @dataclass(frozen=True, slots=True)
 class Deal:
     """The chance of one duplicate round, identical in all its replays."""
@@ -145,7 +138,7 @@ class Deal:
 
 def make_deal(rules: Rules, players: int, seed: int, index: int) -> Deal:
     """Deal number ``index`` of the tournament seeded ``seed``."""
-    rng = random.Random(_derive(seed, "deal", index))
+    rng = random.Random(derive_seed(seed, "deal", index))
     deck = tables_for(rules).deck(players)
     rng.shuffle(deck)
     return Deal(index, tuple(deck), rng.getrandbits(63))
@@ -232,7 +225,7 @@ def play_deal(rules: Rules, players: int, specs: Sequence[str], seed: int,
     for a in range(len(orders)) if assignments is None else assignments:
         order = orders[a]
         bots = [make_bot(specs[b]) for b in order]
-        rngs = [random.Random(_derive(seed, "bot", index, a, s)) for s in range(players)]
+        rngs = [random.Random(derive_seed(seed, "bot", index, a, s)) for s in range(players)]
         game = play_round(rules, players, deal, bots, rngs)
         assert game.round_points is not None
         out.append(RoundOutcome(
@@ -242,25 +235,30 @@ def play_deal(rules: Rules, players: int, specs: Sequence[str], seed: int,
     return out
 
 
-_JOB: tuple[Rules, int, tuple[str, ...], int, tuple[int, ...] | None] | None = None
-"""What a worker process plays (set by :func:`_start_worker`)."""
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """What every unit of a tournament needs (sent once to each worker)."""
+
+    rules: Rules
+    players: int
+    specs: tuple[str, ...]
+    seed: int
+    seats: tuple[int, ...] | None
+    factories: dict[str, Callable[..., Bot]]
+    """The factories of the bots named, registered at run time in the parent perhaps."""
 
 
-def _start_worker(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
-                  seats: tuple[int, ...] | None, factories: dict[str, Callable[..., Bot]]) -> None:
-    global _JOB
-    for name, factory in factories.items():  # bots registered at run time in the parent
+def _play_unit(job: _Job, unit: tuple[int, int, range], report: Report | None) -> list[RoundOutcome]:
+    """Deals ``first`` to ``stop - 1`` of the unit, the replays ``replays`` of each."""
+    for name, factory in job.factories.items():
         BOTS.setdefault(name, factory)
-    _JOB = (rules, players, specs, seed, seats)
-
-
-def _play_unit(first: int, stop: int, replays: range) -> list[RoundOutcome]:
-    """Deals ``first`` to ``stop - 1``, the replays ``replays`` of each (a worker's unit)."""
-    assert _JOB is not None, "worker not started"
-    rules, players, specs, seed, seats = _JOB
+    first, stop, replays = unit
     out: list[RoundOutcome] = []
     for index in range(first, stop):
-        out.extend(play_deal(rules, players, specs, seed, index, seats, replays))
+        for a in replays:
+            out.extend(play_deal(job.rules, job.players, job.specs, job.seed, index, job.seats, (a,)))
+            if report is not None:
+                report(1)
     return out
 
 
@@ -277,8 +275,7 @@ def _units(deals: int, replays: int, jobs: int) -> list[tuple[int, int, range]]:
     """
     want = jobs * 8
     if deals >= want:
-        chunk = min(25, deals // want)
-        return [(d, min(deals, d + chunk), range(replays)) for d in range(0, deals, chunk)]
+        return [(run.start, run.stop, range(replays)) for run in spans(deals, jobs)]
     size = -(-replays // min(replays, -(-want // deals)))
     return [(d, d + 1, range(a, min(replays, a + size)))
             for d in range(deals) for a in range(0, replays, size)]
@@ -498,7 +495,8 @@ def tournament(
     bots: Sequence[str] = ("greedy", "random"),
     deals: int = 100,
     *,
-    jobs: int = 1,
+    jobs: int | None = None,
+    ray: str | None = None,
     seed: int = 0,
     seats: Sequence[int] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
@@ -507,64 +505,37 @@ def tournament(
 
     ``bots`` are bot specs (:func:`~eights.bots.make_bot`), at most one per
     seat; ``seats`` optionally gives how many seats each bot holds (see
-    :func:`seat_assignments`); ``jobs`` worker processes play the deals (1: in this process);
-    ``on_progress(done, total)`` is called with the rounds played so far and in all
-    as each round (one worker: in this process) or each worker's unit is done. Raises
-    :class:`ValueError` for bad arguments and
-    :class:`~eights.engine.errors.RulesError` for bad rules or player counts.
+    :func:`seat_assignments`); ``jobs`` worker processes play the deals (1 or ``None``: this
+    process), or with ``ray`` (``"local"``, ``"auto"`` or a cluster's ``host:port``) Ray
+    tasks, ``jobs`` at a time (``None``: one per CPU of the cluster; see
+    :func:`eights.lab.parallel.workers`). ``on_progress(done, total)`` is called with the
+    rounds played so far and in all as each round (in this process) or each unit of the
+    workers is done. Raises :class:`ValueError` for bad arguments,
+    :class:`~eights.engine.errors.RulesError` for bad rules or player counts and
+    :class:`~eights.lab.parallel.WorkersError` when Ray is missing or unreachable.
     """
     rules_obj = load_rules(rules)
     n = rules_obj.default_players if players is None else players
     rules_obj.check_players(n)
     if deals < 1:
         raise ValueError(f"deals must be 1 or more, not {deals}")
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be 1 or more, not {jobs}")
     specs = tuple(_check_bots(bots, n))
     lineup = None if seats is None else tuple(seats)
     replays = len(seat_assignments(len(specs), n, lineup))  # a lineup that does not fit: ValueError
+    factories = {name: BOTS[name] for name in {parse_bot_spec(s)[0] for s in specs}}
+    job = _Job(rules_obj, n, specs, seed, lineup, factories)
+    total = deals * replays
     start = time.perf_counter()
-    outcomes: list[RoundOutcome] = []
-    if jobs == 1:
-        for index in range(deals):
-            for a in range(replays):
-                outcomes.extend(play_deal(rules_obj, n, specs, seed, index, lineup, (a,)))
-                if on_progress is not None:
-                    on_progress(len(outcomes), deals * replays)
-    else:
-        outcomes = _in_workers(rules_obj, n, specs, seed, lineup, deals, jobs, on_progress)
+    with workers(jobs, ray) as pool:
+        units = _units(deals, replays, 1 if pool.in_process else pool.concurrency)
+        batches = pool.run(_play_unit, job, units, size=len, progress=None if on_progress is None
+                           else lambda done: on_progress(done, total))
+    outcomes = [o for batch in batches for o in batch]
     outcomes.sort(key=lambda o: (o.deal, o.assignment))
     return summarise(rules_obj, n, specs, deals, seed, outcomes, time.perf_counter() - start,
                      lineup)
-
-
-def _in_workers(rules: Rules, players: int, specs: tuple[str, ...], seed: int,
-                seats: tuple[int, ...] | None, deals: int, jobs: int,
-                on_progress: Callable[[int, int], None] | None) -> list[RoundOutcome]:
-    """Play the deals in ``jobs`` processes (spawned: safe with threads, same on every OS);
-    progress is reported here, in the parent, as each unit comes back."""
-    factories = {name: BOTS[name] for name in {parse_bot_spec(s)[0] for s in specs}}
-    replays = len(seat_assignments(len(specs), players, seats))
-    outcomes: list[RoundOutcome] = []
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                             initargs=(rules, players, specs, seed, seats, factories)) as pool:
-        pending: set[Future[list[RoundOutcome]]] = {
-            pool.submit(_play_unit, first, stop, runs)
-            for first, stop, runs in _units(deals, replays, jobs)}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                error = future.exception()
-                if error is not None:
-                    for other in pending:
-                        other.cancel()
-                    raise error
-                batch = future.result()
-                outcomes.extend(batch)
-                if on_progress is not None:
-                    on_progress(len(outcomes), deals * replays)
-    return outcomes
 
 
 # --------------------------------------------------------------------------- the table
