@@ -1,0 +1,131 @@
+"""The kernel's step interface: engine games made kernel states, play-outs, batches of tables.
+
+    python benchmarks/world.py [--worlds 400] [--seconds 2] [--repeats 3]
+
+On ``classic`` with 2 and 4 players (best of ``--repeats``, CPU time):
+
+- the worlds ISMCTS searches: decision points of games between greedy bots, a world
+  sampled at each (``eights.bots.worlds.sample_world``); per world, the µs of
+  ``state_from_game`` into a reused state, of ``play_out`` with greedy seats from it,
+  and of ``PlayOuts.play`` (both, and the result read back), against the engine's
+  rollout as ISMCTS plays it (``Game.clone`` and ``greedy_action`` pushed to the end);
+- ``TableBatch`` on 4 players: table-steps a second (one learning seat choosing uniformly
+  among its legal actions from numpy, the three others random inside compiled code) at
+  batches of 1, 64 and 1024.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from eights import Game, load_rules
+from eights.bots import make_bot
+from eights.bots.ismcts import greedy_action
+from eights.bots.worlds import hand_bands, sample_world
+from eights.engine.rules import Rules
+from eights.fast import kernel as k
+from eights.fast.world import PlayOuts, cached_tables, play_out, policy_epsilons, state_from_game
+
+
+def sampled_worlds(rules: Rules, players: int, count: int, seed: int = 1) -> list[Game]:
+    """One sampled world at each of ``count`` decision points of games between greedy bots
+    (decisions with a choice only)."""
+    greedy = make_bot("greedy")
+    rng = random.Random(seed)
+    worlds: list[Game] = []
+    game_seed = seed
+    while len(worlds) < count:
+        game = Game(rules, players, seed=game_seed)
+        game_seed += 1
+        while not game.over and len(worlds) < count:
+            seen = game.observe(game.to_move)
+            legal = game.legal_actions()
+            if len(legal) > 1:
+                worlds.append(sample_world(seen, rng, hand_bands(seen)))
+            game.apply(greedy.choose(seen, legal, rng))
+    return worlds
+
+
+def per_world(worlds: list[Game], run: Callable[[Game], object], seconds: float) -> float:
+    """CPU µs per world of ``run``, over the worlds again and again for ``seconds``."""
+    done = 0
+    start = time.process_time()
+    while time.process_time() < start + seconds:
+        for world in worlds:
+            run(world)
+        done += len(worlds)
+    return (time.process_time() - start) / done * 1e6
+
+
+def world_figures(rules: Rules, players: int, count: int, seconds: float) -> dict[str, float]:
+    worlds = sampled_worlds(rules, players, count)
+    kt = cached_tables(rules)
+    state = state_from_game(kt, worlds[0], 0)
+    greedy = policy_epsilons("greedy", players)
+    buf = np.empty(k.N_ACTIONS, dtype=np.int64)
+    script = np.empty(0, dtype=np.int64)
+    saved = [state_from_game(kt, w, i).copy() for i, w in enumerate(worlds)]
+    playouts = PlayOuts(rules, players)
+    decisions = 0
+    for i, w in enumerate(worlds):
+        decisions += playouts.play(w, i).decisions
+    rng = random.Random(0)
+
+    def convert(world: Game) -> None:
+        state_from_game(kt, world, 7, state)
+
+    it = iter(range(1 << 62))
+
+    def play(_: Game) -> None:
+        state[:] = saved[next(it) % len(saved)]
+        play_out(kt.tab, state, greedy, buf, script)
+
+    def copy_only(_: Game) -> None:
+        state[:] = saved[next(it) % len(saved)]
+
+    def both(world: Game) -> None:
+        playouts.play(world, 7)
+
+    def engine(world: Game) -> None:
+        game = world.clone(rng)
+        while not game.over:
+            game.push(greedy_action(game, game.legal))
+
+    copied = per_world(worlds, copy_only, seconds / 4)
+    return {
+        "convert": per_world(worlds, convert, seconds),
+        "play_out": per_world(worlds, play, seconds) - copied,
+        "PlayOuts.play": per_world(worlds, both, seconds),
+        "engine rollout": per_world(worlds, engine, seconds),
+        "decisions": decisions / len(worlds),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worlds", type=int, default=400, help="sampled worlds per setting")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="repeat every measurement and keep the best")
+    args = parser.parse_args()
+    rules = load_rules("classic")
+    PlayOuts(rules, 2).play(Game(rules, 2, seed=1), 1)  # compiled (or loaded) first
+    print(f"classic, sampled worlds (µs per world, best of {args.repeats}, CPU time)")
+    heads = ("convert", "play_out", "PlayOuts.play", "engine rollout", "decisions")
+    print(f"{'players':<8}" + "".join(f"{h:>16}" for h in heads) + f"{'speed-up':>10}")
+    for players in (2, 4):
+        best: dict[str, float] = {}
+        for _ in range(args.repeats):
+            for name, value in world_figures(rules, players, args.worlds, args.seconds).items():
+                best[name] = min(best.get(name, value), value)
+        print(f"{players:<8}" + "".join(f"{best[h]:>16.1f}" for h in heads)
+              + f"{best['engine rollout'] / best['PlayOuts.play']:>9.1f}x")
+
+
+if __name__ == "__main__":
+    main()
