@@ -277,7 +277,8 @@ def test_ismcts_keeps_the_prior_unless_another_action_is_clearly_better() -> Non
     assert gains[pick] == max(gains.values()) and (pick is expert or gains[pick] > 0)
 
 
-def test_ismcts_finds_the_move_the_expert_misses() -> None:
+@pytest.mark.parametrize("kernel", ["on", "off"])
+def test_ismcts_finds_the_move_the_expert_misses(kernel: str) -> None:
     # huit-americain, 2 players, seed 2, these moves (an earlier greedy's, which never
     # chose the ace of clubs) up to this position: I hold 3h 4h 4s on the 4c and the
     # opponent has one card left. The expert plays 4h, leaving 3h and 4s that do not
@@ -294,8 +295,10 @@ def test_ismcts_finds_the_move_the_expert_misses() -> None:
     assert [str(c) for c in seen.hand] == ["3h", "4h", "4s"] and str(seen.up_card) == "4c"
     assert seen.hand_sizes[1 - seen.seat] == 1
     assert str(ExpertBot().choose(seen, legal, random.Random(0))) == "4h"
+    # every world plays both moves (prune=0): racing may drop 4s after an unlucky first
+    # 16 worlds (it did for one seed in six on each path), which is not what this tests
     for seed in range(3):
-        bot = ISMCTSBot(iterations=600, seed=seed)
+        bot = ISMCTSBot(iterations=600, seed=seed, prune=0, kernel=kernel)
         assert str(bot.choose(seen, legal, random.Random(0))) == "4s"
         assert {str(a): g for a, _, _, g in bot.last_stats}["4s"] > 0.1
 

@@ -8,18 +8,18 @@ random choice (so a seeded game is reproducible).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from eights.engine.actions import DRAW, PASS, TAKE, Action, Kind
+from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action, Kind
 from eights.engine.cards import Card, Suit
 from eights.engine.observation import Observation
+from eights.engine.tables import Tables, tables_for
 
 if TYPE_CHECKING:
     from eights.engine.rules import Rules
 
-__all__ = ["Bot", "GreedyBot", "RandomBot"]
+__all__ = ["Bot", "GreedyBot", "RandomBot", "favourite_suit", "greedy_choice"]
 
 
 class Bot(Protocol):
@@ -62,41 +62,63 @@ class GreedyBot:
 
     def choose(self, observation: Observation, legal: Sequence[Action],
                rng: random.Random) -> Action:
-        rules = observation.rules
-        plays = [a for a in legal if a.card is not None]
-        if not plays:
-            if legal[0].kind is Kind.NAME:  # TS3, UC3: name the wild starter's suit
-                suit = favourite_suit(observation.hand, None, rules)
-                return Action.name(suit)
-            if TAKE in legal and PASS in legal:
-                return PASS  # LH5: a card in hand is a card to shed
-            return DRAW if DRAW in legal else legal[0]
+        return greedy_choice(legal, observation.hand, tables_for(observation.rules))
 
-        def points(a: Action) -> int:
-            return sum(rules.points[c.rank] for c in a.cards)
 
-        plain = [a for a in plays if a.card is not None and not rules.rule_of(a.card).wild]
-        pool = plain or plays
-        best = max(pool, key=lambda a: (points(a), len(a.cards), a.cards[-1]))
-        options = [a for a in pool if a.cards == best.cards]
-        # HA13's announcement, and MM9's going-out call (which names no suit): always made
-        options = [a for a in options if a.announce] or options
-        if any(a.suit is not None for a in options):
-            suit = favourite_suit(observation.hand, best.cards, rules)
-            options = [a for a in options if a.suit == suit] or options
-        return options[0]
+def greedy_choice(legal: Sequence[Action], hand: Sequence[int], tables: Tables) -> Action:
+    """The greedy bot's choice among ``legal``, read off the hand of the seat to move and
+    the rule set's tables: :class:`GreedyBot` plays it from an observation, ISMCTS's
+    rollouts from a game's hand (and the compiled kernel's ``greedy`` policy plays the same,
+    choice for choice).
+
+    Ties between plays shedding as many points and cards go to the higher top card.
+    """
+    points, wild = tables.points, tables.wild
+    best: Action | None = None
+    best_key = -1
+    named = False
+    for a in legal:
+        cards = a.cards
+        if not cards:
+            continue
+        top = cards[-1]
+        shed = points[top >> 2] if len(cards) == 1 else sum(points[c >> 2] for c in cards)
+        # plain cards before wild ones, then points, cards, the top card (one key, max first)
+        key = (((0 if wild[top] else 1024) + shed) * 16 + len(cards)) * 64 + top
+        if key > best_key:
+            best, best_key, named = a, key, a.suit is not None
+        elif key == best_key and best is not None and cards == best.cards:  # another variant
+            if a.announce and not best.announce:
+                best = a  # HA13's announcement and MM9's going-out call: always made
+            named = named or a.suit is not None
+    if best is None:
+        if legal[0].kind is Kind.NAME:  # TS3, UC3: name the wild starter's suit
+            return NAMES[_favourite(hand, (), tables)]
+        if TAKE in legal and PASS in legal:
+            return PASS  # LH5: a card in hand is a card to shed
+        return DRAW if DRAW in legal else legal[0]
+    if named:  # the variant naming the favourite suit, announced if best is
+        suit = _favourite(hand, best.cards, tables)
+        for a in legal:
+            if a.cards == best.cards and a.announce == best.announce and a.suit == suit:
+                return a
+    return best
 
 
 def favourite_suit(hand: Sequence[Card], playing: Sequence[Card] | None, rules: Rules) -> Suit:
     """The suit the hand (less the cards being played) holds most of, wild cards aside;
     ties: the suit worth most points, then the first (greedy's and expert's choice)."""
-    rest = list(hand)
-    for c in playing or ():
-        rest.remove(c)
-    count: Counter[Suit] = Counter()
-    value: Counter[Suit] = Counter()
-    for c in rest:
-        if c.suit is not None and not rules.rule_of(c).wild:
-            count[c.suit] += 1
-            value[c.suit] += rules.points[c.rank]
-    return max(Suit, key=lambda s: (count[s], value[s], -int(s)))
+    return Suit(_favourite(hand, playing or (), tables_for(rules)))
+
+
+def _favourite(hand: Sequence[int], playing: Sequence[int], tables: Tables) -> int:
+    """:func:`favourite_suit` of card codes, as a suit index."""
+    count = [0, 0, 0, 0]
+    value = [0, 0, 0, 0]
+    points, wild = tables.points, tables.wild
+    for cards, sign in ((hand, 1), (playing, -1)):  # one copy of each card played less
+        for c in cards:
+            if c < 52 and not wild[c]:
+                count[c & 3] += sign
+                value[c & 3] += sign * points[c >> 2]
+    return max(range(4), key=lambda s: (count[s], value[s], -s))

@@ -60,25 +60,41 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   ``model`` (default: a player draws only when it cannot play and spends a
   wild card only when no plain card plays), ``rules`` (only what the rules
   make certain) or ``none`` (see :func:`eights.bots.worlds.hand_bands`);
+- ``kernel``: where rollouts are played (after the tree's part of an iteration, which
+  stays on the engine): ``auto`` (default: on the compiled kernel,
+  :mod:`eights.fast.world`, when numba is installed and the kernel plays the rules,
+  else on the engine), ``on`` (the kernel; an error where it cannot) or ``off`` (the
+  engine). Both play the same policy (the kernel's ``greedy`` is
+  :func:`~eights.bots.basic.greedy_choice`, choice for choice) and reward a round
+  alike (:func:`outcome_rewards`); the kernel's draws come from its own generator,
+  seeded with the same number after every root action of a world, so the actions
+  still share their draws. numba is imported at the first decision that uses it;
 - ``seed``: fixes the search's generator; by default it comes from the rng the
   game hands the bot, so a seeded game is reproducible with an iteration budget.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
 import time as _time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from eights.bots.basic import greedy_choice
 from eights.bots.expert import ExpertBot
 from eights.bots.worlds import INFERENCES, hand_bands, sample_world
-from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action
+from eights.engine.actions import Action
+from eights.engine.errors import RulesError
 from eights.engine.game import Game
 from eights.engine.observation import Observation
-from eights.engine.rules import Scoring
+from eights.engine.rules import Rules, Scoring
 
-__all__ = ["ISMCTSBot", "round_rewards"]
+if TYPE_CHECKING:
+    from eights.fast.world import PlayOuts
+
+__all__ = ["KERNELS", "ISMCTSBot", "outcome_rewards", "round_rewards"]
 
 
 class _Node:
@@ -92,21 +108,29 @@ class _Node:
 
 
 def round_rewards(game: Game, scale: float, points: float = 0.5) -> list[float]:
-    """Reward of each seat for a finished round: mostly the win, partly the points.
+    """Reward of each seat for a finished round: mostly the win, partly the points
+    (:func:`outcome_rewards` of the game's points and winners)."""
+    return outcome_rewards(game.rules, game.round_points or [0] * game.n,
+                           game.round_winners or (), scale, points)
+
+
+def outcome_rewards(rules: Rules, got: Sequence[int], winners: Sequence[int], scale: float,
+                    points: float = 0.5) -> list[float]:
+    """Reward of each seat for a round that ended with these points (one a seat) and
+    winners, whether the engine or the kernel played it.
 
     A round win (shared when several seats win, as partners do) is worth 1;
-    the round's points move it by up to ``points``, in the direction the
-    scoring mode rewards.
+    the round's points, over ``scale`` and clipped to [-1, 1], move it by up to
+    ``points``, in the direction the scoring mode rewards.
     """
-    winners = game.round_winners or []
     share = 1.0 / len(winners) if winners else 0.0
+    won = [share if s in winners else 0.0 for s in range(len(got))]
     if not points:
-        return [share if s in winners else 0.0 for s in range(game.n)]
-    got = game.round_points or [0] * game.n
+        return won
     # own-hand points and placings (TS12) are penalties: fewer is better
-    sign = -1.0 if game.rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
-    return [(share if s in winners else 0.0)
-            + points * max(-1.0, min(1.0, sign * got[s] / scale)) for s in range(game.n)]
+    sign = -1.0 if rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
+    return [won[s] + points * max(-1.0, min(1.0, sign * got[s] / scale))
+            for s in range(len(got))]
 
 
 class ISMCTSBot:
@@ -118,12 +142,17 @@ class ISMCTSBot:
                  rollout: str = "greedy", c: float = 0.7, seed: int | None = None,
                  tree: str = "own", prior: str = "expert", z: float = 2.0,
                  epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0,
-                 infer: str = "model") -> None:
+                 infer: str = "model", kernel: str = "auto") -> None:
         for option, value, allowed in (("tree", tree, TREES), ("prior", prior, ("expert", "none")),
                                        ("infer", infer, INFERENCES),
-                                       ("rollout", rollout, ("greedy", "random"))):
+                                       ("rollout", rollout, ("greedy", "random")),
+                                       ("kernel", kernel, KERNELS)):
             if value not in allowed:
                 raise ValueError(f"ismcts {option} must be {' or '.join(allowed)}, not {value!r}")
+        if kernel == "on" and importlib.util.find_spec("numba") is None:
+            raise ValueError("ismcts kernel=on needs numba, which is not installed "
+                             "(pip install 'eights[fast]'); kernel=auto rolls out on the "
+                             "engine without it")
         if iterations is not None and iterations < 1:
             raise ValueError(f"ismcts iterations must be 1 or more, not {iterations}")
         if time is not None and time <= 0:
@@ -147,7 +176,11 @@ class ISMCTSBot:
         self.points = points
         self.prune = prune
         self.infer = infer
+        self.kernel = kernel
+        self._playouts: dict[tuple[Rules, int], PlayOuts | None] = {}
         self.last_iterations = 0
+        self.last_kernel = False
+        """Whether the last decision's rollouts were played on the compiled kernel."""
         self.last_stats: list[tuple[Action, int, float, float]] = []
         """Per action of the last decision: rollouts, mean reward, paired advantage over the prior."""
 
@@ -155,6 +188,7 @@ class ISMCTSBot:
                rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
+        playouts = self._kernel_for(observation.rules, observation.players)
         start = _time.thread_time()
         search = random.Random(self.seed if self.seed is not None else rng.getrandbits(64))
         legal = list(legal)
@@ -188,7 +222,8 @@ class ISMCTSBot:
                 play = random.Random(draws)  # the same draws after every action
                 game = world.clone(play)
                 game.push(legal[i])
-                values[i] = self._iterate(roots[i], game, play, scale, me)[me]
+                values[i] = self._iterate(roots[i], game, play, scale, me, playouts,
+                                          draws)[me]
             if len(values) < len(tried):
                 break
             worlds += 1
@@ -205,6 +240,7 @@ class ISMCTSBot:
                 # an action that cannot beat the prior is no longer searched
                 live = [i for i in live if _bound(gain[i], gain_sq[i], count[i], -self.prune) >= 0]
         self.last_iterations = rollouts
+        self.last_kernel = playouts is not None
         self.last_stats = [(legal[i], count[i], total[i] / max(1, count[i]),
                             gain[i] / max(1, count[i])) for i in range(k)]
         if self.prior is None:
@@ -228,10 +264,39 @@ class ISMCTSBot:
         typical = sum(points.values()) / max(1, len(points))
         return max(1.0, typical * 6 * max(1, seen.players - 1))
 
+    def _kernel_for(self, rules: Rules, players: int) -> PlayOuts | None:
+        """The kernel's play-outs for these rules and players, or ``None`` for rollouts on
+        the engine (``kernel=off``; ``auto`` without numba or for rules the kernel does not
+        play). Made once per rule set and player count, compiled before any clock runs."""
+        key = (rules, players)
+        if key in self._playouts:
+            return self._playouts[key]
+        playouts = None
+        if self.kernel == "on" or (self.kernel == "auto"
+                                   and importlib.util.find_spec("numba") is not None):
+            from eights.fast.tables import KernelUnsupported, check_supported
+
+            try:
+                check_supported(rules)
+            except KernelUnsupported as exc:
+                if self.kernel == "on":
+                    why = str(exc).removesuffix("; use the reference engine")
+                    raise RulesError(f"ismcts kernel=on: {why}; kernel=auto or kernel=off "
+                                     "rolls out on the engine") from None
+            else:
+                from eights.fast.world import PlayOuts
+
+                playouts = PlayOuts(rules, players, "random" if self.rollout == "random"
+                                    else "greedy", self.epsilon)
+                playouts.play(Game(rules, players, seed=0), 0)  # compiled (or loaded) now
+        self._playouts[key] = playouts
+        return playouts
+
     def _iterate(self, root: _Node, game: Game, rng: random.Random, scale: float,
-                 me: int) -> list[float]:
+                 me: int, playouts: PlayOuts | None = None, draws: int = 0) -> list[float]:
         """One descent of ``root``'s tree in ``game`` (already past the root action),
-        then a rollout; the rewards, backed up along the path."""
+        then a rollout (on the kernel when ``playouts`` are given, its draws seeded by
+        ``draws``); the rewards, backed up along the path."""
         path: list[tuple[_Node, int]] = []
         node = root
         c = self.c
@@ -267,9 +332,13 @@ class ISMCTSBot:
             node = children[action]
             game.push(action)
             path.append((node, player))
-        while not game.over:
-            game.push(self._policy(game, game.legal, rng))
-        rewards = round_rewards(game, scale, self.points)
+        if playouts is not None and not game.over:
+            out = playouts.play(game, draws)
+            rewards = outcome_rewards(game.rules, out.points, out.winners, scale, self.points)
+        else:
+            while not game.over:
+                game.push(self._policy(game, game.legal, rng))
+            rewards = round_rewards(game, scale, self.points)
         root.visits += 1
         for node, player in path:
             node.visits += 1
@@ -279,7 +348,7 @@ class ISMCTSBot:
     def _policy(self, game: Game, legal: Sequence[Action], rng: random.Random) -> Action:
         if self.rollout == "random" or (self.epsilon and rng.random() < self.epsilon):
             return legal[int(rng.random() * len(legal))]
-        return greedy_action(game, legal)
+        return greedy_choice(legal, game.hands[game.to_move], game.tables)
 
 
 def _bound(total: float, squares: float, n: int, z: float) -> float:
@@ -298,54 +367,15 @@ PRUNE_AFTER = 16
 PRUNE_EVERY = 4
 """Worlds between two pruning checks."""
 
+KERNELS = ("auto", "on", "off")
+"""Where rollouts are played: the compiled kernel when it can (``auto``), always (``on``:
+an error where it cannot), never (``off``: the engine)."""
+
 TREES = ("own", "all", "none")
 """Where the tree grows below the root: the bot's own moves, everyone's, nowhere."""
 
 
 def greedy_action(game: Game, legal: Sequence[Action]) -> Action:
-    """The greedy bot's choice, read straight off a game state (for rollouts: no observation).
-
-    Plain cards before wild ones, the play shedding most points first (then the one
-    shedding most cards: SW3); a wild card, and a wild starter's ``=s`` (TS3, UC3),
-    names the suit the hand holds most of; the last card is announced; no LH5 card
-    is taken.
-    """
-    t = game.tables
-    best: Action | None = None
-    best_key = -1.0
-    wild_in_play = False
-    points = t.points
-    for a in legal:
-        c = a.card
-        if c is None:
-            continue
-        cards = a.cards
-        shed = points[c >> 2] if len(cards) == 1 else sum(points[x >> 2] for x in cards) + 0.01 * len(cards)
-        key = (0.0 if t.wild[c] else 1000.0) + shed + (0.5 if a.announce else 0.0)
-        if a.suit is not None:
-            wild_in_play = True
-        if key > best_key:
-            best_key = key
-            best = a
-    if best is None:
-        if TAKE in legal:
-            return PASS
-        if game.naming:  # TS3, UC3: the wild starter's suit
-            return NAMES[_longest_suit(game, (), t.wild)]
-        return DRAW if DRAW in legal else legal[0]
-    if wild_in_play and best.suit is not None:
-        suit = _longest_suit(game, best.cards, t.wild)
-        for a in legal:
-            if a.cards == best.cards and a.suit is not None and int(a.suit) == suit and (
-                    a.announce == best.announce):
-                return a
-    return best
-
-
-def _longest_suit(game: Game, playing: Sequence[int], wild: Sequence[bool]) -> int:
-    """The suit the seat to move holds most of (less ``playing``), wild cards aside."""
-    counts = [0, 0, 0, 0]
-    for c in game.hands[game.to_move]:
-        if c not in playing and not wild[c] and c < 52:
-            counts[c & 3] += 1
-    return max(range(4), key=counts.__getitem__)
+    """The greedy bot's choice, read straight off a game state (for rollouts: no
+    observation): :func:`~eights.bots.basic.greedy_choice` of the hand to move."""
+    return greedy_choice(legal, game.hands[game.to_move], game.tables)
