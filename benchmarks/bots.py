@@ -96,15 +96,15 @@ def main() -> None:
             spent, _ = _timed(spec, points)
             row += f"{spent / len(points) * 1000:>12.3f}"
         kernel = _kernel_plays(name)
-        spent = dict.fromkeys(paths, 0.0)
+        cpu_of: dict[str, float] = dict.fromkeys(paths, 0.0)
         rollouts = dict.fromkeys(paths, 0)
         for _ in range(2):  # alternating, so a change of load falls on both paths
             for path in paths if kernel else paths[:1]:
                 cpu, done = _timed(f"ismcts:iterations={args.iterations}:prune=0:kernel={path}",
                                    points)
-                spent[path] += cpu
+                cpu_of[path] += cpu
                 rollouts[path] += done
-        rates = {path: rollouts[path] / spent[path] for path in paths if spent[path]}
+        rates = {path: rollouts[path] / cpu_of[path] for path in paths if cpu_of[path]}
         row += f"{rates['off']:>13.0f}"
         row += f"{rates['on']:>13.0f}{rates['on'] / rates['off']:>6.1f}" if kernel else f"{'-':>13}{'':>6}"
         sampler = random.Random(0)

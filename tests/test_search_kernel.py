@@ -109,7 +109,7 @@ def test_ismcts_on_the_kernel_is_legal_and_reproducible(name: str) -> None:
         game = Game(name, players, seed=seed)
         greedy = GreedyBot()
         rng = random.Random(seed)
-        picks = []
+        picks: list[str] = []
         while not game.over and len(picks) < 8:
             legal = game.legal_actions()
             seen = game.observe(game.to_move)
