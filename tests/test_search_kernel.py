@@ -129,9 +129,10 @@ def test_ismcts_on_the_kernel_is_legal_and_reproducible(name: str) -> None:
 
 
 def test_kernel_off_and_auto_where_the_kernel_cannot_roll_out_on_the_engine() -> None:
-    for spec, name in (("ismcts:iterations=40:prune=0:kernel=off", "classic"),
-                       ("ismcts:iterations=40:prune=0", "switch")):  # multi_play: auto falls back
-        game = Game(name, 3, seed=4)
+    # switch with three decks: plays of several cards the action codes cannot hold
+    for spec, rules in (("ismcts:iterations=40:prune=0:kernel=off", load_rules("classic")),
+                        ("ismcts:iterations=40:prune=0", load_rules("switch", ["decks=3"]))):
+        game = Game(rules, 3, seed=4)
         bot = make_bot(spec + ":seed=1")
         assert isinstance(bot, ISMCTSBot)
         legal = game.legal_actions()
@@ -143,10 +144,10 @@ def test_kernel_off_and_auto_where_the_kernel_cannot_roll_out_on_the_engine() ->
 
 
 def test_kernel_on_says_why_it_cannot() -> None:
-    game = Game("switch", 2, seed=1)
+    game = Game(load_rules("switch", ["decks=3"]), 2, seed=1)  # three copies of a card
     bot = make_bot("ismcts:iterations=10:kernel=on")
     with pytest.raises(RulesError, match=r"ismcts kernel=on: switch: the compiled kernel does "
-                       r"not support multi_play .*; kernel=auto or kernel=off rolls out on "
+                       r"not support decks .*; kernel=auto or kernel=off rolls out on "
                        r"the engine"):
         bot.choose(game.observe(game.to_move), game.legal_actions(), random.Random(0))
     with pytest.raises(ValueError, match="ismcts kernel must be auto or on or off, not 'fast'"):

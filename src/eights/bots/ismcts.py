@@ -277,7 +277,7 @@ class ISMCTSBot:
             from eights.fast.tables import KernelUnsupported, check_supported
 
             try:
-                check_supported(rules)
+                check_supported(rules, players)
             except KernelUnsupported as exc:
                 if self.kernel == "on":
                     why = str(exc).removesuffix("; use the reference engine")
