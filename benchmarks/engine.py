@@ -1,21 +1,41 @@
-"""Random-play throughput of the engine, and the ratio to OpenSpiel stepped from Python.
+"""Random-play throughput: the reference engine, the compiled kernel, pyspiel stepped from
+Python and OpenSpiel's C++ loop, measured in the same run.
 
-    python benchmarks/engine.py [--seconds 3]
+    python benchmarks/engine.py [--seconds 3] [--repeats 3] [--presets] [--no-compile]
 
-For every preset (at its default player count) it plays random rounds for a
-fixed CPU time through the public API (``legal_actions()`` then ``apply()``) and
-prints rounds/s and decisions/s. On the ``openspiel`` preset with 4 players,
-special cards and reshuffle, it then steps ``pyspiel``'s ``crazy_eights``
-with the same parameters from Python the same way (uniform random legal
-action; uniform chance outcome, exact with one deck) and prints the ratio.
-A pyspiel decision count includes its separate "nominate suit" steps, which
-our engine folds into the play (``8h=s``); compare rounds/s first.
+On OpenSpiel's own game (the ``openspiel`` preset with 4 players, special cards and
+reshuffle; ``crazy_eights`` with the same parameters), alternating the four so that a
+busy machine hurts all alike, each measured for ``--seconds`` of CPU time, best and
+median of ``--repeats``:
+
+- ``reference``: :class:`eights.Game` through its public API, ``legal_actions()`` then
+  ``push()`` (which, like pyspiel's ``apply_action``, does not re-check), a uniform
+  random choice;
+- ``kernel``: whole rounds played inside compiled code by the kernel's uniform random
+  policy (:func:`eights.fast.random_rounds`: deal, legal actions, apply, scoring);
+- ``pyspiel (Python)``: ``pyspiel``'s ``crazy_eights`` stepped from Python the same way
+  as the reference engine (uniform legal action, uniform chance outcome);
+- ``OpenSpiel C++``: ``pyspiel.evaluate_bots`` with uniform random bots, one call a round
+  (the whole round in C++).
+
+It prints rounds/s and the ratios (targets of issue 12: kernel at least 5x OpenSpiel's
+C++ loop, and at least 20x the reference engine on every preset), then the kernel's
+first-call compile time (a fresh ``NUMBA_CACHE_DIR``) and its time to load from that cache,
+each in a new process (wall time: importing :mod:`eights.fast` and one round included).
+``--presets`` adds the reference engine and the kernel on every preset at its default
+player count. A pyspiel decision count includes its separate "nominate suit" steps,
+which eights folds into the play (``8h=s``): compare rounds/s.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,41 +48,53 @@ OPENSPIEL_PARAMS: dict[str, Any] = {
     "max_turns": 100,
 }
 
+Measure = Callable[[float], tuple[int, float]]
+"""``measure(seconds) -> (rounds, CPU seconds)``."""
+
 
 def timed(play_round: Callable[[Callable[[], float]], int], seconds: float,
-          seed: int = 1) -> tuple[int, int, float]:
-    """Rounds, decisions and CPU seconds of ``play_round`` called until ``seconds`` pass.
-
-    ``play_round(rand)`` plays one random round with ``rand`` and returns its
-    number of decisions; both engines are measured through this same loop.
-    """
+          seed: int = 1) -> tuple[int, float]:
+    """Rounds and CPU seconds of ``play_round(rand)`` called until ``seconds`` pass."""
     rand = random.Random(seed).random
-    rounds = decisions = 0
+    rounds = 0
     start = time.process_time()
-    deadline = start + seconds
-    while time.process_time() < deadline:
+    while time.process_time() < start + seconds:
         for _ in range(20):
-            decisions += play_round(rand)
+            play_round(rand)
             rounds += 1
-    return rounds, decisions, time.process_time() - start
+    return rounds, time.process_time() - start
 
 
-def ours(rules: Rules, players: int, seconds: float, seed: int = 1) -> tuple[int, int, float]:
+def reference(rules: Rules, players: int) -> Measure:
     def play_round(rand: Callable[[], float]) -> int:
         game = Game(rules, players, seed=int(rand() * 2**32))
         decisions = 0
         while not game.over:
             legal = game.legal_actions()
-            # push, like pyspiel's apply_action, does not re-check the action or
-            # report what it did (apply adds about 2 µs for its Step)
             game.push(legal[int(rand() * len(legal))])
             decisions += 1
         return decisions
 
-    return timed(play_round, seconds, seed)
+    return lambda seconds: timed(play_round, seconds)
 
 
-def pyspiel_steps(seconds: float, seed: int = 1) -> tuple[int, int, float]:
+def kernel(rules: Rules, players: int) -> Measure:
+    from eights.fast import random_rounds
+
+    random_rounds(rules, players, 1, 0)  # compiled (or loaded) before any clock starts
+
+    def measure(seconds: float) -> tuple[int, float]:
+        rounds = 0
+        start = time.process_time()
+        while time.process_time() < start + seconds:
+            random_rounds(rules, players, 2000, 1 + rounds)
+            rounds += 2000
+        return rounds, time.process_time() - start
+
+    return measure
+
+
+def pyspiel_python() -> Measure:
     import pyspiel
 
     game = pyspiel.load_game("crazy_eights", dict(OPENSPIEL_PARAMS))
@@ -80,44 +112,110 @@ def pyspiel_steps(seconds: float, seed: int = 1) -> tuple[int, int, float]:
                 decisions += 1
         return decisions
 
-    return timed(play_round, seconds, seed)
+    return lambda seconds: timed(play_round, seconds)
+
+
+def openspiel_cpp() -> Measure:
+    import numpy as np
+    import pyspiel
+
+    game = pyspiel.load_game("crazy_eights", dict(OPENSPIEL_PARAMS))
+    bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(4)]
+    rng = np.random.RandomState(1)
+
+    def measure(seconds: float) -> tuple[int, float]:
+        rounds = 0
+        start = time.process_time()
+        while time.process_time() < start + seconds:
+            for _ in range(50):
+                pyspiel.evaluate_bots(game.new_initial_state(), bots, int(rng.randint(2**31)))
+                rounds += 1
+        return rounds, time.process_time() - start
+
+    return measure
+
+
+_PROBE = ("import time; t = time.perf_counter(); from eights.fast import random_rounds; "
+          "random_rounds('openspiel', 4, 1); print(time.perf_counter() - t)")
+
+
+def compile_and_load() -> tuple[float, float]:
+    """Wall seconds of the first call with an empty cache, then with the cache filled."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        times = []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", _PROBE], env=env, check=True,
+                                 capture_output=True, text=True)
+            times.append(float(out.stdout.strip()))
+    return times[0], times[1]
+
+
+def alternate(measures: dict[str, Measure], seconds: float, repeats: int
+              ) -> dict[str, list[float]]:
+    """Rounds/s of each measure, ``repeats`` times, taking turns."""
+    rates: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(repeats):
+        for name, measure in measures.items():
+            rounds, cpu = measure(seconds)
+            rates[name].append(rounds / cpu)
+    return rates
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per measurement")
     parser.add_argument("--repeats", type=int, default=3,
-                        help="alternate measurements and keep the best of each")
+                        help="alternate the measurements this many times")
+    parser.add_argument("--presets", action="store_true",
+                        help="also compare the kernel and the engine on every preset")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="skip the compile-time measurement (about 15 s to a minute)")
     args = parser.parse_args()
-    print(f"{'preset':<16}{'players':>8}{'rounds/s':>12}{'decisions/s':>14}{'dec/round':>11}")
-    for name in preset_names():
-        rules = load_rules(name)
-        r, d, t = ours(rules, rules.default_players, args.seconds)
-        print(f"{name:<16}{rules.default_players:>8}{r / t:>12.0f}{d / t:>14.0f}{d / r:>11.1f}")
-    overrides = {"default_players": 4, "special_cards": True, "reshuffle": True}
-    rules = load_rules("openspiel", overrides)
-    best_ours = (0.0, 0.0)
-    best_theirs = (0.0, 0.0)
-    have_pyspiel = True
-    for _ in range(args.repeats):  # alternate, so a busy machine hurts both alike
-        r, d, t = ours(rules, 4, args.seconds)
-        best_ours = max(best_ours, (r / t, d / t))
-        try:
-            pr, pd, pt = pyspiel_steps(args.seconds)
-        except ImportError:
-            have_pyspiel = False
-            break
-        best_theirs = max(best_theirs, (pr / pt, pd / pt))
-    print("\nopenspiel preset, 4 players, special cards, reshuffle "
-          f"(best of {args.repeats}, CPU time):")
-    print(f"  eights  {best_ours[0]:>10.0f} rounds/s {best_ours[1]:>10.0f} decisions/s")
-    if not have_pyspiel:
-        print("  pyspiel not installed (pip install open_spiel): no ratio")
-        return
-    print(f"  pyspiel {best_theirs[0]:>10.0f} rounds/s {best_theirs[1]:>10.0f} decisions/s "
-          "(stepped from Python)")
-    print(f"  ratio eights/pyspiel: {best_ours[0] / best_theirs[0]:.2f}x rounds/s, "
-          f"{best_ours[1] / best_theirs[1]:.2f}x decisions/s")
+    rules = load_rules("openspiel", {"default_players": 4, "special_cards": True,
+                                     "reshuffle": True})
+    measures: dict[str, Measure] = {"reference": reference(rules, 4), "kernel": kernel(rules, 4)}
+    try:
+        measures["pyspiel (Python)"] = pyspiel_python()
+        measures["OpenSpiel C++"] = openspiel_cpp()
+    except ImportError:
+        print("pyspiel not installed (pip install open_spiel): no OpenSpiel figures")
+    rates = alternate(measures, args.seconds, args.repeats)
+    print(f"openspiel preset, 4 players, special cards, reshuffle ({args.repeats} runs "
+          f"alternating, {args.seconds:g} s CPU each; rounds/s)")
+    print(f"  {'engine':<18}{'best':>10}{'median':>10}{'worst':>10}")
+    for name, values in rates.items():
+        print(f"  {name:<18}{max(values):>10,.0f}{statistics.median(values):>10,.0f}"
+              f"{min(values):>10,.0f}")
+    best = {name: max(values) for name, values in rates.items()}
+    print(f"  kernel / reference: {best['kernel'] / best['reference']:.1f}x")
+    if "OpenSpiel C++" in best:
+        print(f"  kernel / OpenSpiel C++: {best['kernel'] / best['OpenSpiel C++']:.2f}x "
+              f"(target 5x)")
+        print(f"  reference / pyspiel (Python): "
+              f"{best['reference'] / best['pyspiel (Python)']:.2f}x")
+    if not args.no_compile:
+        first, cached = compile_and_load()
+        print(f"kernel first call, empty cache (compile): {first:.1f} s; "
+              f"from the cache: {cached:.2f} s")
+    if args.presets:
+        from eights.codes import action_count
+        from eights.fast import KernelUnsupported
+
+        print(f"\n{'preset':<16}{'players':>8}{'kernel r/s':>12}{'reference r/s':>15}"
+              f"{'ratio':>8}  (best of {args.repeats}, alternating; target 20x)")
+        for name in preset_names():
+            preset = load_rules(name)
+            n = preset.default_players
+            try:
+                action_count(preset, n)
+                pair = {"kernel": kernel(preset, n), "reference": reference(preset, n)}
+            except KernelUnsupported as exc:
+                print(f"{name:<16}  kernel does not support {exc.field}")
+                continue
+            got = alternate(pair, args.seconds / 2, args.repeats)
+            k, r = max(got["kernel"]), max(got["reference"])
+            print(f"{name:<16}{n:>8}{k:>12,.0f}{r:>15,.0f}{k / r:>7.1f}x")
 
 
 if __name__ == "__main__":

@@ -6,12 +6,14 @@ On ``classic`` with 2 and 4 players (best of ``--repeats``, CPU time):
 
 - the worlds ISMCTS searches: decision points of games between greedy bots, a world
   sampled at each (``eights.bots.worlds.sample_world``); per world, the µs of
-  ``state_from_game`` into a reused state, of ``play_out`` with greedy seats from it,
+  ``state_from_game`` into a reused state, of ``play_out`` with greedy seats from it
+  (converting and playing, less converting),
   and of ``PlayOuts.play`` (both, and the result read back), against the engine's
   rollout as ISMCTS plays it (``Game.clone`` and ``greedy_action`` pushed to the end);
-- ``TableBatch`` on 4 players: table-steps a second (one learning seat choosing uniformly
-  among its legal actions from numpy, the three others random inside compiled code) at
-  batches of 1, 64 and 1024.
+- ``TableBatch`` on 4 players: table-steps a second (CPU time of ``step`` alone; the
+  learning seat plays its first legal code, ``mask.argmax(axis=1)``, the three others
+  at random inside compiled code) at batches of 1, 64 and 1024, and the learning
+  seat's decisions a second of all seats.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from eights.bots.ismcts import greedy_action
 from eights.bots.worlds import hand_bands, sample_world
 from eights.engine.rules import Rules
 from eights.fast import kernel as k
+from eights.fast.vector import TableBatch
 from eights.fast.world import PlayOuts, cached_tables, play_out, policy_epsilons, state_from_game
 
 
@@ -69,7 +72,6 @@ def world_figures(rules: Rules, players: int, count: int, seconds: float) -> dic
     greedy = policy_epsilons("greedy", players)
     buf = np.empty(k.N_ACTIONS, dtype=np.int64)
     script = np.empty(0, dtype=np.int64)
-    saved = [state_from_game(kt, w, i).copy() for i, w in enumerate(worlds)]
     playouts = PlayOuts(rules, players)
     decisions = 0
     for i, w in enumerate(worlds):
@@ -79,14 +81,9 @@ def world_figures(rules: Rules, players: int, count: int, seconds: float) -> dic
     def convert(world: Game) -> None:
         state_from_game(kt, world, 7, state)
 
-    it = iter(range(1 << 62))
-
-    def play(_: Game) -> None:
-        state[:] = saved[next(it) % len(saved)]
+    def play(world: Game) -> None:
+        state_from_game(kt, world, 7, state)
         play_out(kt.tab, state, greedy, buf, script)
-
-    def copy_only(_: Game) -> None:
-        state[:] = saved[next(it) % len(saved)]
 
     def both(world: Game) -> None:
         playouts.play(world, 7)
@@ -96,14 +93,38 @@ def world_figures(rules: Rules, players: int, count: int, seconds: float) -> dic
         while not game.over:
             game.push(greedy_action(game, game.legal))
 
-    copied = per_world(worlds, copy_only, seconds / 4)
+    converted = per_world(worlds, convert, seconds)
     return {
-        "convert": per_world(worlds, convert, seconds),
-        "play_out": per_world(worlds, play, seconds) - copied,
+        "convert": converted,
+        "play_out": per_world(worlds, play, seconds) - converted,
         "PlayOuts.play": per_world(worlds, both, seconds),
         "engine rollout": per_world(worlds, engine, seconds),
         "decisions": decisions / len(worlds),
     }
+
+
+def batch_figures(rules: Rules, players: int, batch: int, seconds: float) -> tuple[float, float]:
+    """Table-steps a second of :meth:`TableBatch.step` (CPU time of the calls alone), and
+    the decisions of all seats per table-step (from the rounds finished)."""
+    tables = TableBatch(rules, players, batch, seed=1)
+    _, mask = tables.reset()
+    steps = 0
+    spent = 0.0
+    done = np.zeros(batch, dtype=bool)
+    mine = np.zeros(batch, dtype=np.int64)
+    my_total = all_total = 0
+    while spent < seconds:
+        actions = mask.argmax(axis=1)
+        start = time.process_time()
+        _, mask, _, terminated = tables.step(actions)
+        spent += time.process_time() - start
+        steps += batch
+        mine += ~done
+        my_total += int(mine[terminated].sum())
+        all_total += int(tables.states[terminated, k.S_DECISIONS].sum())
+        mine[terminated | done] = 0
+        done = terminated
+    return steps / spent, all_total / max(1, my_total)
 
 
 def main() -> None:
@@ -125,6 +146,12 @@ def main() -> None:
                 best[name] = min(best.get(name, value), value)
         print(f"{players:<8}" + "".join(f"{best[h]:>16.1f}" for h in heads)
               + f"{best['engine rollout'] / best['PlayOuts.play']:>9.1f}x")
+    print(f"\nTableBatch, classic, 4 players, seat 0 learning, 3 random seats (best of "
+          f"{args.repeats}, CPU time of step)")
+    print(f"{'batch':<8}{'table-steps/s':>16}{'decisions/step':>16}{'decisions/s':>14}")
+    for batch in (1, 64, 1024):
+        rate, per = max(batch_figures(rules, 4, batch, args.seconds) for _ in range(args.repeats))
+        print(f"{batch:<8}{rate:>16,.0f}{per:>16.2f}{rate * per:>14,.0f}")
 
 
 if __name__ == "__main__":

@@ -9,12 +9,36 @@ single ``8h=s``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from eights import Action, Game, Kind, load_rules
 
 OS_DRAW, OS_PASS, OS_NOMINATE = 52, 53, 54
+
+
+class Dealt(Protocol):
+    @property
+    def deck(self) -> Sequence[int]:
+        """The cards in the order they left the stock."""
+
+
+class Ours(Protocol):
+    """What the bridge drives on our side: a :class:`~eights.Game`, or an adapter (the
+    compiled kernel's, in ``tests/test_fast_world.py``)."""
+
+    @property
+    def over(self) -> bool: ...
+    @property
+    def to_play(self) -> int | None: ...
+    @property
+    def round_points(self) -> list[int] | None: ...
+    @property
+    def hands(self) -> Sequence[Sequence[int]]: ...
+    def legal_actions(self) -> list[Action]: ...
+    def apply(self, action: Action) -> object: ...
+    def round_log(self) -> Dealt: ...
 
 
 def os_card(card: int) -> int:
@@ -67,15 +91,19 @@ def params_to_overrides(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def play_lockstep(params: dict[str, Any], seed: int) -> Outcome:
-    """Play one random game on both engines; raise AssertionError on any divergence."""
+def play_lockstep(params: dict[str, Any], seed: int,
+                  engine: Callable[..., Ours] = Game) -> Outcome:
+    """Play one random game on both engines; raise AssertionError on any divergence.
+
+    ``engine(rules, players, seed=..., dealer=...)`` makes our side: the reference
+    engine by default."""
     import pyspiel
 
     rules = load_rules("openspiel", params_to_overrides(params))
     rng = random.Random(seed)
     players = params["players"]
     dealer = rng.randrange(players)
-    ours = Game(rules, players, seed=seed, dealer=dealer)
+    ours = engine(rules, players, seed=seed, dealer=dealer)
     game = pyspiel.load_game("crazy_eights", dict(params))
     state = game.new_initial_state()
     state.apply_action(_dealer_action(state, dealer))

@@ -7,7 +7,8 @@
   ``eights.bots`` on the engine (the search rolls out on the kernel when it can),
   ``eights.i18n`` on the engine only, ``eights.lab`` on the engine, the bots and the kernel,
   ``eights.rl`` (the environments) on all of these (and ``eights.i18n`` for the
-  table in words of ``render``);
+  table in words of ``render``), ``eights.openspiel`` (the OpenSpiel game) on the
+  engine, the codes and the bots;
 - the front-ends (cli, plain, session, tui, server) sit on top;
 - nothing outside the engine reads a private attribute of another object
   (``game._t``): what a front-end needs is public (``Game.apply`` returns a
@@ -31,6 +32,7 @@ ALLOWED = {
     "fast": {"engine", "codes", "fast"},
     "lab": {"engine", "bots", "codes", "fast", "lab"},
     "rl": {"engine", "bots", "codes", "fast", "i18n", "rl"},
+    "openspiel": {"engine", "bots", "codes", "openspiel"},
 }
 
 

@@ -11,20 +11,23 @@ on from there with the same cards and choices.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
-from eights import Game, load_rules
+from eights import Action, Card, Game, Rank, load_rules
 from eights.bots.basic import GreedyBot
+from eights.codes import O_FLAGS, observation_size, round_rewards
 from eights.codes import observation as engine_observation
-from eights.codes import observation_size
 from eights.engine.rules import Rules
 from eights.fast import FastGame, action_code
 from eights.fast import kernel as k
 from eights.fast.game import new_state
 from eights.fast.observe import observation, observe
+from eights.fast.vector import TableBatch
 from eights.fast.world import (
     PlayOuts,
     cached_tables,
@@ -33,6 +36,7 @@ from eights.fast.world import (
     policy_epsilons,
     state_from_game,
 )
+from openspiel_bridge import os_documented_bug_points, params_to_overrides, play_lockstep
 from test_fast import SUPPORTED, VARIANTS, _same_state, _seats
 
 Int64Array = npt.NDArray[np.int64]
@@ -392,3 +396,295 @@ def test_an_observation_names_a_missing_seat() -> None:
     assert observation(game.kt.tab, game.state, 2).shape == (observation_size(3),)
     with pytest.raises(ValueError, match="seat 3 does not exist; seats are 0 to 2"):
         observation(game.kt.tab, game.state, 3)
+
+
+def _table_seed(seed: int, table: int) -> int:
+    """Table ``table``'s generator seed, as :mod:`eights.fast.vector` documents it."""
+    words = np.random.SeedSequence(seed).generate_state(table + 1, dtype=np.uint64)
+    return int(words[table]) & (2**63 - 1)
+
+
+class _Alone:
+    """One table stepped alone from Python: a :class:`FastGame` seeded as the batch seeds
+    it, the other seats choosing as the kernel's policies do (``greedy``: the compiled
+    greedy choice; ``random``: a uniform draw from the state's generator when there is a
+    choice), new rounds dealt with the dealer one seat on."""
+
+    def __init__(self, rules: Rules, players: int, table: int, seat: int,
+                 opponents: list[str], seed: int) -> None:
+        self.seat = seat
+        others = [s for s in range(players) if s != seat]
+        self.policy = dict(zip(others, opponents * len(others) if len(opponents) == 1
+                               else opponents, strict=True))
+        self.game = FastGame(rules, players, seed=_table_seed(seed, table),
+                             dealer=table % players)
+        self.others()
+
+    def others(self) -> None:
+        g = self.game
+        while not g.over and g.to_play != self.seat:
+            legal = g.legal_codes()
+            if len(legal) == 1:
+                g.apply(legal[0])
+            elif self.policy[int(g.state[k.S_TO_MOVE])] == "greedy":
+                g.apply(g.greedy_action())
+            else:
+                g.apply(legal[k.rand_below(g.state, len(legal))])
+
+    def new_round(self) -> None:
+        g = self.game
+        k.deal(g.kt.tab, g.state, (int(g.state[k.S_DEALER]) + 1) % g.n, g.script)
+        self.others()
+        assert not g.over  # (a round over before the seat's turn: not with these rules)
+
+
+@pytest.mark.parametrize(("name", "players", "seat", "opponents", "reward"), [
+    ("classic", 4, 0, ["random"], "points"),  # winner-collects
+    ("huit-fou", 3, 1, ["greedy", "random"], "raw"),  # own-hand
+    ("crazy-eights", 2, 1, ["greedy"], "win"),
+    ("les-huit", 4, 2, ["random", "greedy", "greedy"], "points"),  # teams
+    ("pesten", 3, 2, ["random"], "points"),  # rounds-won
+    ("tschau-sepp", 3, 0, ["random"], "raw"),  # placings, play_on: the seat may be out
+])
+def test_a_batch_steps_each_table_as_it_steps_alone(name: str, players: int, seat: int,
+                                                     opponents: list[str], reward: str) -> None:
+    """Rewards, observations, masks and ends of a batch's tables are those of each table
+    stepped alone through :class:`FastGame` with the same choices (the observations are
+    the engine's: see the tests above), across the rounds that follow one another."""
+    rules = load_rules(name)
+    batch = 5
+    tables = TableBatch(rules, players, batch, seat=seat, opponents=opponents, seed=11,
+                        reward=reward)
+    alone = [_Alone(rules, players, b, seat, opponents, 11) for b in range(batch)]
+    chooser = random.Random(4)
+    obs, mask = tables.reset()
+    ended = [False] * batch
+    rounds = 0
+    for step in range(300):
+        for b, one in enumerate(alone):
+            g = one.game
+            where = f"{name} step {step} table {b}"
+            assert obs[b].tolist() == observation(g.kt.tab, g.state, seat).tolist(), where
+            assert np.flatnonzero(mask[b]).tolist() == sorted(g.legal_codes()), where
+        actions = np.array([chooser.choice(np.flatnonzero(mask[b]).tolist()) if mask[b].any()
+                            else 9999 for b in range(batch)])
+        obs, mask, rewards, terminated = tables.step(actions)
+        for b, one in enumerate(alone):
+            g = one.game
+            if ended[b]:
+                one.new_round()
+                expected, over = 0.0, False
+            else:
+                g.apply(int(actions[b]))
+                one.others()
+                over = g.over
+                expected = 0.0
+                if over:
+                    assert g.round_points is not None and g.round_winners is not None
+                    expected = round_rewards(rules, g.round_points, g.round_winners,
+                                             reward)[seat]
+                    rounds += 1
+            assert (rewards[b], terminated[b]) == (expected, over), f"{name} step {step} {b}"
+            ended[b] = over
+    assert rounds >= 10 and tables.skipped == 0
+
+
+def test_batches_are_seeded_table_by_table() -> None:
+    """The same seed plays the same rounds; table ``i`` plays alike in batches of any size;
+    another seed plays others; ``reset(seed)`` starts the stream again."""
+    def run(batch: int, seed: int, tables: TableBatch | None = None) -> list[npt.NDArray[Any]]:
+        tables = tables or TableBatch("crazy-eights", 3, batch, seed=seed,
+                                      opponents="greedy")
+        obs, mask = tables.reset(seed)
+        seen: list[npt.NDArray[Any]] = [obs.copy()]
+        for _ in range(60):
+            obs, mask, rewards, _ = tables.step(mask.argmax(axis=1))
+            seen += [obs.copy(), rewards.copy()]
+        return seen
+
+    small, large = run(2, 7), run(5, 7)
+    assert all((a == b[:2]).all() for a, b in zip(small, large, strict=True))
+    assert all((a == b).all() for a, b in zip(small, run(2, 7), strict=True))
+    assert not all((a == b).all() for a, b in zip(small, run(2, 8), strict=True))
+    reused = TableBatch("crazy-eights", 3, 2, seed=3, opponents="greedy")
+    run(2, 3, reused)
+    assert all((a == b).all() for a, b in zip(small, run(2, 7, reused), strict=True))
+
+
+def test_an_illegal_action_names_its_table_and_changes_nothing() -> None:
+    tables = TableBatch("classic", 2, 3, seed=5)
+    _, mask = tables.reset()
+    before = tables.states.copy()
+    actions = mask.argmax(axis=1)
+    illegal = int(np.flatnonzero(~mask[1])[0])
+    actions[1] = illegal
+    with pytest.raises(ValueError, match=rf"table 1: action {illegal} \(.*\) is not legal now; "
+                                         r"legal: \d+ \("):
+        tables.step(actions)
+    assert (tables.states == before).all()
+    actions[1] = 10_000
+    with pytest.raises(ValueError, match="table 1: action 10000 is not a code: codes are 0 to 536"):
+        tables.step(actions)
+    actions[1] = mask[1].argmax()
+    again = TableBatch("classic", 2, 3, seed=5)
+    again.reset()
+    mine, theirs = tables.step(actions), again.step(actions)
+    for i in range(4):
+        assert np.array_equal(mine[i], theirs[i])
+
+
+def test_a_round_over_starts_again_on_the_next_step() -> None:
+    """NEXT_STEP autoreset: the final observation (round over) with the reward and an empty
+    mask; then, whatever the action, the next round's first observation, reward 0."""
+    tables = TableBatch("crazy-eights", 2, 1, seed=2, opponents="greedy", reward="win")
+    obs, mask = tables.reset()
+    rounds_over = 0
+    for _ in range(400):
+        obs, mask, rewards, terminated = tables.step(mask.argmax(axis=1))
+        if terminated[0]:
+            rounds_over += 1
+            assert obs[0, O_FLAGS + 8] == 1 and not mask.any() and rewards[0] in (1.0, -1.0)
+            obs, mask, rewards, terminated = tables.step(np.array([-1]))
+            assert obs[0, O_FLAGS + 8] == 0 and mask.any()
+            assert rewards[0] == 0.0 and not terminated[0]
+            assert obs[0, O_FLAGS + 7] == 1  # the seat is to play
+        else:
+            assert rewards[0] == 0.0
+    assert rounds_over >= 5
+
+
+def test_bad_batch_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match="batch must be a positive number"):
+        TableBatch("classic", 2, 0)
+    with pytest.raises(ValueError, match="seat 4 does not exist; seats are 0 to 3"):
+        TableBatch("classic", 4, 2, seat=4)
+    with pytest.raises(ValueError, match="2 opponent policies for 3 other seats"):
+        TableBatch("classic", 4, 2, opponents=["random", "greedy"])
+    with pytest.raises(ValueError, match="unknown policy 'clever'; policies: random, greedy"):
+        TableBatch("classic", 2, 2, opponents="clever")
+    with pytest.raises(ValueError, match="unknown reward 'money'; rewards: points, raw, win"):
+        TableBatch("classic", 2, 2, reward="money")
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        TableBatch("classic", 2, 2, seed=-1)
+    tables = TableBatch("classic", 2, 2)
+    with pytest.raises(RuntimeError, match=r"reset\(\) before step"):
+        tables.step(np.zeros(2, dtype=np.int64))
+    tables.reset()
+    with pytest.raises(ValueError, match=r"2 integer codes \(one a table\)"):
+        tables.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="integer codes"):
+        tables.step(np.zeros(2))
+
+
+def test_a_round_outgrowing_the_record_of_positions_stops_the_batch_loudly() -> None:
+    """huit-fou with six players counts positions (HF13) in most rounds: with room for 7
+    the batch soon stops, saying what to do, and steps no more until reset."""
+    tables = TableBatch("huit-fou", 6, 4, seed=1, repeat_capacity=8)
+    _, mask = tables.reset()
+    with pytest.raises(ValueError, match=r"repeat capacity.*call reset\(\), with a larger "
+                                         r"TableBatch\(repeat_capacity=...\)"):
+        for _ in range(5000):
+            _, mask, _, _ = tables.step(mask.argmax(axis=1))
+    with pytest.raises(RuntimeError, match="reset"):
+        tables.step(mask.argmax(axis=1))
+    assert tables.states.shape[1] < TableBatch("huit-fou", 6, 1).states.shape[1]
+
+
+class _KernelSide:
+    """The kernel (:class:`FastGame`) as the OpenSpiel bridge's side of the lockstep; the
+    cards it deals and draws, in the order they leave the stock, read back from the hands
+    (the deal round the table from the dealer's left, then the starter; after each action
+    what each hand gained, the cards of the stock before the action first: after those
+    the discard pile was turned into a new stock, HA5). A starter put back (HA2) is not
+    seen: for OpenSpiel it is as if the card turned were the one that stays."""
+
+    def __init__(self, rules: Rules, players: int, *, seed: int, dealer: int) -> None:
+        self.game = FastGame(rules, players, seed=seed, dealer=dealer)
+        dealt = [self.game.hand(s) for s in range(players)]
+        self.deck: list[Card] = []
+        for i in range(rules.hand_size_for(players) * players):
+            self.deck.append(dealt[(dealer + 1 + i) % players].pop())
+        self.deck.append(self.game.discard()[0])
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    @property
+    def to_play(self) -> int | None:
+        return self.game.to_play
+
+    @property
+    def round_points(self) -> list[int] | None:
+        return self.game.round_points
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        return [self.game.hand(s) for s in range(self.game.n)]
+
+    def legal_actions(self) -> list[Action]:
+        return self.game.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        seat = self.game.to_play
+        before = [Counter(h) for h in self.hands]
+        if action.card is not None:
+            assert seat is not None
+            before[seat] -= Counter(action.cards)
+        stock = self.game.stock()
+        self.game.apply(action)
+        for s, hand in sorted(enumerate(self.hands), key=lambda sh: sh[0] != seat):
+            got = Counter(hand) - before[s]
+            first = got & stock  # drawn before the stock ran out and the pile was turned
+            self.deck += sorted(first.elements()) + sorted((got - first).elements())
+            stock -= first
+
+    def round_log(self) -> _KernelSide:
+        return self
+
+
+@pytest.mark.parametrize("params", [
+    {"players": p, "max_draw_cards": d, "use_special_cards": s, "reshuffle": r, "max_turns": t}
+    for p in (2, 3, 4, 5, 6, 7)
+    for d, s, r, t in ((1, False, False, 100), (5, True, True, 100), (2, True, False, 20))
+], ids=lambda p: "-".join(str(v) for v in p.values()))
+def test_the_kernel_plays_in_lockstep_with_openspiel(params: dict[str, Any]) -> None:
+    """``tests/openspiel_bridge.py``'s lockstep with pyspiel's ``crazy_eights``, the kernel
+    on our side: the same legal actions at every decision, the same end; pyspiel's
+    returns by its documented scoring bug, our points by face value."""
+    rules = load_rules("openspiel", params_to_overrides(params))
+    for seed in range(6):
+        outcome = play_lockstep(params, seed, engine=_KernelSide)
+        assert outcome.decisions > 0
+        assert outcome.os_returns == [-float(os_documented_bug_points(h))
+                                      for h in outcome.final_hands]
+        assert outcome.our_points == [sum(rules.points[Rank(c >> 2)] for c in h)
+                                      for h in outcome.final_hands]
+
+
+@pytest.mark.parametrize("name", ["classic", "huit-fou", "tschau-sepp", "pesten"])
+def test_sampled_worlds_become_kernel_states_that_play_on_alike(name: str) -> None:
+    """ISMCTS's worlds (:func:`eights.bots.worlds.sample_world`, games rebuilt from an
+    observation) made kernel states go on alike with the world's own draws and the
+    rollout's choices (greedy, one in four at random)."""
+    from eights.bots.ismcts import greedy_action
+    from eights.bots.worlds import sample_world
+
+    rules = load_rules(name)
+    kt = cached_tables(rules)
+    rng = random.Random(name)
+    worlds = 0
+    for first in _short_rounds(rules, 3, 2):
+        for at in range(0, len(first.history), 4):
+            ref, _ = _replayed(first, at)
+            world = sample_world(ref.observe(ref.to_move), rng)
+            st = state_from_game(kt, world, seed=at)
+            ended = world.clone(random.Random(at))
+            while not ended.over:
+                legal = ended.legal_actions()
+                ended.push(rng.choice(legal) if rng.random() < 0.25
+                           else greedy_action(ended, legal))
+            # the engine goes on drawing as the round did (the same generator)
+            _continued(world.clone(random.Random(at)), ended, st, f"{name} at {at}")
+            worlds += 1
+    assert worlds > 10

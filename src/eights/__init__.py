@@ -14,6 +14,7 @@ from eights.engine.errors import (
     NotationError,
     RecordError,
     RulesError,
+    ScriptEnded,
 )
 from eights.engine.game import Game, RoundLog, Step
 from eights.engine.observation import Observation
@@ -43,6 +44,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "Scoring",
+    "ScriptEnded",
     "Step",
     "Suit",
     "load_rules",

@@ -80,6 +80,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "lab": ("openskill", "matplotlib"),
     "fast": ("numba",),
     "rl": ("pettingzoo", "gymnasium"),
+    "openspiel": ("pyspiel",),
 }
 """The optional libraries of each extra (``pip install 'eights[extra]'``)."""
 

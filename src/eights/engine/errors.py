@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from eights.engine.cards import Card
+
 __all__ = [
     "EightsError",
     "IllegalActionError",
     "NotationError",
     "RecordError",
     "RulesError",
+    "ScriptEnded",
 ]
 
 
@@ -37,3 +43,17 @@ class RulesError(EightsError, ValueError):
 
 class RecordError(EightsError, ValueError):
     """A game record that is malformed: names the field and what it should hold."""
+
+
+class ScriptEnded(EightsError):
+    """A game on a closed script (:meth:`~eights.engine.game.Game.extend_deck`) needs a card
+    the script does not hold: the caller is the chance player and chooses it.
+
+    :attr:`stock` lists the cards it may be, each copy equally likely. The action (or the
+    deal) that raised it is left half done: play it on a copy, then again with the card.
+    """
+
+    def __init__(self, stock: tuple[Card, ...]) -> None:
+        super().__init__(f"the script of cards has ended; the next card leaves a stock of "
+                         f"{len(stock)}: add it with extend_deck")
+        self.stock = stock

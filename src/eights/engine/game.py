@@ -3,7 +3,10 @@
 :class:`Game` is the referee's whole state of a match. It does no I/O and
 owns its randomness: every card that leaves the stock is drawn uniformly from
 the stock (a multiset) with the game's own ``random.Random(seed)``, or taken
-from a scripted sequence when one is given (stacked decks, replays).
+from a scripted sequence when one is given (stacked decks, replays). A closed
+script (``closed=True``, :meth:`Game.extend_deck`) never draws at random: the
+card after it is asked of the caller (:class:`~eights.engine.errors.ScriptEnded`),
+which is how OpenSpiel's explicit chance nodes are made (:mod:`eights.openspiel`).
 
 Seats are numbered in play order: seat ``s + 1`` sits left of seat ``s`` and
 plays next when ``direction`` is 1. The dealer rotates one seat each round;
@@ -29,7 +32,7 @@ from typing import Any, NamedTuple
 
 from eights.engine.actions import DRAW, NAMES, PASS, TAKE, Action
 from eights.engine.cards import Card, Rank, Suit
-from eights.engine.errors import IllegalActionError, RecordError, RulesError
+from eights.engine.errors import IllegalActionError, RecordError, RulesError, ScriptEnded
 from eights.engine.observation import TELL_KINDS, Observation, Tell
 from eights.engine.rules import BlockedScoring, Rules, Scoring, load_rules
 from eights.engine.tables import SUIT_OF, Tables, tables_for
@@ -96,6 +99,7 @@ class Game:
     """A match of Crazy Eights under some :class:`~eights.engine.rules.Rules`."""
 
     __slots__ = (
+        "_closed",
         "_dealt",
         "_legal",
         "_rng",
@@ -159,7 +163,12 @@ class Game:
         seed: int | None = None,
         dealer: int = 0,
         deck: Sequence[Card] | None = None,
+        closed: bool = False,
     ) -> None:
+        """``deck``: the cards in the order they leave the stock (a stacked deck, a replay);
+        after them the game draws with its generator, unless ``closed``: then a card needed
+        beyond ``deck`` raises :class:`~eights.engine.errors.ScriptEnded` (see
+        :meth:`extend_deck`)."""
         self.rules_spec: str | dict[str, Any]
         if isinstance(rules, Rules):
             self.rules = rules
@@ -175,6 +184,7 @@ class Game:
             seed = random.SystemRandom().randrange(2**63)
         self.seed = seed
         self._rng = random.Random(seed)
+        self._closed = closed
         self._t = tables_for(self.rules)
         self.teams = self.rules.has_teams(self.n)
         self.scores = [0] * self.n
@@ -229,7 +239,7 @@ class Game:
         hands = self.hands
         first = self.dealer + 1
         count = self.rules.hand_size_for(n) * n
-        if self._script:
+        if self._script or self._closed:
             for i in range(count):
                 hands[(first + i) % n].append(self._take_from_stock())
         else:  # the same draws as _take_from_stock, inlined: dealing is most of a new game
@@ -918,6 +928,8 @@ class Game:
                 raise RecordError(
                     f"deck card {self._script_pos} ({c}) is not in the stock at that point "
                     f"(the stock holds {len(stock)} cards)") from None
+        elif self._closed:
+            raise ScriptEnded(tuple(stock))
         else:
             i = int(self._rng.random() * len(stock))
         c = stock[i]
@@ -1099,6 +1111,7 @@ class Game:
         g.n = seen.players
         g.seed = 0
         g._rng = rng
+        g._closed = False
         g._script = []
         g._script_pos = 0
         g._dealt = []
@@ -1190,7 +1203,7 @@ class Game:
             g.out, g.over, g.passes, g.pending, g.pending_card, g.plays, g.rank, g.replace,
             g.round, g.round_points, g.round_winners, g.rules, g.rules_spec, g.seed,
             g.skip_next, g.suit, g.teams, g.to_move, g.winners, g.served, g.skip_due,
-            g.naming, g.after_naming,
+            g.naming, g.after_naming, g._closed,
         ) = (
             self._legal, self._row, self._script, self._script_pos, self._t, self.again,
             self.again_penalty, self.announce_due, self.attacker, self.dealer, self.direction,
@@ -1198,7 +1211,7 @@ class Game:
             self.passes, self.pending, self.pending_card, self.plays, self.rank, self.replace,
             self.round, self.round_points, self.round_winners, self.rules, self.rules_spec,
             self.seed, self.skip_next, self.suit, self.teams, self.to_move, self.winners,
-            self.served, self.skip_due, self.naming, self.after_naming,
+            self.served, self.skip_due, self.naming, self.after_naming, self._closed,
         )
         g.finished = self.finished[:]
         g.hands = [h[:] for h in self.hands]
@@ -1224,6 +1237,33 @@ class Game:
         self._rng = random.Random(seed)
         self._script = []
         self._script_pos = 0
+        self._closed = False
+
+    def extend_deck(self, cards: Sequence[Card] = (), *, closed: bool = True) -> None:
+        """Script the next cards to leave the stock: ``cards`` in order, after the scripted
+        cards not yet drawn.
+
+        ``closed`` (the default) makes the script the only source of cards: a card needed
+        beyond it raises :class:`~eights.engine.errors.ScriptEnded`, whose ``stock`` lists
+        what it may be, and the caller chooses it (OpenSpiel's explicit chance). The action
+        that raised it is left half done, so it is played on a :meth:`clone`, then played
+        again on a new copy with the card added. ``closed=False`` draws at random after
+        the script, as a game built with ``deck`` does.
+
+        >>> g = Game("classic", 2, seed=1)
+        >>> g.extend_deck()
+        >>> g.clone().apply("draw")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        eights.engine.errors.ScriptEnded: the script of cards has ended; the next card leaves ...
+        >>> card = g.stock[0]
+        >>> g.extend_deck([card])
+        >>> g.apply("draw").received[1] == (card,)
+        True
+        """
+        self._script = [*self._script[self._script_pos:], *cards]
+        self._script_pos = 0
+        self._closed = closed
 
     def __repr__(self) -> str:
         where = "over" if self.over else f"seat {self.to_move} to play"

@@ -38,7 +38,7 @@ from eights.fast.game import POLICIES, new_state
 from eights.fast.kernel import _njit, _repeated
 from eights.fast.tables import T_BLOCK_REPEAT, KernelTables, compile_rules
 
-__all__ = ["PlayOut", "PlayOuts", "cached_tables", "play_out", "play_out_logged",
+__all__ = ["PlayOut", "PlayOuts", "cached_tables", "choose", "play_out", "play_out_logged",
            "policy_epsilons", "state_from_game"]
 
 Int64Array = npt.NDArray[np.int64]
@@ -244,19 +244,24 @@ def state_from_game(kt: KernelTables, game: Game, seed: int = 0,
 
 # ---------------------------------------------------------------- play-outs
 @_njit
+def choose(tab: Any, st: Any, policies: Any, buf: Any) -> int:
+    """The action the seat to play chooses by its policy (see :func:`play_out`); ``buf`` is
+    scratch (:data:`~eights.fast.kernel.N_ACTIONS` codes)."""
+    count = k.legal_list(tab, st, buf)
+    if count == 1:
+        return int(buf[0])
+    eps = policies[st[k.S_TO_MOVE]]
+    if eps >= 1.0 or (eps > 0.0 and k.rand_below(st, 1 << 53) < eps * 9007199254740992.0):
+        return int(buf[k.rand_below(st, count)])
+    return int(k.greedy_choice(tab, st, buf, count))
+
+
+@_njit
 def play_out_logged(tab: Any, st: Any, policies: Any, buf: Any, script: Any, log: Any) -> int:
     """:func:`play_out`, writing the action codes chosen to ``log`` (as many as fit)."""
     decisions = 0
     while not st[k.S_OVER]:
-        count = k.legal_list(tab, st, buf)
-        if count == 1:
-            a = buf[0]
-        else:
-            eps = policies[st[k.S_TO_MOVE]]
-            if eps >= 1.0 or (eps > 0.0 and k.rand_below(st, 1 << 53) < eps * 9007199254740992.0):
-                a = buf[k.rand_below(st, count)]
-            else:
-                a = k.greedy_choice(tab, st, buf, count)
+        a = choose(tab, st, policies, buf)
         if decisions < log.shape[0]:
             log[decisions] = a
         k.apply(tab, st, a, script)
