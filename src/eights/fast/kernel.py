@@ -748,8 +748,30 @@ def _follows_any(tab: Any, st: Any) -> bool:
     return False
 
 
-@_njit
+@_inline
+def _next_turn(st: Any, p: int, steps: int) -> None:
+    """The turn's flags cleared, and the seat ``steps`` on from ``p`` to play."""
+    st[S_DRAWN] = -1
+    st[S_DRAWS] = 0
+    st[S_AGAIN] = 0
+    st[S_REPLACE] = 0
+    st[S_SERVED] = 0
+    st[S_SKIP_NEXT] = 0
+    st[S_TO_MOVE] = _advance(st, p, steps)
+
+
+@_inline
 def _end_turn(tab: Any, st: Any, script: Any, p: int, steps: int) -> None:
+    """``_end_turn``: the common case inline, the rare one (HA13's penalty, a hand
+    emptied, a card any card follows) called."""
+    if st[S_ANNOUNCE_DUE] or st[S_FREE] or st[st[S_HSIZE] + p] == 0:
+        _end_turn_rare(tab, st, script, p, steps)
+        return
+    _next_turn(st, p, steps)
+
+
+@_njit
+def _end_turn_rare(tab: Any, st: Any, script: Any, p: int, steps: int) -> None:
     if st[S_ANNOUNCE_DUE]:
         st[S_ANNOUNCE_DUE] = 0
         _give(tab, st, script, p, tab[T_ANNOUNCE_PENALTY])  # HA13
@@ -765,13 +787,7 @@ def _end_turn(tab: Any, st: Any, script: Any, p: int, steps: int) -> None:
                 return
     if st[S_FREE] and not _follows_any(tab, st):  # CL4: only the first player
         st[S_FREE] = 0
-    st[S_DRAWN] = -1
-    st[S_DRAWS] = 0
-    st[S_AGAIN] = 0
-    st[S_REPLACE] = 0
-    st[S_SERVED] = 0
-    st[S_SKIP_NEXT] = 0
-    st[S_TO_MOVE] = _advance(st, p, steps)
+    _next_turn(st, p, steps)
 
 
 @_njit
