@@ -1258,13 +1258,4 @@ def policy_rounds(tab: Any, st: Any, rounds: int, policies: Any, results: Any) -
 def random_rounds(tab: Any, st: Any, rounds: int, results: Any) -> None:
     """Play ``rounds`` random rounds (dealer rotating from seat 0); row ``i`` of
     ``results`` gets ``[decisions, plays, seat out or -1, points of each seat...]``."""
-    n = st[S_N]
-    script = np.empty(0, dtype=np.int64)
-    buf = np.empty(N_ACTIONS, dtype=np.int64)
-    policies = np.zeros(n, dtype=np.int64)  # POLICY_RANDOM at every seat
-    for i in range(rounds):
-        results[i, 0] = policy_round(tab, st, i % n, script, buf, policies)
-        results[i, 1] = st[S_PLAYS]
-        results[i, 2] = st[S_OUT]
-        for s in range(n):
-            results[i, 3 + s] = st[st[S_POINTS] + s]
+    policy_rounds(tab, st, rounds, np.zeros(st[S_N], dtype=np.int64), results)  # all random
