@@ -470,10 +470,28 @@ def _add_variants(tab: Any, st: Any, c: int, n_hand: int, base: int, out: Any, k
 
 @_inline
 def _add_all(tab: Any, st: Any, m: int, n_hand: int, out: Any, k: int) -> int:
-    """``_plays_of`` for the cards of mask ``m``, in card order."""
+    """``_plays_of`` for the cards of mask ``m``, in card order (:func:`_add_variants`, the
+    table of variants chosen once)."""
+    if n_hand == 1:
+        while m:
+            k = _add_plays(tab, st, _tz(m), n_hand, out, k)
+            m &= m - 1
+        return k
+    if st[S_PLAYS] >= tab[T_LAST_PLAY]:
+        block = C_END
+    elif n_hand == 2 and tab[T_ANNOUNCE]:
+        block = C_ANNOUNCED
+    else:
+        block = C_MID
     while m:
-        k = _add_plays(tab, st, _tz(m), n_hand, out, k)
+        c = _tz(m)
         m &= m - 1
+        mask = tab[block + c]
+        code = c * 10 - 1
+        while mask:  # the variants in the engine's order, four bits each
+            out[k] = code + (mask & 15)
+            k += 1
+            mask >>= 4
     return k
 
 
@@ -811,7 +829,7 @@ def _forced_draw(tab: Any, st: Any, script: Any, victim: int) -> bool:
     return bool(got == count)
 
 
-@_njit
+@_inline
 def _mix(h: np.uint64, v: int) -> np.uint64:
     h ^= np.uint64(v + 0x9E3779B9) + (h << np.uint64(6)) + (h >> np.uint64(2))
     return h * np.uint64(0x100000001B3)
@@ -820,7 +838,8 @@ def _mix(h: np.uint64, v: int) -> np.uint64:
 @_njit
 def _repeated(tab: Any, st: Any, p: int, c: int, named: int) -> bool:
     """``_repeated``: count this position (by a 64-bit hash of the engine's key); True at
-    its third time."""
+    its third time. The stock is left out of the hash: within a round it is the deck less
+    the hands and the discard pile, which are in it (each hand by its cards' bits)."""
     if not tab[T_BLOCK_REPEAT]:
         return False
     n = st[S_N]
@@ -830,13 +849,17 @@ def _repeated(tab: Any, st: Any, p: int, c: int, named: int) -> bool:
     h = _mix(h, named)
     h = _mix(h, st[S_DIR])
     h = _mix(h, st[S_PENDING])
-    for i in range(53):
-        h = _mix(h, st[st[S_STOCK] + i])
     h = _mix(h, 1000 + st[S_DISC_N])
     for i in range(st[S_DISC_N]):
         h = _mix(h, st[st[S_DISC] + i])
-    for i in range(n * 53):
-        h = _mix(h, st[st[S_HANDS] + i])
+    for s in range(n):
+        h = _mix(h, 2000 + s)
+        hand = st[S_HANDS] + s * 53
+        m = st[st[S_HMASK] + s]
+        while m:
+            x = _tz(m)
+            h = _mix(h, x + 64 * st[hand + x])
+            m &= m - 1
     key = np.int64((h | np.uint64(4)) & ~np.uint64(3))  # low 2 bits: the count
     cap = st[S_REP_CAP]
     if st[S_REP_N] >= cap - cap // 8:
