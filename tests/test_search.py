@@ -26,6 +26,7 @@ from eights.bots.worlds import (
 )
 from eights.engine.cards import Card, Rank, Suit
 from eights.engine.tables import tables_for
+from stacked import stacked
 
 CASES = [(name, n) for name in preset_names()
          for n in range(load_rules(name).players[0], min(load_rules(name).players[1], 5) + 1)]
@@ -117,6 +118,26 @@ def test_what_the_model_assumes_holds_for_players_who_play_when_they_can(
         game.apply(bot.choose(game.observe(game.to_move), game.legal_actions(), rng))
     if not game.over:
         _bands_hold(game, "model")
+
+
+@pytest.mark.parametrize(("preset", "hands", "up", "last"), [
+    ("pesten", ["3c", "Ad", "3h"], "Qd", "Ad"),  # PE12: no one goes out on an ace
+    ("last-card", ["3c", "As", "3h"], "Qd", "As"),  # LC6: a wild ace goes out on its suit only
+])
+def test_a_draw_from_a_last_card_that_may_not_go_out_tells_nothing(
+        preset: str, hands: list[str], up: str, last: str) -> None:
+    """LC6, PE12: seat 1's one card matches the up-card but may not end the hand, so it
+    must draw; that draw is no tell (found by the property test above: pesten, 2 players,
+    seed 135), and the bands of every reading still hold."""
+    g = stacked(preset, hands, up, "4c", overrides=["hand_size=1"])
+    assert [str(a) for a in g.legal_actions()] == ["draw"]
+    g.apply("draw")
+    seen = g.observe(0)
+    assert [t for t in seen.tells if t.seat == 1] == []
+    assert all(seat != 1 for seat, *_ in seen.draw_log)
+    assert sorted(str(c) for c in g.hands[1]) == sorted([last, "4c"])
+    for infer in ("rules", "model"):
+        _bands_hold(g, infer)
 
 
 def test_the_cards_drawn_before_the_playable_one_did_not_match_either() -> None:

@@ -808,9 +808,13 @@ class Game:
             self._end_turn(p, 1)
             return
         t = self._t
-        if t.telling_draws:  # public: p could not match this target
+        # LC6, PE12: a last card may match and still not go out, so a draw from a hand of
+        # one card there tells nothing (public: the hand's size decides, not its card)
+        tells = not (t.last_restricted and len(self.hands[p]) == 1)
+        if t.telling_draws and tells:  # public: p could not match this target
             self.draw_log.append((p, self.suit, self.rank, self.free))
-        if not self.free:
+        told = tells and not self.free
+        if told:
             self.tells.append((p, self.suit, self.rank, 0 if t.telling_draws else 1,
                                self.received[p]))
         cover = t.cover_any and self._covering()
@@ -825,9 +829,11 @@ class Game:
                 c = self._give_one(p)
                 if c is not None and self._playable(c):
                     self.drawn = c
-                    self._told(p, 1)  # the cards drawn before it did not match either
+                    if told:  # the cards drawn before it did not match either
+                        self._told(p, 1)
                     return
-            self._told(p, 0)
+            if told:
+                self._told(p, 0)
             self._end_turn(p, 1)  # HF6: stopped at the limit; LH7: nothing left
             return
         c = self._give_one(p)
@@ -835,7 +841,8 @@ class Game:
             if self._playable(c):
                 self.drawn = c  # HA4: may be played at once; TS4: must be
                 return
-            self._told(p, 0)  # the turn ends at once: the card drawn did not match
+            if told:  # the turn ends at once: the card drawn did not match
+                self._told(p, 0)
         self._end_turn(p, 1)
 
     def _covering(self) -> bool:
@@ -847,7 +854,7 @@ class Game:
     def _told(self, p: int, unknown: int) -> None:
         """The cards ``p`` has just drawn but the last ``unknown`` did not match the
         target of its draw either (the public turn shows it): the tell covers them."""
-        if self.tells and not self.free:
+        if self.tells:
             seat, suit, rank, kind, _ = self.tells[-1]
             self.tells[-1] = (seat, suit, rank, kind, self.received[p] - unknown)
 

@@ -146,6 +146,10 @@ class Tables:
         self.out_suit = tuple(g is GoingOut.SUIT for g in out)
         """May empty the hand only if of the suit to follow (LC6)."""
         self.any_out_suit = any(self.out_suit)
+        self.last_restricted = self.any_out_suit or any(
+            self.mid[c] and not self.last[c] for c in range(53))
+        """Some card that matches may not be a hand's last card (LC6, PE12): a draw from a
+        hand of one card shows nothing of it."""
         self.stays_in = tuple(g is GoingOut.PENALTY for g in out)
         """The player who plays it last draws ``out_penalty`` and stays in the round."""
         self.out_penalty = rules.out_penalty
