@@ -797,6 +797,9 @@ def test_the_round_summary_counts_the_points_and_a_reload_keeps_the_whole_log(
     page.wait_for_selector("#table[data-round='2'][data-round-over='false']")
     if data(page, "my-turn") == "true":
         play_turn(page)
+    # the bot's move comes a moment later: read the log once it is Ana's turn again
+    page.wait_for_function("() => document.querySelector('#table').dataset.myTurn === 'true'"
+                           " || document.querySelector('#table').dataset.roundOver === 'true'")
     lines, at = log_lines(page), version(page)
     assert lines[0] == "Dealt: round 1." and "Dealt: round 2." in lines, lines
     page.reload()
