@@ -38,7 +38,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q src tests
+	$(BIN)/python -m pytest -q -n auto --dist worksteal src tests
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
