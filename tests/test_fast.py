@@ -122,6 +122,8 @@ def _same_state(ref: Game, fast: FastGame, where: str) -> None:
     s = fast.scalars()
     assert (s["dir"], s["pending"], s["suit"], s["rank"], s["free"], s["passes"]) == (
         ref.direction, ref.pending, ref.suit, ref.rank, int(ref.free), ref.passes), where
+    # HF13: the kernel's hash tells positions apart exactly as the engine's keys do
+    assert s["rep_n"] == len(ref.repeats), f"{where}: positions counted"
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
@@ -173,6 +175,75 @@ def test_forced_moves_going_round_in_circles_block_the_round_alike() -> None:
         game.apply(rng.choice(game.legal_actions()))
     assert game.out is None and max(game.repeats.values()) == 3
     _lockstep(game, "huit-fou 6p HF13 cycle")
+
+
+def _hold(st: np.ndarray, seat: int, card: int, count: int) -> None:
+    """Seat ``seat`` holds ``count`` copies of ``card`` (counts, size and bits kept in step;
+    the stock is not: ``_repeated`` does not read it)."""
+    at = int(st[k.S_HANDS]) + seat * 53 + card
+    st[int(st[k.S_HSIZE]) + seat] += count - st[at]
+    st[at] = count
+    bit = np.int64(1) << card
+    mask = int(st[k.S_HMASK]) + seat
+    st[mask] = st[mask] | bit if count else st[mask] & ~bit
+
+
+def test_the_repetition_hash_parts_positions_as_the_engines_key_does() -> None:
+    """HF13: ``_repeated`` hashes the engine's key (seat, card, suit named, direction,
+    pending draw, the discard pile in order, every hand's counts; the stock follows from
+    them within a round) and counts a position a third time only when all of it recurs.
+    The changes keep every hand's size and set of cards where they can, so that only the
+    part named differs: the copies held (two packs), which seat holds a card, the pile."""
+    game = FastGame("mau-mau", 6, seed=3)
+    tab, st = game.kt.tab, game.state
+    x, y, z, w = 0, 1, 2, 3  # the 7s
+    for seat in (0, 1):
+        for c in range(53):
+            _hold(st, seat, c, 0)
+    for seat, cards in ((0, {x: 2, y: 1, z: 1}), (1, {w: 1})):
+        for c, n in cards.items():
+            _hold(st, seat, c, n)
+    seen = int(st[k.S_REP_N])
+
+    def count(p: int = 1, named: int = -1) -> bool:
+        return bool(k._repeated(tab, st, p, 20, named))
+
+    def new() -> None:
+        nonlocal seen
+        assert not count() and st[k.S_REP_N] == seen + 1
+        seen += 1
+
+    new()  # A
+    _hold(st, 0, x, 1)
+    _hold(st, 0, y, 2)
+    new()  # B: the same cards in seat 0's hand, other copies
+    _hold(st, 0, x, 2)
+    _hold(st, 0, y, 1)
+    _hold(st, 0, z, 0)
+    _hold(st, 1, z, 1)
+    _hold(st, 1, w, 0)
+    _hold(st, 0, w, 1)
+    new()  # C: seats 0 and 1 traded a card (z for w): sizes alike
+    _hold(st, 1, w, 1)
+    _hold(st, 0, w, 0)
+    _hold(st, 0, z, 1)
+    _hold(st, 1, z, 0)
+    assert not count() and st[k.S_REP_N] == seen  # A again: counted, not new
+    _hold(st, 0, z, 0)
+    _hold(st, 1, z, 1)
+    new()  # D: z passed from seat 0 to seat 1, the cards in seat order unchanged
+    _hold(st, 1, z, 0)
+    _hold(st, 0, z, 1)
+    disc = int(st[k.S_DISC])
+    first = int(st[disc])
+    st[disc] = 51 if first != 51 else 50
+    new()  # E: another card on the pile
+    st[disc] = first
+    for p, named in ((2, -1), (1, 3)):  # F, G: another seat, a suit named
+        assert not count(p, named) and st[k.S_REP_N] == seen + 1
+        seen += 1
+    assert count()  # A a third time: the round is blocked
+    assert st[k.S_REP_N] == seen
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 26), (3, 69), (4, 129)])
