@@ -13,8 +13,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
+import runpy
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -306,11 +306,8 @@ def test_openspiels_mcts_and_an_eights_bot_play_whole_rounds() -> None:
 def test_the_example_plays_openspiels_ismcts_against_the_expert(
         capsys: pytest.CaptureFixture[str]) -> None:
     path = Path(__file__).resolve().parent.parent / "examples" / "openspiel_ismcts.py"
-    spec = importlib.util.spec_from_file_location("openspiel_ismcts", path)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    assert example.main(["--rounds", "2", "--simulations", "5", "--seed", "3"]) == 0
+    example = runpy.run_path(str(path))
+    assert example["main"](["--rounds", "2", "--simulations", "5", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "round 2: ISMCTS at seat 1" in out
     assert "against expert on crazy-eights, 2 players:" in out and "of 2 rounds won" in out

@@ -5,9 +5,9 @@ the engine's game; seeding, illegal actions, matches, rendering and the option e
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import pickle
 import re
+import runpy
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -471,12 +471,8 @@ def test_the_docs_examples_run() -> None:
 
 
 def test_the_pettingzoo_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    path = ROOT / "examples" / "pettingzoo_random.py"
-    spec = importlib.util.spec_from_file_location("pettingzoo_random", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    totals = module.main("huit-americain", 3, rounds=2, seed=1)
+    example = runpy.run_path(str(ROOT / "examples" / "pettingzoo_random.py"))
+    totals = example["main"]("huit-americain", 3, rounds=2, seed=1)
     assert set(totals) == {"player_0", "player_1", "player_2"}
     assert sum(totals.values()) == pytest.approx(0)
     assert "player_0: " in capsys.readouterr().out

@@ -5,7 +5,7 @@ next-step autoreset, the errors, make_vec and the example."""
 
 from __future__ import annotations
 
-import importlib.util
+import runpy
 from pathlib import Path
 from typing import Any
 
@@ -264,11 +264,7 @@ def test_make_vec_makes_the_batched_env_and_make_the_single_one() -> None:
 
 
 def test_the_batched_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    path = ROOT / "examples" / "batched_random.py"
-    spec = importlib.util.spec_from_file_location("batched_random", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    rounds, mean = module.main("huit-americain", 3, tables=16, steps=60, seed=1)
+    example = runpy.run_path(str(ROOT / "examples" / "batched_random.py"))
+    rounds, mean = example["main"]("huit-americain", 3, tables=16, steps=60, seed=1)
     assert rounds > 0 and np.isfinite(mean)
     assert "16 tables x 60 steps" in capsys.readouterr().out
