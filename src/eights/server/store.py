@@ -35,6 +35,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     create_engine,
     event,
     insert,
@@ -118,8 +119,8 @@ class ActionRow(Base):
     """1, 2, 3, … over the whole match."""
     round: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(String(16))
-    """Canonical notation."""
+    action: Mapped[str] = mapped_column(Text)
+    """Canonical notation (any length: a play of several cards with three decks is long)."""
     source: Mapped[str] = mapped_column(String(8))
     """``person``, ``bot`` or ``timer`` (a safe move played for a person)."""
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)

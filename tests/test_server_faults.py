@@ -1,0 +1,218 @@
+"""Faults: a database that fails, stops or loses a reply; clients that stop reading; endless
+matches. Every table keeps playing once the fault is gone, and every client is told the truth.
+
+The faults are real where they can be: a SQLite database locked by another connection, a
+PostgreSQL server cut off behind a small TCP proxy on loopback (:class:`FaultProxy`), which
+can also drop the reply to a ``COMMIT`` after forwarding it (the move is stored, the server
+never hears so). Each case runs on SQLite and on PostgreSQL (``EIGHTS_TEST_POSTGRES``, see
+``tests/postgres.py``) unless it is about one of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from eights import Game, load_rules
+from eights.server.store import ActionData, Store, TableData, Writer
+from postgres import BACKENDS, database_url
+from test_server import Peer, create, make_client, room_of
+
+
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database_url(request.param, str(tmp_path / "server.sqlite3")) as url:
+        yield url
+
+
+@pytest.fixture
+def stack() -> Iterator[ExitStack]:
+    with ExitStack() as s:
+        yield s
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+    """Poll ``check`` until it returns something true (fails after ``timeout`` seconds)."""
+    end = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        time.sleep(0.02)
+
+
+def first_seed(rules: str, overrides: dict[str, Any], players: int,
+               accept: Callable[[Game], bool]) -> int:
+    loaded = load_rules(rules, overrides)
+    for seed in range(5000):
+        if accept(Game(loaded, players, seed=seed, dealer=players - 1)):
+            return seed
+    raise AssertionError(f"no seed of {rules} {overrides} fits")
+
+
+# --------------------------------------------------------------------------- a proxy that fails
+
+
+class FaultProxy:
+    """A TCP proxy on loopback in front of a PostgreSQL server, for faults on demand.
+
+    :meth:`down` closes every connection and refuses new ones (the server as if stopped);
+    :meth:`up` lets them through again. :meth:`drop_commit_reply` forwards the next
+    ``COMMIT`` and then cuts that connection before its answer comes back.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.listener.settimeout(0.1)
+        self.running = True
+        self.refusing = False
+        self.drop_next_commit = False
+        self.commits_dropped = 0
+        self._lock = threading.Lock()
+        self._sockets: set[socket.socket] = set()
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def url(self, url: str) -> str:
+        return make_url(url).set(host="127.0.0.1", port=self.port).render_as_string(
+            hide_password=False)
+
+    def down(self) -> None:
+        with self._lock:
+            self.refusing = True
+            for s in self._sockets:
+                _shut(s)
+            self._sockets.clear()
+
+    def up(self) -> None:
+        self.refusing = False
+
+    def drop_commit_reply(self) -> None:
+        self.drop_next_commit = True
+
+    def close(self) -> None:
+        self.running = False
+        self.down()
+        self._thread.join()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while self.running:
+            try:
+                client, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            if self.refusing:
+                _shut(client)
+                continue
+            try:
+                server = socket.create_connection(self.target)
+            except OSError:
+                _shut(client)
+                continue
+            with self._lock:
+                self._sockets.update((client, server))
+            threading.Thread(target=self._pipe, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client, False), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket, upstream: bool) -> None:
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+                if upstream and self.drop_next_commit and b"COMMIT" in data:
+                    self.drop_next_commit = False
+                    time.sleep(0.3)  # the server commits; its answer is never passed on
+                    self.commits_dropped += 1
+                    break
+        except OSError:
+            pass
+        _shut(src)
+        _shut(dst)
+
+
+def _shut(s: socket.socket) -> None:
+    try:
+        s.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    s.close()
+
+
+@contextmanager
+def proxied(url: str) -> Iterator[tuple[str, FaultProxy]]:
+    """``url`` (PostgreSQL) through a :class:`FaultProxy`."""
+    parsed = make_url(url)
+    proxy = FaultProxy(parsed.host or "127.0.0.1", parsed.port or 5432)
+    try:
+        yield proxy.url(url), proxy
+    finally:
+        proxy.close()
+
+
+# --------------------------------------------------------------------------- 2: long plays
+
+
+LONG = {"decks": 3, "hand_size": 12}
+"""Switch with three decks: a hand may hold six or seven cards of one rank."""
+
+
+def test_the_action_column_holds_a_three_deck_multi_card_play(db: str) -> None:
+    """A play of seven cards (``2c+2d+2h+2h+2s+2s+2c``, 20 characters) is stored and read
+    back: the column once held 16 characters, which PostgreSQL enforced."""
+    store = Store(db)
+    store.migrate()
+    writer = Writer(store)
+    writer.start()
+    play = "2c+2d+2h+2h+2s+2s+2c"
+    data = TableData(code="long", rules="switch", overrides=LONG, players=2, seed=1, dealer=1,
+                     status="playing", host_hash="0" * 64, seats=[])
+
+    async def write() -> None:
+        await writer.run(Store.add_table(data))
+        await writer.run(Store.add_action("long", ActionData(1, 1, 0, play, "person")))
+
+    try:
+        asyncio.run(write())
+    finally:
+        writer.stop()
+    loaded = store.load("long")
+    store.close()
+    assert loaded is not None and [a.action for a in loaded.actions] == [play]
+
+
+def test_a_long_multi_card_play_goes_through_the_server_and_a_restart_replays_it(db: str) -> None:
+    seed = first_seed("switch", LONG, 2,
+                      lambda g: any(len(str(a)) > 16 for a in g.legal_actions()))
+    with make_client(db, bot_delay=3600) as client:  # the bot waits: the state stays as told
+        table = create(client, rules="switch", players=2, overrides=LONG, seed=seed, name="Ana")
+        code = table["code"]
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            ana = Peer(ws, table["token"])
+            ana.hello()
+            ana.send("seat_bot", token=table["host_token"], seat=1, bot="greedy")
+            ana.send("start", token=table["host_token"])
+            ana.until(lambda m: m["type"] == "state")
+            long = max(ana.view["legal"], key=len)
+            assert len(long) > 16
+            ana.play(long)
+            moved = ana.until(lambda m: m["type"] == "state" and m["version"] == 1)
+            assert moved["last"]["action"] == long
+            told = room_of(client, code).game.to_json()
+    with make_client(db, bot_delay=3600) as client:
+        assert room_of(client, code).game.to_json() == told
