@@ -15,7 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +30,9 @@ from test_server import Peer, create, make_client, room_of
 
 @pytest.fixture(params=BACKENDS)
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database_url(request.param, str(tmp_path / "server.sqlite3")) as url:
+    """SQLite, then PostgreSQL (``EIGHTS_TEST_POSTGRES``)."""
+    with database_url(request.param, str(tmp_path / "faults.sqlite3")) as url:
         yield url
-
-
-@pytest.fixture
-def stack() -> Iterator[ExitStack]:
-    with ExitStack() as s:
-        yield s
 
 
 def wait_for(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
@@ -147,10 +142,8 @@ class FaultProxy:
 
 
 def _shut(s: socket.socket) -> None:
-    try:
+    with suppress(OSError):
         s.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
     s.close()
 
 
