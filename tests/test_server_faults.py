@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 
 from eights import Game, load_rules
+from eights.server import Limits
 from eights.server.store import ActionData, Store, TableData, Writer
 from postgres import BACKENDS, database_url
-from test_server import Peer, create, make_client, room_of
+from test_server import Message, Peer, create, make_client, room_of
 
 
 @pytest.fixture(params=BACKENDS)
@@ -209,3 +212,105 @@ def test_a_long_multi_card_play_goes_through_the_server_and_a_restart_replays_it
             told = room_of(client, code).game.to_json()
     with make_client(db, bot_delay=3600) as client:
         assert room_of(client, code).game.to_json() == told
+
+
+# --------------------------------------------------------------------------- 1: writes that fail
+
+
+Faulty = tuple[str, Callable[[], None], Callable[[], None]]
+"""A database URL, and how to make its writes fail and then work again."""
+
+
+@pytest.fixture
+def faulty(db: str) -> Iterator[Faulty]:
+    """SQLite locked by another connection (writes wait 0.2 s, then fail), or PostgreSQL
+    cut off behind a :class:`FaultProxy` (as if stopped, then started again)."""
+    if db.startswith("sqlite"):
+        path = make_url(db).database
+        assert path is not None
+        holder: list[sqlite3.Connection] = []
+
+        def lock() -> None:
+            conn = sqlite3.connect(path, isolation_level=None)
+            conn.execute("BEGIN EXCLUSIVE")
+            holder.append(conn)
+
+        def unlock() -> None:
+            while holder:
+                conn = holder.pop()
+                conn.execute("ROLLBACK")
+                conn.close()
+
+        try:
+            yield f"{db}?timeout=0.2", lock, unlock
+        finally:
+            unlock()
+    else:
+        with proxied(db) as (url, proxy):
+            yield url, proxy.down, proxy.up
+
+
+def health(client: TestClient) -> Message:
+    response = client.get("/api/health")
+    assert response.status_code == 200
+    data: Message = response.json()
+    return data
+
+
+TIMED = Limits(turn_timer=(0.1, 600.0))
+"""Turn timers shorter than 5 s, for tests."""
+
+
+def test_a_timer_move_that_cannot_be_stored_is_tried_until_it_lands(faulty: Faulty) -> None:
+    """An absent player's turn timer runs out while the database refuses writes: the table
+    does not freeze at version 0. The server says it is degraded meanwhile, and ok after."""
+    url, fail, mend = faulty
+    with make_client(url, limits=TIMED, bot_delay=3600) as client:
+        table = create(client, rules="classic", players=2, bots={"1": "greedy"}, name="Ana",
+                       turn_timer=0.3, seed=9)
+        assert health(client)["status"] == "ok"
+        with client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
+            watcher = Peer(ws)  # Ana never comes: the timer plays for her
+            watcher.hello()
+            watcher.send("start", token=table["host_token"])
+            assert watcher.until(lambda m: m["type"] == "state")["version"] == 0
+            fail()
+            try:
+                wait_for(lambda: health(client)["status"] == "degraded", what="degraded")
+                time.sleep(0.5)  # a few retries fail meanwhile
+                report = health(client)
+                assert report == {**report, "ok": False, "status": "degraded", "stalled": 1}
+                assert room_of(client, table["code"]).version == 0
+            finally:
+                mend()
+            moved = watcher.until(lambda m: m["type"] == "state" and m["version"] == 1,
+                                  timeout=15)
+            assert moved["last"]["by"] == "timer" and moved["last"]["seat"] == 0
+            assert health(client) == {**health(client), "ok": True, "status": "ok", "stalled": 0}
+            told = room_of(client, table["code"]).game.to_json()
+    with make_client(url, limits=TIMED, bot_delay=3600) as client:
+        restored = room_of(client, table["code"])
+        assert restored.version == 1 and restored.game.to_json() == told
+
+
+def test_a_bot_table_freezes_no_longer_when_its_writes_fail(faulty: Faulty) -> None:
+    url, fail, mend = faulty
+    with make_client(url) as client:
+        table = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
+                       target=500, seed=3)
+        with client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
+            watcher = Peer(ws)
+            watcher.hello()
+            watcher.send("start", token=table["host_token"])
+            watcher.until(lambda m: m["type"] == "state" and m["version"] >= 3)
+            fail()
+            try:
+                wait_for(lambda: health(client)["status"] == "degraded", what="degraded")
+                stuck = room_of(client, table["code"]).version
+                time.sleep(0.5)
+                assert room_of(client, table["code"]).version == stuck
+            finally:
+                mend()
+            watcher.until(lambda m: m["type"] == "state" and m["version"] >= stuck + 5,
+                          timeout=15)
+            assert health(client)["status"] == "ok"

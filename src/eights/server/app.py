@@ -154,7 +154,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": sum(1 for r in hub.rooms.values() if r.open)}
+        """``ok``, or ``degraded`` while some table waits for the database (see Hub.health)."""
+        return hub.health()
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:

@@ -104,6 +104,16 @@ class Hub:
         await asyncio.to_thread(self.writer.stop)
         self.store.close()
 
+    def health(self) -> dict[str, Any]:
+        """``/api/health``: ``degraded`` while a table cannot store its next step (the
+        database fails or does not answer; the table tries again by itself)."""
+        open_rooms = [r for r in self.rooms.values() if r.open]
+        stalled = [r.stalled for r in open_rooms if r.stalled is not None]
+        now = asyncio.get_running_loop().time()
+        return {"ok": not stalled, "status": "degraded" if stalled else "ok",
+                "tables": len(open_rooms), "stalled": len(stalled),
+                "stalled_seconds": round(now - min(stalled), 1) if stalled else 0.0}
+
     def _room(self, data: TableData) -> Room:
         return Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
                     on_done=self._done)

@@ -102,6 +102,9 @@ class ErrorCode(StrEnum):
     NOT_FOUND = "not_found"
     TOO_MANY = "too_many"
     """A bound on tables or connections is reached."""
+    UNAVAILABLE = "unavailable"
+    """The database did not answer: the table waits for it (and tries again by itself), then
+    sends its state."""
     INTERNAL = "internal"
 
 

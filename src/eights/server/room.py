@@ -6,11 +6,19 @@ refused), commit it to the database, apply it to the in-memory game, then
 send each connection what it may see: a seat gets ``observe(seat)``, a
 spectator the public part of it (no hand at all). Bots and the turn timer act
 from a task the room schedules after each change.
+
+The database is the authority on what happened. A write that fails is tried
+again (a bot's or the timer's move, with backoff, until it lands); a write
+whose answer was lost (the connection broke during ``COMMIT``) is looked up
+before anything else changes the table: found, it is applied and sent; not
+found, the table is unchanged. Meanwhile :attr:`Room.stalled` says so, and
+``/api/health`` reports the server degraded.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import hashlib
 import hmac
 import logging
@@ -53,6 +61,13 @@ BOTS = ("random", "greedy", "expert", "ismcts")
 """Bots a table may seat (``ismcts`` with at most 5000 iterations or 3 seconds a move)."""
 _SLOW_BOTS = ("ismcts",)
 """Bots that think in a worker thread, so the other tables keep playing meanwhile."""
+RETRY = (0.1, 5.0)
+"""Seconds before a failed bot, timer or deal step is tried again: the first wait, doubled
+after each failure up to the second."""
+_UNSURE = ("the database did not answer, so this move may or may not be stored; the table "
+           "asks again by itself and sends its state as soon as the database answers")
+_WAITING = ("the table is waiting for the database to confirm its last step; it sends its "
+            "state as soon as the database answers, then try again")
 
 
 def new_token() -> str:
@@ -200,6 +215,15 @@ class Room:
         self.on_done = on_done
         self.deadline: float | None = None
         """When the turn timer runs out (event-loop time)."""
+        self._stored_deadline = (data.turn_deadline if data.turn_version == self.version
+                                 else None)
+        """The deadline of the current turn as stored before a restart (wall clock)."""
+        self.stalled: float | None = None
+        """Since when (event-loop time) a step of the table keeps failing to be stored;
+        ``None`` while all is well."""
+        self._unsure: ActionData | int | None = None
+        """A step whose commit got no answer (an action, or the round being dealt): it is
+        looked up in the database before the table changes again."""
         self._task: asyncio.Task[None] | None = None
         self._logs: dict[str, list[str]] = {}
         """The match in words by language, once asked for (see :meth:`log_lines`)."""
@@ -413,19 +437,26 @@ class Room:
                 raise ProtocolError(ErrorCode.WRONG_STATUS, f"table {self.code} is closed")
             if isinstance(msg, Hello):
                 self.hello(conn, msg)
-            elif not conn.joined:
+                return
+            if not conn.joined:
                 raise ProtocolError(ErrorCode.HELLO_FIRST, 'say hello first: {"type": "hello", '
                                     '"seq": 1, "token": "<seat token, or leave it out to watch>"}')
-            elif isinstance(msg, Play):
-                await self._play(conn, msg)
-            elif isinstance(msg, NextRound):
-                await self._next_round(conn, msg)
-            elif isinstance(msg, Start):
-                await self._start(msg)
-            elif isinstance(msg, SeatBot):
-                await self._seat_bot(msg)
-            elif isinstance(msg, Close):
-                await self._close(msg)
+            try:
+                if self._unsure is not None:
+                    await self._resolve(_WAITING)
+                if isinstance(msg, Play):
+                    await self._play(conn, msg)
+                elif isinstance(msg, NextRound):
+                    await self._next_round(conn, msg)
+                elif isinstance(msg, Start):
+                    await self._start(msg)
+                elif isinstance(msg, SeatBot):
+                    await self._seat_bot(msg)
+                elif isinstance(msg, Close):
+                    await self._close(msg)
+            finally:
+                if self._unsure is not None:  # a commit got no answer: the retry task asks
+                    self._schedule()
 
     def _stale(self, conn: Connection, msg: Play | NextRound) -> bool:
         """An action made on an older state: say so and send the current state."""
@@ -523,18 +554,32 @@ class Room:
         """Apply a legal action to a copy of the game, store it, then keep the copy and tell
         everyone.
 
-        The room's game changes only once the action is applied and committed,
-        in one assignment: a failure before (a commit that fails, an exception
-        anywhere) changes nothing, and nothing else changes the game meanwhile
-        (the room's lock is held). When the action ends the match, the status
-        is committed after it: a restart in between finds the match over and
-        finishes the table.
+        The room's game changes only once the action is applied and stored, in
+        one assignment, and nothing else changes the game meanwhile (the room's
+        lock is held). A failure before the commit (an exception anywhere, a
+        write refused) changes nothing. A commit whose answer is lost is looked
+        up (:meth:`_resolve`): stored, the action is kept as if the commit had
+        answered; not stored, nothing changed; the database not answering, the
+        table waits for it (:attr:`_unsure`) and the player hears exactly that.
+        When the action ends the match, the status is committed after it: a
+        restart in between finds the match over and finishes the table.
         """
         game = self.game.clone()
         step = game.apply(action)
         stored = ActionData(self.actions + 1, self.game.round, seat, str(action), source)
-        await self.writer.run(Store.add_action(self.code, stored))
-        self.game, self.actions = game, stored.seq  # together: the version moves by one
+        try:
+            await self.writer.run(Store.add_action(self.code, stored))
+        except Exception:
+            self._unsure = stored
+            if await self._resolve(_UNSURE, afterwards=False):
+                return  # stored after all, and applied
+            raise  # not stored: the table is unchanged
+        await self._took(game, step, stored.seq, source)
+
+    async def _took(self, game: Game, step: Step, seq: int, source: str) -> None:
+        """Keep a game one stored action ahead of the room's, and tell everyone."""
+        self.game, self.actions = game, seq  # together: the version moves by one
+        self.stalled = None
         self._log_step(step)
         done = "finished" if game.match_over else None
         if done:
@@ -552,11 +597,60 @@ class Room:
     async def _deal(self) -> None:
         game = self.game.clone()
         game.next_round()
-        await self.writer.run(Store.set_table(self.code, round=game.round))
+        try:
+            await self.writer.run(Store.set_table(self.code, round=game.round))
+        except Exception:
+            self._unsure = game.round
+            if await self._resolve(_UNSURE, afterwards=False):
+                return
+            raise
+        self._dealt(game)
+
+    def _dealt(self, game: Game) -> None:
         self.game = game
+        self.stalled = None
         self._log_deal()
         self._schedule()
         self._broadcast_state(None)
+
+    async def _resolve(self, saying: str, *, afterwards: bool = True) -> bool:
+        """Look up the step whose commit got no answer (:attr:`_unsure`): True when it is
+        stored (it is then applied and sent, as if the commit had answered), False when it is
+        not (nothing changed). Raises ``unavailable`` (with ``saying``) while the database does
+        not answer. ``afterwards``: the commit that failed is long done, so the flow is
+        scheduled again and everyone is sent the unchanged state."""
+        pending = self._unsure
+        if pending is None:
+            return False
+        seq = pending.seq if isinstance(pending, ActionData) else self.actions + 1
+        try:
+            found, dealt = await asyncio.to_thread(self.writer.store.stored, self.code, seq)
+        except Exception as exc:
+            if self.stalled is None:
+                self.stalled = asyncio.get_running_loop().time()
+            log.warning("table %s: cannot look up the step whose commit got no answer: %s",
+                        self.code, exc)
+            raise ProtocolError(ErrorCode.UNAVAILABLE, saying) from None
+        self._unsure = None
+        self.stalled = None  # the database answers again
+        if isinstance(pending, int):
+            if dealt < pending:
+                if afterwards:
+                    self._schedule()
+                return False
+            game = self.game.clone()
+            game.next_round()
+            self._dealt(game)
+            return True
+        if found is None:
+            if afterwards:
+                self._schedule()
+                self._broadcast_state(None)  # those told to wait learn the table is unchanged
+            return False
+        game = self.game.clone()  # the stored action, which the database holds as the record
+        step = game.apply(Action.parse(found.action))
+        await self._took(game, step, found.seq, found.source)
+        return True
 
     # ------------------------------------------------------------------ bots and the timer
 
@@ -566,10 +660,16 @@ class Room:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    def _schedule(self) -> None:
-        """After a change: let a bot play, or start the turn timer, or deal the next round."""
+    def _schedule(self, *, resumed: bool = False) -> None:
+        """After a change: let a bot play, or start the turn timer, or deal the next round
+        (or, when a commit got no answer, look it up). A turn timer's deadline is stored, so
+        that a restart gives the turn only what was left of it (``resumed``)."""
         self._cancel()
         if self.status != "playing":
+            return
+        if self._unsure is not None:
+            self._task = asyncio.create_task(self._later(self.version, RETRY[0]),
+                                             name=f"table {self.code} v{self.version} lookup")
             return
         game = self.game
         timed = True
@@ -584,50 +684,89 @@ class Room:
         if delay is None:
             return
         if timed:
+            stored = self._stored_deadline
+            if resumed and stored is not None:
+                delay = min(delay, max(0.0, (stored - dt.datetime.now(dt.UTC)).total_seconds()))
+            else:
+                self._store_deadline(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=delay))
             self.deadline = asyncio.get_running_loop().time() + delay
+        self._stored_deadline = None
         self._task = asyncio.create_task(self._later(self.version, delay),
                                          name=f"table {self.code} v{self.version}")
 
+    def _store_deadline(self, deadline: dt.datetime) -> None:
+        """Store when this turn's timer runs out (in the background: should it fail, a restart
+        gives the turn in full)."""
+        write = asyncio.ensure_future(self.writer.run(Store.set_table(
+            self.code, turn_deadline=deadline, turn_version=self.version)))
+        write.add_done_callback(_quiet)
+
     def schedule(self) -> None:
         """Resume the flow (after a restart)."""
-        self._schedule()
+        self._schedule(resumed=True)
 
     def stop(self) -> None:
         self._cancel()
 
     async def _later(self, version: int, delay: float) -> None:
-        try:
-            await asyncio.sleep(delay)
+        """The step a table takes by itself at ``version``: a bot's move, the timer's, the
+        next round; tried again with backoff (:data:`RETRY`) until it is stored."""
+        await asyncio.sleep(delay)
+        wait = RETRY[0]
+        chosen: tuple[int, Action, str] | None = None
+        while True:
             async with self.lock:
-                if self.version != version or self.status != "playing":
-                    return
-                self._task = None  # from here on, nothing cancels this step
-                self.deadline = None
-                game = self.game
-                if game.over:
-                    await self._deal()
-                    return
-                seat = game.to_move
-                bot = self.seats[seat].bot
-                source = "bot"
-                if bot is None:
-                    bot, source = GreedyBot(), "timer"
-                view, legal = game.observe(seat), game.legal_actions()
-                rng = random.Random(f"{self.seed}/bots/{version}")
                 try:
-                    if bot.name in _SLOW_BOTS:
-                        action = await asyncio.to_thread(bot.choose, view, legal, rng)
-                    else:
-                        action = bot.choose(view, legal, rng)
-                    if action not in legal:
-                        raise ValueError(f"{bot.name} chose {action}, which is not legal")
-                except Exception:  # a failing bot must not stall the table: play a safe move
-                    log.exception("table %s: the %s bot failed; a safe move is played",
-                                  self.code, bot.name)
-                    action = GreedyBot().choose(view, legal, rng)
-                await self._commit(seat, action, source)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: a bot or timer move failed", self.code)
+                    if self._unsure is not None:
+                        await self._resolve(_WAITING)
+                        return  # resolved: the flow was scheduled again from there
+                    if self.version != version or self.status != "playing":
+                        return
+                    self._task = None  # from here on, nothing cancels this step
+                    self.deadline = None
+                    if self.game.over:
+                        await self._deal()
+                        return
+                    if chosen is None:
+                        chosen = await self._choose(version)
+                    await self._commit(*chosen)
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    if self.stalled is None:
+                        self.stalled = asyncio.get_running_loop().time()
+                    log.error("table %s: a bot, timer or deal step failed (again in %.1f s): %s",
+                              self.code, wait, exc)
+                    self._task = asyncio.current_task()  # a change by someone cancels the retry
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, RETRY[1])
 
+    async def _choose(self, version: int) -> tuple[int, Action, str]:
+        """The seat to move, its action and who chose it (``bot``, or ``timer`` for a person)."""
+        game = self.game
+        seat = game.to_move
+        bot = self.seats[seat].bot
+        source = "bot"
+        if bot is None:
+            bot, source = GreedyBot(), "timer"
+        view, legal = game.observe(seat), game.legal_actions()
+        rng = random.Random(f"{self.seed}/bots/{version}")
+        try:
+            if bot.name in _SLOW_BOTS:
+                action = await asyncio.to_thread(bot.choose, view, legal, rng)
+            else:
+                action = bot.choose(view, legal, rng)
+            if action not in legal:
+                raise ValueError(f"{bot.name} chose {action}, which is not legal")
+        except Exception:  # a failing bot must not stall the table: play a safe move
+            log.exception("table %s: the %s bot failed; a safe move is played",
+                          self.code, bot.name)
+            action = GreedyBot().choose(view, legal, rng)
+        return seat, action, source
+
+
+def _quiet(task: asyncio.Future[None]) -> None:
+    """Log a background write's failure (it changes nothing the clients were told)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a background write failed: %s", task.exception())

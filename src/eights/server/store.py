@@ -68,6 +68,13 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def _aware(moment: dt.datetime | None) -> dt.datetime | None:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=dt.UTC)
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -91,6 +98,10 @@ class TableRow(Base):
     """Rounds dealt so far (the next round is dealt by replay too)."""
     public: Mapped[bool] = mapped_column(default=True)
     turn_timer: Mapped[float | None] = mapped_column(Float, default=None)
+    turn_deadline: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True),
+                                                              default=None)
+    """When the turn timer of the step ``turn_version`` runs out (kept across a restart)."""
+    turn_version: Mapped[int | None] = mapped_column(Integer, default=None)
     host_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now,
@@ -164,6 +175,9 @@ class TableData:
     turn_timer: float | None = None
     round: int = 1
     actions: list[ActionData] = field(default_factory=list)
+    turn_deadline: dt.datetime | None = None
+    """When the turn timer of the step ``turn_version`` runs out."""
+    turn_version: int | None = None
 
 
 # --------------------------------------------------------------------------- engine
@@ -189,7 +203,9 @@ def make_db_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(parsed, connect_args={"timeout": 30})
+        # How long a write waits for another connection's lock (``?timeout=`` in the URL).
+        engine = create_engine(parsed, connect_args={} if "timeout" in parsed.query
+                               else {"timeout": 30})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -257,10 +273,21 @@ class Store:
             code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
             players=row.players, seed=row.seed, dealer=row.dealer, status=row.status,
             host_hash=row.host_hash, title=row.title, public=row.public,
-            turn_timer=row.turn_timer, round=row.round,
+            turn_timer=row.turn_timer, round=row.round, turn_deadline=_aware(row.turn_deadline),
+            turn_version=row.turn_version,
             seats=[SeatData(x.seat, x.name, x.bot, x.token_hash) for x in seats],
             actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
         )
+
+    def stored(self, code: str, seq: int) -> tuple[ActionData | None, int]:
+        """The action stored as number ``seq`` of table ``code`` (``None`` if there is none),
+        and the rounds dealt: what a write whose answer was lost left behind."""
+        with Session(self.engine) as s:
+            row = s.get(ActionRow, (code, seq))
+            dealt = s.scalar(select(TableRow.round).where(TableRow.code == code))
+            action = None if row is None else ActionData(row.seq, row.round, row.seat, row.action,
+                                                         row.source)
+            return action, dealt or 0
 
     # ------------------------------------------------------------------ writing (ops for the Writer)
 
@@ -287,7 +314,8 @@ class Store:
 
     @staticmethod
     def set_table(code: str, **values: Any) -> Op:
-        """Change ``status`` and/or ``round``."""
+        """Change ``status``, ``round``, or the turn timer's ``turn_deadline`` and
+        ``turn_version``."""
         def op(s: Session) -> None:
             s.connection().execute(update(TableRow).where(TableRow.code == code)
                                    .values(updated_at=_now(), **values))
