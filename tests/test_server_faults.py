@@ -26,9 +26,10 @@ from sqlalchemy.engine import make_url
 
 from eights import Game, load_rules
 from eights.server import Limits
+from eights.server import store as store_module
 from eights.server.store import ActionData, Store, TableData, Writer
-from postgres import BACKENDS, database_url
-from test_server import Message, Peer, create, make_client, room_of
+from postgres import BACKENDS, database_url, fresh_schema
+from test_server import Message, Peer, create, join, make_client, room_of
 
 
 @pytest.fixture(params=BACKENDS)
@@ -78,6 +79,7 @@ class FaultProxy:
         self.running = True
         self.refusing = False
         self.drop_next_commit = False
+        self.down_after_commit = False
         self.commits_dropped = 0
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
@@ -98,8 +100,10 @@ class FaultProxy:
     def up(self) -> None:
         self.refusing = False
 
-    def drop_commit_reply(self) -> None:
+    def drop_commit_reply(self, *, then_down: bool = False) -> None:
+        """Lose the answer to the next ``COMMIT`` (and, with ``then_down``, stop right then)."""
         self.drop_next_commit = True
+        self.down_after_commit = then_down
 
     def close(self) -> None:
         self.running = False
@@ -123,18 +127,25 @@ class FaultProxy:
                 continue
             with self._lock:
                 self._sockets.update((client, server))
-            threading.Thread(target=self._pipe, args=(client, server, True), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(server, client, False), daemon=True).start()
+            cut = threading.Event()
+            for args in ((client, server, cut, True), (server, client, cut, False)):
+                threading.Thread(target=self._pipe, args=args, daemon=True).start()
 
-    def _pipe(self, src: socket.socket, dst: socket.socket, upstream: bool) -> None:
+    def _pipe(self, src: socket.socket, dst: socket.socket, cut: threading.Event,
+              upstream: bool) -> None:
         try:
             while True:
                 data = src.recv(65536)
-                if not data:
+                if not data or cut.is_set():
                     break
-                dst.sendall(data)
-                if upstream and self.drop_next_commit and b"COMMIT" in data:
+                committing = upstream and self.drop_next_commit and b"COMMIT" in data
+                if committing:
                     self.drop_next_commit = False
+                    cut.set()  # nothing more goes back to the client on this connection
+                    if self.down_after_commit:
+                        self.refusing = True
+                dst.sendall(data)
+                if committing:
                     time.sleep(0.3)  # the server commits; its answer is never passed on
                     self.commits_dropped += 1
                     break
@@ -313,4 +324,98 @@ def test_a_bot_table_freezes_no_longer_when_its_writes_fail(faulty: Faulty) -> N
                 mend()
             watcher.until(lambda m: m["type"] == "state" and m["version"] >= stuck + 5,
                           timeout=15)
+            assert health(client)["status"] == "ok"
+
+
+# --------------------------------------------------------------------------- 3: a lost answer
+
+
+@pytest.fixture
+def lost_reply(db: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Callable[[], None]]]:
+    """A database URL, and how to lose the answer to the next commit (the write is stored,
+    the server hears it failed): on PostgreSQL a proxy forwards the ``COMMIT`` and cuts the
+    connection before the answer; on SQLite the writer reports a failure after committing."""
+    if db.startswith("sqlite"):
+        lose: list[bool] = []
+        real = store_module._settle
+
+        def settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+            if error is None and lose:
+                lose.clear()
+                error = OSError("the connection broke before the commit's answer")
+            real(future, error)
+
+        monkeypatch.setattr(store_module, "_settle", settle)
+        yield db, lambda: lose.append(True)
+    else:
+        with proxied(db) as (url, proxy):
+            yield url, proxy.drop_commit_reply
+
+
+def test_a_move_whose_commit_answer_is_lost_is_found_and_stored_once(
+        lost_reply: tuple[str, Callable[[], None]]) -> None:
+    """The move is stored though its commit's answer never came: the player sees it played
+    (never "unchanged"), the next moves are stored after it (no duplicate key), and a
+    restart shows exactly what the clients were told."""
+    url, lose = lost_reply
+    with make_client(url, bot_delay=3600) as client:
+        table = create(client, rules="classic", players=2, name="Ana", seed=6)
+        code = table["code"]
+        bob_seat = join(client, code, "Bob")
+        with client.websocket_connect(f"/ws/tables/{code}") as ws_a, \
+                client.websocket_connect(f"/ws/tables/{code}") as ws_b:
+            ana, bob = Peer(ws_a, table["token"]), Peer(ws_b, bob_seat["token"])
+            ana.hello()
+            bob.hello()
+            ana.send("start", token=table["host_token"])
+            ana.until(lambda m: m["type"] == "state")
+            bob.until(lambda m: m["type"] == "state")
+            lose()
+            move = ana.view["legal"][0]
+            ana.play(move)
+            seen = ana.recv(timeout=15)
+            assert seen["type"] == "state", seen  # not an error saying the table is unchanged
+            assert seen["version"] == 1 and seen["last"]["action"] == move
+            assert bob.until(lambda m: m["type"] == "state")["version"] == 1
+            for _ in range(3):  # the moves after it are stored too
+                acted = ana.version
+                peer = (ana, bob)[ana.view["to_play"]]
+                peer.play(peer.view["legal"][0])
+                for p in (ana, bob):
+                    p.until(lambda m: m["type"] == "state" and m["version"] > acted)  # noqa: B023
+            told = ana.state
+    with make_client(url, bot_delay=3600) as client:
+        room = room_of(client, code)
+        assert room.version == 4
+        stored = client.app.state.hub.store.load(code)  # type: ignore[attr-defined]
+        assert [a.seq for a in stored.actions] == [1, 2, 3, 4]
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            again = Peer(ws, table["token"])
+            again.hello()
+            assert told is not None and again.expect("state") == {**told, "last": None}
+
+
+def test_a_lost_answer_while_the_database_is_down_is_said_and_settled() -> None:
+    """The answer to a commit is lost and the database stops: the player hears that the move
+    may or may not be stored (``unavailable``), never that the table is unchanged; once the
+    database is back, the table finds the stored move by itself and sends it."""
+    with fresh_schema() as db, proxied(db) as (url, proxy), \
+            make_client(url, bot_delay=3600) as client:
+        table = create(client, rules="classic", players=2, name="Ana", bots={"1": "greedy"},
+                       seed=6)
+        with client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
+            ana = Peer(ws, table["token"])
+            ana.hello()
+            ana.send("start", token=table["host_token"])
+            ana.until(lambda m: m["type"] == "state")
+            proxy.drop_commit_reply(then_down=True)  # stopped while the answer is lost
+            move = ana.view["legal"][0]
+            ana.play(move)
+            said = ana.recv(timeout=15)
+            assert said["type"] == "error" and said["code"] == "unavailable", said
+            assert "may or may not be stored" in said["message"]
+            assert health(client)["status"] == "degraded"
+            proxy.up()
+            found = ana.until(lambda m: m["type"] == "state", timeout=15)
+            assert found["version"] == 1 and found["last"]["action"] == move
             assert health(client)["status"] == "ok"
