@@ -419,3 +419,26 @@ def test_a_lost_answer_while_the_database_is_down_is_said_and_settled() -> None:
             found = ana.until(lambda m: m["type"] == "state", timeout=15)
             assert found["version"] == 1 and found["last"]["action"] == move
             assert health(client)["status"] == "ok"
+
+
+# --------------------------------------------------------------------------- 10: turn timers
+
+
+def test_a_turn_timer_keeps_its_remaining_time_across_a_restart(db: str) -> None:
+    """A 30 s turn stopped after 1.5 s resumes with what was left of it, not 30 s anew."""
+    with make_client(db, limits=TIMED, bot_delay=3600) as client:
+        table = create(client, rules="classic", players=2, bots={"1": "greedy"}, name="Ana",
+                       turn_timer=30, seed=9)
+        with client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
+            ana = Peer(ws, table["token"])
+            ana.hello()
+            ana.send("start", token=table["host_token"])
+            first = ana.until(lambda m: m["type"] == "state")
+            assert first["version"] == 0 and 29 <= first["timer"] <= 30
+            time.sleep(1.5)
+    with make_client(db, limits=TIMED, bot_delay=3600) as client, \
+            client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
+        ana = Peer(ws, table["token"])
+        ana.hello()
+        resumed = ana.expect("state")
+        assert resumed["version"] == 0 and 20 <= resumed["timer"] <= 28.5
