@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from eights.server import Limits
 from eights.server import store as store_module
 from eights.server.store import ActionData, Store, TableData, Writer
 from postgres import BACKENDS, database_url, fresh_schema
-from test_server import Message, Peer, create, join, make_client, room_of
+from test_server import Message, Peer, create, hub_of, join, make_client, room_of
 
 
 @pytest.fixture(params=BACKENDS)
@@ -442,3 +442,42 @@ def test_a_turn_timer_keeps_its_remaining_time_across_a_restart(db: str) -> None
         ana.hello()
         resumed = ana.expect("state")
         assert resumed["version"] == 0 and 20 <= resumed["timer"] <= 28.5
+
+
+# --------------------------------------------------------------------------- 4: connection slots
+
+
+def test_a_failed_table_lookup_gives_its_connection_slot_back(
+        db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Looking a table up fails (PostgreSQL stopped; on SQLite the read fails): each
+    connection is told so and closed, and its slot is freed, so the address is not locked
+    out once the database is back."""
+    limits = Limits(connections_per_address=3)
+    with ExitStack() as stack:
+        if db.startswith("sqlite"):
+            url = db
+            broken = Store.load
+
+            def failing(_self: Store, _code: str) -> None:
+                raise OSError("the disk is gone")
+
+            def fail() -> None:
+                monkeypatch.setattr(Store, "load", failing)
+
+            def mend() -> None:
+                monkeypatch.setattr(Store, "load", broken)
+        else:
+            url, proxy = stack.enter_context(proxied(db))
+            fail, mend = proxy.down, proxy.up
+        client = stack.enter_context(make_client(url, limits=limits))
+        code = create(client, rules="classic", players=2, seed=1)["code"]
+        hub_of(client).rooms.clear()  # not in memory: every connection looks it up
+        fail()
+        for _ in range(5):
+            with client.websocket_connect(f"/ws/tables/{code}") as ws:
+                said = Peer(ws).recv(timeout=15)
+                assert said["type"] == "error" and said["code"] == "unavailable", said
+        assert hub_of(client).connections == {}
+        mend()
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            assert Peer(ws).hello()["table"]["code"] == code

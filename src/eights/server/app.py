@@ -52,6 +52,7 @@ _STATUS = {
     ErrorCode.BAD_REQUEST: 400,
     ErrorCode.BAD_MESSAGE: 422,
     ErrorCode.INTERNAL: 500,
+    ErrorCode.UNAVAILABLE: 503,
 }
 
 
@@ -209,12 +210,17 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         conn = Connection(address, hub.limits)
         pump = asyncio.create_task(_pump(websocket, conn))
         room: Room | None = None
-        try:
-            room = await hub.get(code)
-        except ProtocolError as exc:
-            conn.send(error_event(exc.code, exc.message))
-            conn.close(1008, exc.code.value)
-        try:
+        try:  # from here on, whatever happens, the slot is given back
+            try:
+                room = await hub.get(code)
+            except ProtocolError as exc:
+                conn.send(error_event(exc.code, exc.message))
+                conn.close(1008, exc.code.value)
+            except Exception:  # the database failed: say so; the client may try again
+                log.exception("table %s: looking it up failed", code[:32])
+                conn.send(error_event(ErrorCode.UNAVAILABLE, "the server cannot read its "
+                                      "tables right now; try again in a moment"))
+                conn.close(1013, "try again later")
             if room is not None:
                 await _serve(websocket, conn, room, hub.limits)
         finally:
