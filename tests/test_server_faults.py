@@ -481,3 +481,58 @@ def test_a_failed_table_lookup_gives_its_connection_slot_back(
         mend()
         with client.websocket_connect(f"/ws/tables/{code}") as ws:
             assert Peer(ws).hello()["table"]["code"] == code
+
+
+# --------------------------------------------------------------------------- 5: bounded matches
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"target": 0}, "target 0 (no target score) and no round limit would never end: give a "
+                    "target above 0, or rounds from 1 to 100"),
+    ({"target": 0, "rounds": 0}, "rounds from 1 to 100"),
+    ({"overrides": {"target": 0}}, "would never end"),
+    ({"target": 0, "rounds": 101}, "rounds must be 1 to 100 on this server"),
+    ({"rounds": 5000}, "rounds must be 1 to 100 on this server (or 0 for no limit, with a "
+                       "target score); got 5000"),
+])
+def test_a_match_that_could_never_end_is_refused(tmp_path: Path, body: Message,
+                                                 words: str) -> None:
+    with make_client(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+        refused = client.post("/api/tables", json={"rules": "classic", "players": 2,
+                                                   "bots": {"0": "greedy", "1": "greedy"}, **body})
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_request"
+        assert words in refused.json()["message"]
+        assert hub_of(client).rooms == {}
+        made = create(client, rules="classic", players=2, target=0, rounds=3)
+        assert made["table"]["overrides"] == {"target": 0, "rounds": 3}
+
+
+def test_welcome_carries_the_most_recent_lines_and_hello_is_rate_limited(tmp_path: Path) -> None:
+    limits = Limits(welcome_log=10, hello_burst=3, hellos_per_second=0.01)
+    with make_client(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=limits) as client:
+        made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
+                      target=0, rounds=3, seed=5)
+        code = made["code"]
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            host = Peer(ws)
+            host.hello()
+            host.send("start", token=made["host_token"])
+            host.until(lambda m: m["type"] == "state" and m["version"] >= 30)
+            room = room_of(client, code)
+            with client.websocket_connect(f"/ws/tables/{code}") as ws2:
+                late = Peer(ws2)
+                welcome = late.hello()
+                everything = room._narrate("en")
+                total = welcome["log_skipped"] + len(welcome["log"])
+                assert len(welcome["log"]) == 10 and total >= 30
+                assert welcome["log"] == everything[total - 10:total]
+                assert late.expect("state")["view"] is not None  # the whole view follows
+                for _ in range(2):  # the burst: three hellos in all
+                    late.send("hello")
+                    late.until(lambda m: m["type"] in ("welcome", "error"))
+                    late.until(lambda m: m["type"] == "state")
+                late.send("hello")
+                refused = late.until(lambda m: m["type"] == "error")
+                assert refused["code"] == "rate_limited" and "hello at most" in refused["message"]
+                ping = late.send("ping")  # still connected
+                late.until(lambda m: m == {"type": "pong", "seq": ping})

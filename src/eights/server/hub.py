@@ -144,6 +144,18 @@ class Hub:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"turn_timer must be {low:g} to {high:g} "
                                 f"seconds, or null for no timer; got {seconds:g}")
 
+    def _check_bounded(self, preset: str, target: int, rounds: int) -> None:
+        """Every match ends: it has a target score or a number of rounds, and at most
+        :attr:`Limits.rounds` rounds."""
+        most = self.limits.rounds
+        if rounds > most:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"rounds must be 1 to {most} on this "
+                                f"server (or 0 for no limit, with a target score); got {rounds}")
+        if target <= 0 and rounds <= 0:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"preset {preset!r} with target 0 (no "
+                                "target score) and no round limit would never end: give a "
+                                f"target above 0, or rounds from 1 to {most}")
+
     def admit(self, address: str) -> None:
         """Count one more connection from ``address`` (or refuse it)."""
         if sum(self.connections.values()) >= self.limits.connections:
@@ -203,6 +215,7 @@ class Hub:
             rules.check_players(players)
         except RulesError as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
+        self._check_bounded(req.rules, rules.target, rules.rounds)
         seats = [SeatData(i) for i in range(players)]
         for key, spec in req.bots.items():
             seat = int(key) if key.isascii() and key.isdecimal() and key == str(int(key)) else -1

@@ -40,6 +40,14 @@ class Limits:
     send_queue: int = 1000
     """Events waiting to be sent to one connection; a client that falls further behind is
     disconnected (code 1013) and can reconnect."""
+    rounds: int = 100
+    """Most rounds a match may have. A match without a target score (``target: 0``) must
+    set a number of rounds, so that every match ends."""
+    welcome_log: int = 200
+    """Lines of the match in words a ``welcome`` carries: the most recent ones."""
+    hellos_per_second: float = 0.5
+    """``hello`` messages a connection may send (each is answered with the whole table)."""
+    hello_burst: int = 5
 
 
 @dataclass(slots=True)

@@ -141,6 +141,7 @@ class Connection:
         """True once the client said hello."""
         self.last_seq = -1
         self.bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.hellos = TokenBucket(limits.hellos_per_second, limits.hello_burst)
         self.strikes = 0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
@@ -402,7 +403,14 @@ class Room:
         self.seats[seat] = new
 
     def hello(self, conn: Connection, msg: Hello) -> None:
-        """Who a connection is: a seat (by its token) or a spectator."""
+        """Who a connection is: a seat (by its token) or a spectator. The answer is the table
+        and the most recent :attr:`Limits.welcome_log` lines of the match in words (with
+        ``log_skipped``, the lines before them), then the state; at most
+        :attr:`Limits.hellos_per_second` of them."""
+        if not conn.hellos.take():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"hello at most "
+                                f"{self.limits.hellos_per_second:g} times a second (each one "
+                                "sends the whole table); you are already welcomed")
         seat = None
         if msg.token is not None:
             seat = self._seat_of(msg.token)
@@ -416,7 +424,10 @@ class Room:
                                     f"{self.limits.spectators_per_table} spectators")
         conn.seat, conn.lang, conn.joined = seat, msg.lang, True
         self.conns.add(conn)
-        conn.send(event("welcome", seat=seat, table=self.info(), log=self.log_lines(conn.lang)))
+        lines = self.log_lines(conn.lang)
+        shown = lines[-self.limits.welcome_log:] if self.limits.welcome_log > 0 else []
+        conn.send(event("welcome", seat=seat, table=self.info(), log=shown,
+                        log_skipped=len(lines) - len(shown)))
         if self.status != "waiting":
             conn.send(self.state_event(seat, conn.lang))
         self._broadcast_table(skip=conn)
