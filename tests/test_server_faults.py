@@ -11,10 +11,14 @@ never hears so). Each case runs on SQLite and on PostgreSQL (``EIGHTS_TEST_POSTG
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
+import os
 import socket
 import sqlite3
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
@@ -536,3 +540,73 @@ def test_welcome_carries_the_most_recent_lines_and_hello_is_rate_limited(tmp_pat
                 assert refused["code"] == "rate_limited" and "hello at most" in refused["message"]
                 ping = late.send("ping")  # still connected
                 late.until(lambda m: m == {"type": "pong", "seq": ping})
+
+
+# --------------------------------------------------------------------------- 6: clients that stop reading
+
+
+@contextmanager
+def live_server(db: str, limits: Limits) -> Iterator[tuple[int, Any]]:
+    """The app served by uvicorn on a loopback port, in a thread: its port and its hub."""
+    import uvicorn
+
+    from eights.server import create_app
+
+    app = create_app(db, bot_delay=0.0, limits=limits, testing_fixed_seeds=True)
+    probe = socket.create_server(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                           ws_per_message_deflate=False))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: server.started, what="uvicorn to start")
+        yield port, app.state.hub
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def _ws_frame(text: str) -> bytes:
+    """A client's masked text frame."""
+    payload, mask = text.encode(), os.urandom(4)
+    size = len(payload)
+    head = bytes([0x81, 0x80 | size]) if size < 126 else bytes([0x81, 0x80 | 126]) + size.to_bytes(2, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_client_that_stops_reading_is_dropped(tmp_path: Path) -> None:
+    """A spectator's socket stops reading (its TCP window shuts): the server drops it within
+    ``send_timeout`` of the block, frees its slot and its queue, and the table plays on."""
+    limits = Limits(send_queue_bytes=64 * 1024, send_timeout=1.0)
+    with live_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits) as (port, hub):
+        body = json.dumps({"rules": "classic", "players": 4, "target": 0, "rounds": 100,
+                           "bots": {str(i): "greedy" for i in range(4)}}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables", data=body,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as answer:
+            made = json.loads(answer.read())
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(f"GET /ws/tables/{made['code']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                     f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+        reply = b""
+        while b"\r\n\r\n" not in reply:
+            reply += sock.recv(1)
+        assert reply.startswith(b"HTTP/1.1 101"), reply
+        sock.sendall(_ws_frame('{"type": "hello", "seq": 1}'))
+        sock.sendall(_ws_frame(json.dumps({"type": "start", "seq": 2,
+                                           "token": made["host_token"]})))
+        try:  # from here on the client reads nothing
+            wait_for(lambda: hub.connections.get("127.0.0.1") == 1, what="the connection")
+            wait_for(lambda: not hub.connections, timeout=90, what="the client to be dropped")
+            room = hub.rooms[made["code"]]
+            assert not room.conns
+            at = room.version
+            wait_for(lambda: room.version > at or room.status != "playing", what="play on")
+        finally:
+            sock.close()

@@ -338,17 +338,22 @@ def test_http_rate_limit_per_address(tmp_path: Any) -> None:
 
 
 def test_a_client_too_far_behind_is_disconnected() -> None:
-    async def fill() -> Connection:
-        conn = Connection("1.2.3.4", Limits(send_queue=3))
-        for i in range(5):
-            conn.send(f"event {i}")
+    """The queue is bounded in bytes: a few large events fill it as many small ones do."""
+    async def fill(events: list[str]) -> Connection:
+        conn = Connection("1.2.3.4", Limits(send_queue_bytes=10_000))
+        for text in events:
+            conn.send(text)
+            assert conn.queued <= 10_000
         return conn
 
     import asyncio
 
-    conn = asyncio.run(fill())
-    assert conn.closing and conn.close_code == 1013
-    assert conn.queue.qsize() == 4  # three events, then the close
+    for events in (["x" * 3000] * 5, ["é" * 1500] * 5, ["xy"] * 6000):
+        conn = asyncio.run(fill(events))
+        assert conn.closing and conn.close_code == 1013
+        assert conn.queue.qsize() == 1 and conn.queued == 0  # what waited is dropped: the close
+    kept = asyncio.run(fill(["x" * 3000] * 3))
+    assert not kept.closing and kept.queued == 9000
 
 
 # --------------------------------------------------------------------------- hidden information

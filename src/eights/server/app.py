@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -208,7 +209,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
             await websocket.close(1008, "too many connections")
             return
         conn = Connection(address, hub.limits)
-        pump = asyncio.create_task(_pump(websocket, conn))
+        pump = asyncio.create_task(_pump(websocket, conn, hub.limits.send_timeout))
         room: Room | None = None
         try:  # from here on, whatever happens, the slot is given back
             try:
@@ -222,7 +223,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                                       "tables right now; try again in a moment"))
                 conn.close(1013, "try again later")
             if room is not None:
-                await _serve(websocket, conn, room, hub.limits)
+                serve = asyncio.create_task(_serve(websocket, conn, room, hub.limits))
+                await asyncio.wait((serve, pump), return_when=asyncio.FIRST_COMPLETED)
+                if serve.done():
+                    serve.result()
+                else:  # the socket closed, or the client stopped reading
+                    serve.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await serve
         finally:
             if room is not None:
                 room.leave(conn)
@@ -237,15 +245,21 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     return app
 
 
-async def _pump(websocket: WebSocket, conn: Connection) -> None:
-    """Send a connection's queued events in order; ``None`` closes the socket."""
+async def _pump(websocket: WebSocket, conn: Connection, timeout: float) -> None:
+    """Send a connection's queued events in order; ``None`` closes the socket. A send that
+    takes over ``timeout`` seconds (the client stopped reading) ends the connection."""
     try:
         while True:
             text = await conn.queue.get()
             if text is None:
-                await websocket.close(conn.close_code, conn.close_reason)
+                await asyncio.wait_for(websocket.close(conn.close_code, conn.close_reason),
+                                       timeout)
                 return
-            await websocket.send_text(text)
+            await asyncio.wait_for(websocket.send_text(text), timeout)
+            conn.sent(text)
+    except TimeoutError:
+        log.info("a client at %s stopped reading: dropped", conn.address)
+        conn.close(1013, "too far behind", drop=True)
     except Exception:  # the client went away
         conn.closing = True
 

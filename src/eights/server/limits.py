@@ -37,9 +37,12 @@ class Limits:
     turn_timer: tuple[float, float] = (5.0, 600.0)
     """Shortest and longest turn timer a table may have, in seconds (or no timer): a short
     timer would let a table play itself against the database."""
-    send_queue: int = 1000
-    """Events waiting to be sent to one connection; a client that falls further behind is
-    disconnected (code 1013) and can reconnect."""
+    send_queue_bytes: int = 512 * 1024
+    """Bytes of events waiting to be sent to one connection; a client that falls further
+    behind is disconnected (code 1013, its waiting events dropped) and can reconnect."""
+    send_timeout: float = 10.0
+    """Seconds one event may take to be sent: a client that stops reading (its TCP window
+    stays shut) is dropped after it, without waiting for the close handshake."""
     rounds: int = 100
     """Most rounds a match may have. A match without a target score (``target: 0``) must
     set a number of rounds, so that every match ends."""

@@ -53,7 +53,8 @@ from eights.server.protocol import (
 )
 from eights.server.store import OPEN, ActionData, SeatData, Store, TableData, Writer
 
-__all__ = ["BOTS", "Connection", "Room", "check_bot", "hash_token", "new_token", "replay_table"]
+__all__ = ["BOTS", "Connection", "Room", "check_bot", "event_bytes", "hash_token", "new_token",
+           "replay_table"]
 
 log = logging.getLogger("eights.server")
 
@@ -129,8 +130,9 @@ class Connection:
     """One WebSocket client: who it is, its counters and its outgoing queue.
 
     Events are queued and a writer task sends them, so a slow client never
-    holds up a table; one that falls :attr:`Limits.send_queue` events behind
-    is disconnected.
+    holds up a table; one whose queue holds more than
+    :attr:`Limits.send_queue_bytes` is disconnected (1013), what it had waiting
+    dropped.
     """
 
     def __init__(self, address: str, limits: Limits) -> None:
@@ -144,25 +146,42 @@ class Connection:
         self.hellos = TokenBucket(limits.hellos_per_second, limits.hello_burst)
         self.strikes = 0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued = 0
+        """Bytes of the events in :attr:`queue`."""
         self.closing = False
         self.close_code = 1000
         self.close_reason = ""
-        self._limit = limits.send_queue
+        self._limit = limits.send_queue_bytes
 
     def send(self, text: str) -> None:
         if self.closing:
             return
-        if self.queue.qsize() >= self._limit:
-            self.close(1013, "too far behind: reconnect to get the current state")
+        size = event_bytes(text)
+        if self.queued + size > self._limit:
+            self.close(1013, "too far behind: reconnect to get the current state", drop=True)
             return
+        self.queued += size
         self.queue.put_nowait(text)
 
-    def close(self, code: int, reason: str) -> None:
-        """Send what is queued, then close the socket."""
+    def sent(self, text: str) -> None:
+        """``text`` left the queue."""
+        self.queued -= event_bytes(text)
+
+    def close(self, code: int, reason: str, *, drop: bool = False) -> None:
+        """Send what is queued (or ``drop`` it), then close the socket."""
         if not self.closing:
             self.closing = True
             self.close_code, self.close_reason = code, reason
+            if drop:
+                while not self.queue.empty():
+                    self.queue.get_nowait()
+                self.queued = 0
             self.queue.put_nowait(None)
+
+
+def event_bytes(text: str) -> int:
+    """The size of an event in UTF-8 (events are mostly ASCII, which Python knows at once)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 # --------------------------------------------------------------------------- the room
