@@ -22,6 +22,7 @@ from eights import Card, Game, load_rules
 from eights.engine.record import load_record, replay
 from eights.server import Limits
 from eights.server.room import Room
+from postgres import BACKENDS, database_url
 from test_server import (
     Message,
     Peer,
@@ -284,12 +285,17 @@ def test_whole_family_matches_show_no_hidden_card(client: TestClient, stack: Exi
     ("crazy-eights", 3, {"2": "greedy"}, {"play_on": True, "scoring": "placings",
                                           "multi_play": "same-rank"},
      lambda v: len(v["finished"]) >= 1 and any("+" in a for _s, a in v["history"])),
-], ids=["switch", "tschau-sepp", "crazy-eights+"])
-def test_a_restart_resumes_a_family_table_exactly(db: str, stack: ExitStack, rules: str,
-                                                  players: int, bots: dict[str, str],
+    ("switch", 2, {}, {"decks": 3, "hand_size": 12},
+     lambda v: any(a.count("+") >= 3 for _s, a in v["history"])),
+], ids=["switch", "tschau-sepp", "crazy-eights+", "switch-3-decks"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_restart_resumes_a_family_table_exactly(backend: str, tmp_path: Path, stack: ExitStack,
+                                                  rules: str, players: int, bots: dict[str, str],
                                                   overrides: dict[str, Any], reached: Any) -> None:
     """A second server on the same database (as after kill -9) replays the table: the same
-    version and views, with the plays of several cards (SW3) and the players out (TS11)."""
+    version and views, with the plays of several cards (SW3, four or more of a rank with
+    three decks) and the players out (TS11); on SQLite and on PostgreSQL."""
+    db = stack.enter_context(database_url(backend, str(tmp_path / "family.sqlite3")))
     first = stack.enter_context(make_client(db, limits=FAST))
     rng = random.Random(5)
     for seed in range(40):  # a deal whose round gets there before it ends
