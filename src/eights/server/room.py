@@ -466,6 +466,11 @@ class Room:
             if self.status == "closed":
                 raise ProtocolError(ErrorCode.WRONG_STATUS, f"table {self.code} is closed")
             if isinstance(msg, Hello):
+                if self.status != "waiting" and msg.lang not in self._logs:
+                    # Put into words once per language, off the event loop (a match of 100
+                    # rounds, some 3,500 actions, takes half a second); the lock keeps the
+                    # game still meanwhile.
+                    self._logs[msg.lang] = await asyncio.to_thread(self._narrate, msg.lang)
                 self.hello(conn, msg)
                 return
             if not conn.joined:
