@@ -46,8 +46,9 @@ class Limits:
     rounds: int = 100
     """Most rounds a match may have. A match without a target score (``target: 0``) must
     set a number of rounds, so that every match ends."""
-    welcome_log: int = 200
-    """Lines of the match in words a ``welcome`` carries: the most recent ones."""
+    welcome_log: int = 1000
+    """Lines of the match in words a ``welcome`` carries: the most recent ones (as many as
+    the browser page shows, some 40 KB)."""
     hellos_per_second: float = 0.5
     """``hello`` messages a connection may send (each is answered with the whole table)."""
     hello_burst: int = 5
