@@ -610,3 +610,35 @@ def test_a_client_that_stops_reading_is_dropped(tmp_path: Path) -> None:
             wait_for(lambda: room.version > at or room.status != "playing", what="play on")
         finally:
             sock.close()
+
+
+def test_a_bot_move_whose_commit_answer_is_lost_is_told_and_stored_once(
+        lost_reply: tuple[str, Callable[[], None]]) -> None:
+    """Bots play on after a lost answer: every state a watcher is sent follows the one before
+    by one version, and the stored actions are exactly the moves it was told, each once."""
+    url, lose = lost_reply
+    with make_client(url, bot_delay=0.01) as client:
+        made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
+                      target=0, rounds=1, seed=4)
+        code = made["code"]
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            watcher = Peer(ws)
+            watcher.hello()
+            watcher.send("start", token=made["host_token"])
+            watcher.until(lambda m: m["type"] == "state" and m["version"] >= 2)
+            lose()
+            told = {}
+            while True:
+                state = watcher.until(lambda m: m["type"] == "state", timeout=15)
+                if state["last"] is not None:
+                    told[state["version"]] = state["last"]["action"]
+                if state["version"] >= 12 or state["view"]["round_over"]:
+                    break
+    stored = Store(url)
+    data = stored.load(code)
+    stored.close()
+    assert data is not None
+    actions = {a.seq: a.action for a in data.actions}
+    assert sorted(actions) == list(range(1, len(actions) + 1))  # each seq once, no gap
+    assert told == {v: actions[v] for v in told}
+    assert sorted(told) == list(range(min(told), max(told) + 1))
