@@ -164,7 +164,8 @@ def _answers(peer: Peer) -> list[Message]:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    limits = Limits(messages_per_second=1e9, message_burst=10**9)
+    limits = Limits(messages_per_second=1e9, message_burst=10**9, hellos_per_second=1e9,
+                    hello_burst=10**9)
     with make_client(f"sqlite:///{tmp_path / 'server.sqlite3'}", limits=limits) as client, \
             ExitStack() as stack:
         made, people = start_table(client, stack, rules="huit-americain", players=2, seed=5)
