@@ -164,8 +164,8 @@ class Connection:
         self.queue.put_nowait(text)
 
     def sent(self, text: str) -> None:
-        """``text`` left the queue."""
-        self.queued -= event_bytes(text)
+        """``text`` left the queue (it may have been sent after the queue was dropped)."""
+        self.queued = max(0, self.queued - event_bytes(text))
 
     def close(self, code: int, reason: str, *, drop: bool = False) -> None:
         """Send what is queued (or ``drop`` it), then close the socket."""
