@@ -712,11 +712,11 @@ _DB_URL = typer.Option(help="Database URL (default: the SQLite file eights serve
                             "postgresql://user:password@host/name for PostgreSQL).")
 
 
-@db_app.command("upgrade")
-def db_upgrade(db: Annotated[str | None, _DB_URL] = None) -> None:
-    """Bring the database schema to this version's newest revision (the server does it too
-    as it starts, under a lock; run this before starting several processes)."""
-    _need("server", "eights db upgrade")
+@contextmanager
+def _database(db: str | None, doing: str) -> Iterator[tuple[Any, str]]:
+    """The store of ``db`` (default: the server's) and its URL as shown; a failure to reach
+    or read it ends the command with ``cannot DOING the database 'URL': why``."""
+    _need("server", f"eights db {doing}")
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from eights.server import default_db_url
@@ -726,12 +726,22 @@ def db_upgrade(db: Annotated[str | None, _DB_URL] = None) -> None:
     shown = _shown_url(url)
     try:
         store = Store(url)
+        try:
+            yield store, shown
+        finally:
+            store.close()
+    except (ArgumentError, SQLAlchemyError, ImportError) as exc:
+        _fail(f"cannot {doing} the database {shown!r}: {str(exc).splitlines()[0]}")
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: Annotated[str | None, _DB_URL] = None) -> None:
+    """Bring the database schema to this version's newest revision (the server does it too
+    as it starts, under a lock; run this before starting several processes)."""
+    with _database(db, "upgrade") as (store, shown):
         before = store.revision()
         store.migrate()
         after = store.revision()
-        store.close()
-    except (ArgumentError, SQLAlchemyError, ImportError) as exc:
-        _fail(f"cannot upgrade the database {shown!r}: {exc}")
     if before == after:
         typer.echo(f"{shown}: already at revision {after}")
     else:
@@ -741,22 +751,13 @@ def db_upgrade(db: Annotated[str | None, _DB_URL] = None) -> None:
 @db_app.command("revision")
 def db_revision(db: Annotated[str | None, _DB_URL] = None) -> None:
     """Print the database's schema revision and the newest one this version knows."""
-    _need("server", "eights db revision")
+    with _database(db, "read") as (store, shown):
+        current = store.revision()
     from alembic.config import Config
     from alembic.script import ScriptDirectory
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from eights.server import default_db_url
-    from eights.server.store import MIGRATIONS, Store
+    from eights.server.store import MIGRATIONS
 
-    url = db or default_db_url()
-    shown = _shown_url(url)
-    try:
-        store = Store(url)
-        current = store.revision()
-        store.close()
-    except (ArgumentError, SQLAlchemyError, ImportError) as exc:
-        _fail(f"cannot read the database {shown!r}: {exc}")
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     head = ScriptDirectory.from_config(config).get_current_head()
