@@ -95,7 +95,9 @@ def test_a_restart_resumes_every_table_exactly(db: str, stack: ExitStack) -> Non
     waiting = create(first, rules="les-huit", players=2, name="Zoe")
     before = _snapshot(room_of(first, code))
     seen = {seat: p.state for seat, p in people.items()}
-    # A second server on the same file, while the first never shut down (as after kill -9).
+    # A second server on the same file, while the first never shut down (as after kill -9,
+    # when the system has let go of the first's claim on the database).
+    hub_of(first).store.release()
     with make_client(db) as second:
         restored = room_of(second, code)
         assert _snapshot(restored) == before

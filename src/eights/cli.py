@@ -651,7 +651,7 @@ def serve(
             tables=max(limits.tables, address_limit), connections=max(limits.connections,
                                                                        address_limit))
     url = db or default_db_url()
-    shown = url.split("@")[-1] if "@" in url else url  # no password on screen
+    shown = _shown_url(url)
     try:
         server_app = create_app(url, bot_delay=bot_delay, limits=limits,
                                 testing_fixed_seeds=testing_fixed_seeds)
@@ -660,6 +660,7 @@ def serve(
     except ImportError as exc:
         _fail(f"cannot use the database {shown!r}: {exc} (PostgreSQL needs a driver: "
               "pip install 'psycopg[binary]')")
+    _check_claim(url)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
@@ -678,6 +679,90 @@ def serve(
     # server's time under load, for messages of a few kilobytes.
     uvicorn.run(server_app, host=host, port=port, ws_max_size=64 * 1024, log_level="info",
                 ws_per_message_deflate=False)
+
+
+def _shown_url(url: str) -> str:
+    """A database URL as it may be shown: without the part before ``@`` (the password)."""
+    return url.split("@")[-1] if "@" in url else url
+
+
+def _check_claim(url: str) -> None:
+    """Fail now, with the reason, when another server serves this database (the server
+    claims it again as it starts: this is only the early, readable refusal)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from eights.server.store import DatabaseInUse, Store
+
+    store = Store(url)
+    try:
+        store.claim()
+    except DatabaseInUse as exc:
+        _fail(str(exc))
+    except SQLAlchemyError as exc:
+        _fail(f"cannot reach the database {_shown_url(url)!r}: {str(exc).splitlines()[0]}")
+    finally:
+        store.close()
+
+
+db_app = typer.Typer(help="The server's database: its schema revision and upgrades.",
+                     no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+_DB_URL = typer.Option(help="Database URL (default: the SQLite file eights serve uses; "
+                            "postgresql://user:password@host/name for PostgreSQL).")
+
+
+@contextmanager
+def _database(db: str | None, doing: str) -> Iterator[tuple[Any, str]]:
+    """The store of ``db`` (default: the server's) and its URL as shown; a failure to reach
+    or read it ends the command with ``cannot DOING the database 'URL': why``."""
+    _need("server", f"eights db {doing}")
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from eights.server import default_db_url
+    from eights.server.store import Store
+
+    url = db or default_db_url()
+    shown = _shown_url(url)
+    try:
+        store = Store(url)
+        try:
+            yield store, shown
+        finally:
+            store.close()
+    except (ArgumentError, SQLAlchemyError, ImportError) as exc:
+        _fail(f"cannot {doing} the database {shown!r}: {str(exc).splitlines()[0]}")
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: Annotated[str | None, _DB_URL] = None) -> None:
+    """Bring the database schema to this version's newest revision (the server does it too
+    as it starts, under a lock; run this before starting several processes)."""
+    with _database(db, "upgrade") as (store, shown):
+        before = store.revision()
+        store.migrate()
+        after = store.revision()
+    if before == after:
+        typer.echo(f"{shown}: already at revision {after}")
+    else:
+        typer.echo(f"{shown}: upgraded from {before or 'an empty database'} to revision {after}")
+
+
+@db_app.command("revision")
+def db_revision(db: Annotated[str | None, _DB_URL] = None) -> None:
+    """Print the database's schema revision and the newest one this version knows."""
+    with _database(db, "read") as (store, shown):
+        current = store.revision()
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from eights.server.store import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    state = "up to date" if current == head else "needs: eights db upgrade"
+    typer.echo(f"{shown}: revision {current or '(empty)'}; newest {head} ({state})")
 
 
 def main() -> None:  # pragma: no cover - console entry

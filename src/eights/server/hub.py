@@ -75,8 +75,14 @@ class Hub:
     # ------------------------------------------------------------------ life
 
     def start(self) -> None:
-        """Migrate the schema, then rebuild every open table by replaying its actions."""
-        self.store.migrate()
+        """Claim the database (a SQLite file serves one process), migrate the schema,
+        then rebuild every open table by replaying its actions."""
+        self.store.claim()
+        try:
+            self.store.migrate()
+        except BaseException:
+            self.store.close()  # let go of the claim: nothing runs here
+            raise
         self.writer.start()
         low, high = self.limits.turn_timer
         for data in self.store.load_open():

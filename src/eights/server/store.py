@@ -18,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import (
     JSON,
@@ -40,6 +41,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
@@ -49,6 +51,7 @@ __all__ = [
     "ActionData",
     "AddAction",
     "Base",
+    "DatabaseInUse",
     "SeatData",
     "Store",
     "TableData",
@@ -60,6 +63,10 @@ __all__ = [
 log = logging.getLogger("eights.server")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+LOCKS = 0x6569  # "ei"
+"""The class of this server's PostgreSQL advisory locks (their first 32-bit key); the second
+key is the schema's hash, so databases in other schemas never wait on each other."""
+MIGRATING, SERVING = "migrate", "serve"
 OPEN = ("waiting", "playing")
 """Statuses of tables the server keeps running (restored at start-up)."""
 
@@ -219,6 +226,10 @@ def make_db_engine(url: str) -> Engine:
     return create_engine(parsed, pool_pre_ping=True)
 
 
+class DatabaseInUse(RuntimeError):
+    """Another server process serves this database (:meth:`Store.claim`)."""
+
+
 Op = Callable[[Session], None]
 """A write: adds or updates rows in the session it is given (committed by the Writer)."""
 
@@ -229,20 +240,118 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_db_engine(url)
+        self._claim: IO[str] | None = None
+        self._held: Connection | None = None
 
     def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision."""
+        """Bring the schema to the newest Alembic revision.
+
+        On PostgreSQL the upgrade holds an advisory lock (:data:`LOCKS`) for its
+        transaction: a process that starts while another migrates (``eights db upgrade``,
+        or a server starting) waits, then finds the schema at the head and changes
+        nothing. A SQLite file serves one process (:meth:`claim`): no one to race.
+        """
         from alembic import command
         from alembic.config import Config
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:c, hashtext(:what || "
+                                        "current_schema()))"), {"c": LOCKS, "what": MIGRATING})
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
+    def revision(self) -> str | None:
+        """The schema's Alembic revision (``None`` for an empty database)."""
+        from alembic.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    @property
+    def sqlite_file(self) -> Path | None:
+        """The database file when this store is a SQLite file (not ``:memory:``)."""
+        parsed = make_url(normalize_url(self.url))
+        if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+            return None
+        return Path(parsed.database).resolve()
+
+    def claim(self) -> None:
+        """Serve this database from this process alone.
+
+        The tables live in the memory of the process that runs them: a second server on
+        the same database would sell the same seats twice and run the same bots twice. So a
+        second process fails at once with :class:`DatabaseInUse`, whose message says why:
+
+        - a SQLite file (the embedded default): an exclusive lock on ``<file>.lock``;
+        - PostgreSQL: a session advisory lock on a connection held while the server runs.
+
+        The system lets go of either when the process ends, even by ``kill -9``;
+        :meth:`release` (and :meth:`close`) let go too.
+        """
+        if self._claim is not None or self._held is not None:
+            return
+        path = self.sqlite_file
+        if path is not None:
+            self._claim_file(path)
+        elif self.engine.dialect.name == "postgresql":
+            self._claim_postgresql()
+
+    def _claim_file(self, path: Path) -> None:
+        import fcntl
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = (path.parent / (path.name + ".lock")).open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.seek(0)
+            holder = lock.read().strip()
+            lock.close()
+            raise DatabaseInUse(
+                f"the SQLite database {str(path)!r} is in use by another eights server"
+                f"{f' (process {holder})' if holder.isdigit() else ''}. SQLite serves one "
+                "process: stop the other server, or give this one another --db") from None
+        lock.truncate(0)
+        lock.write(str(os.getpid()))
+        lock.flush()
+        self._claim = lock
+
+    def _claim_postgresql(self) -> None:
+        connection = self.engine.connect()
+        key = {"c": LOCKS, "what": SERVING}
+        mine = connection.execute(text("SELECT pg_try_advisory_lock(:c, hashtext(:what || "
+                                       "current_schema()))"), key).scalar()
+        connection.commit()
+        if not mine:
+            holder = connection.execute(text(
+                "SELECT a.pid, a.client_addr FROM pg_locks l JOIN pg_stat_activity a "
+                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                "AND l.classid = :c AND l.objid = hashtext(:what || current_schema())::oid"),
+                key).first()
+            connection.invalidate()
+            where = f" (database connection {holder[0]} from {holder[1] or 'a local socket'})" \
+                if holder else ""
+            raise DatabaseInUse(
+                f"this PostgreSQL database is already served by another eights server{where}. "
+                "A database is served by one process: stop the other server, or give this one "
+                "another database or schema")
+        self._held = connection
+
     def close(self) -> None:
+        self.release()
         self.engine.dispose()
+
+    def release(self) -> None:
+        """Let go of the claim (:meth:`claim`), as the system does when the process ends."""
+        if self._claim is not None:
+            self._claim.close()  # closing the file lets go of its lock
+            self._claim = None
+        if self._held is not None:
+            self._held.invalidate()  # closed, not pooled: the session and its lock end
+            self._held = None
 
     def run(self, op: Op) -> None:
         """Commit one write now, in this thread."""

@@ -1,0 +1,145 @@
+"""One database, several processes: migrations that never race, and a database served by
+one process at a time (a second server is refused and told why)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from eights.cli import app as cli_app
+from eights.server.store import Base, DatabaseInUse, Store
+from postgres import fresh_schema
+
+
+def test_a_sqlite_database_serves_one_process(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    first, second = Store(url), Store(url)
+    first.claim()
+    with pytest.raises(DatabaseInUse) as refused:
+        second.claim()
+    message = str(refused.value)
+    assert str(tmp_path / "server.sqlite3") in message
+    assert "another eights server" in message and "SQLite serves one process" in message
+    first.close()
+    second.claim()  # the first let go
+    second.close()
+
+
+def test_a_postgresql_database_serves_one_process() -> None:
+    with fresh_schema() as url, fresh_schema() as other:
+        first, second, elsewhere = Store(url), Store(url), Store(other)
+        first.claim()
+        elsewhere.claim()  # another schema is another database to serve
+        with pytest.raises(DatabaseInUse) as refused:
+            second.claim()
+        assert "already served by another eights server" in str(refused.value)
+        assert "database connection" in str(refused.value)  # who holds it
+        first.close()
+        second.claim()
+        for store in (second, elsewhere):
+            store.close()
+
+
+def test_memory_and_postgresql_stores_take_no_file_lock() -> None:
+    for url in ("sqlite://", "sqlite:///:memory:", "postgresql://u:p@127.0.0.1:1/x"):
+        assert Store(url).sqlite_file is None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_with_the_reason(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "eights.cli", "serve", "--db", url, "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # up once it accepts connections (it claimed the file before that)
+            assert server.poll() is None, server.stdout.read() if server.stdout else ""
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the first server never started"
+                time.sleep(0.2)
+        refused = CliRunner().invoke(cli_app, ["serve", "--db", url, "--port", str(_free_port())])
+        assert refused.exit_code == 2
+        assert "in use by another eights server" in refused.output
+        assert f"process {server.pid}" in refused.output
+    finally:
+        server.terminate()
+        server.wait(30)
+    # Once the first has gone, the file is free again.
+    again = Store(url)
+    again.claim()
+    again.close()
+
+
+def _migrate_when(url: str, go: Any, results: Any) -> None:
+    """In a forked process: wait for ``go``, then migrate; put the error's text or ``""``."""
+    store = Store(url)
+    go.wait(60)
+    try:
+        store.migrate()
+        results.put("")
+    except Exception as exc:
+        results.put(f"{type(exc).__name__}: {exc}"[:300])
+    finally:
+        store.close()
+
+
+def test_processes_starting_together_migrate_once() -> None:
+    """Four processes, forked ready and released at once, upgrade one empty database: the
+    lock makes them take turns (without it they collide on creating the same tables)."""
+    ctx = multiprocessing.get_context("fork")
+    with fresh_schema() as url:
+        go, results = ctx.Event(), ctx.Queue()
+        workers = [ctx.Process(target=_migrate_when, args=(url, go, results)) for _ in range(4)]
+        for w in workers:
+            w.start()
+        time.sleep(0.5)
+        go.set()
+        errors = [results.get(timeout=120) for _ in workers]
+        for w in workers:
+            w.join(30)
+        assert errors == [""] * 4
+        store = Store(url)
+        with store.engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+            versions = connection.execute(text("SELECT count(*) FROM alembic_version")).scalar()
+        store.close()
+        assert versions == 1
+
+
+def test_db_upgrade_and_revision_commands(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    runner = CliRunner()
+    before = runner.invoke(cli_app, ["db", "revision", "--db", url])
+    assert before.exit_code == 0 and "revision (empty)" in before.output
+    assert "needs: eights db upgrade" in before.output
+    first = runner.invoke(cli_app, ["db", "upgrade", "--db", url])
+    assert first.exit_code == 0 and "upgraded from an empty database" in first.output
+    second = runner.invoke(cli_app, ["db", "upgrade", "--db", url])
+    assert second.exit_code == 0 and "already at revision" in second.output
+    after = runner.invoke(cli_app, ["db", "revision", "--db", url])
+    assert after.exit_code == 0 and "up to date" in after.output
+    bad = runner.invoke(cli_app, ["db", "upgrade", "--db", "postgresql://nobody:x@127.0.0.1:1/none"])
+    assert bad.exit_code == 2 and "cannot upgrade the database" in bad.output
+    assert "nobody:x" not in bad.output  # no password on screen
