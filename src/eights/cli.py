@@ -623,6 +623,12 @@ def serve(
         help="Let one client address hold N open tables and N connections and make N "
              "create/join requests a second (defaults: 5 tables, 20 connections, 2 a second); "
              "for load tests from one machine.")] = None,
+    bot_workers: Annotated[int, typer.Option(
+        help="Processes search bots think in (their own pool, below the server's priority); "
+             "moves beyond them wait their turn within the bot's wait.")] = 1,
+    bot_pool: Annotated[str, typer.Option(
+        help="processes (default) or threads: where search bots think. Threads share the "
+             "GIL with the event loop (see docs/benchmarks.md).")] = "processes",
     testing_fixed_seeds: Annotated[bool, typer.Option(
         "--testing-fixed-seeds", envvar="EIGHTS_TESTING_FIXED_SEEDS",
         help="FOR TESTS ONLY: let POST /api/tables take a 'seed' (whoever knows it knows every "
@@ -641,6 +647,10 @@ def serve(
 
     if bot_delay < 0:
         _fail("--bot-delay must be 0 or more seconds")
+    if bot_workers < 1:
+        _fail("--bot-workers must be 1 or more")
+    if bot_pool not in ("processes", "threads"):
+        _fail(f"--bot-pool must be processes or threads, not {bot_pool!r}")
     limits = Limits()
     if address_limit is not None:
         if address_limit < 1:
@@ -654,7 +664,8 @@ def serve(
     shown = url.split("@")[-1] if "@" in url else url  # no password on screen
     try:
         server_app = create_app(url, bot_delay=bot_delay, limits=limits,
-                                testing_fixed_seeds=testing_fixed_seeds)
+                                testing_fixed_seeds=testing_fixed_seeds, bot_workers=bot_workers,
+                                bot_pool="threads" if bot_pool == "threads" else "processes")
     except ArgumentError as exc:
         _fail(f"cannot use the database {shown!r}: {exc}")
     except ImportError as exc:

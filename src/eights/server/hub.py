@@ -14,8 +14,9 @@ from eights.engine.record import record_of
 from eights.engine.rules import load_rules, preset_names
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
-from eights.server.room import Room, check_bot, hash_token, new_token, replay_table
+from eights.server.room import Room, hash_token, new_token, replay_table
 from eights.server.store import OPEN, SeatData, Store, TableData, Writer
+from eights.server.thinking import Pool, Thinker, check_bot
 
 __all__ = ["CARD_OVERRIDES", "OVERRIDES", "Hub"]
 
@@ -54,7 +55,8 @@ class Hub:
     """Every table the server runs, and the bounds on what one address may open."""
 
     def __init__(self, store: Store, limits: Limits, bot_delay: float, *,
-                 fixed_seeds: bool = False) -> None:
+                 fixed_seeds: bool = False, bot_workers: int = 1,
+                 bot_pool: Pool = "processes") -> None:
         self.store = store
         self.fixed_seeds = fixed_seeds
         """Accept a ``seed`` when a table is created (for tests only: whoever knows the
@@ -62,6 +64,8 @@ class Hub:
         self.writer = Writer(store)
         self.limits = limits
         self.bot_delay = bot_delay
+        self.thinker = Thinker(workers=bot_workers, wait=limits.bot_wait, pool=bot_pool)
+        """Where bots other than the quick ones think (a pool of their own)."""
         self.rooms: dict[str, Room] = {}
         self.owners: dict[str, str] = {}
         """Open table code -> the address that created it."""
@@ -101,12 +105,13 @@ class Hub:
             room.stop()
             for conn in room.conns:
                 conn.close(1012, "the server is restarting; reconnect in a moment")
+        self.thinker.close()
         await asyncio.to_thread(self.writer.stop)
         self.store.close()
 
     def _room(self, data: TableData) -> Room:
         return Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
-                    on_done=self._done)
+                    on_done=self._done, thinker=self.thinker)
 
     def _done(self, room: Room) -> None:
         """A table finished or closed: it no longer counts for its creator."""
@@ -199,7 +204,7 @@ class Hub:
             if not 0 <= seat < players:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {key!r} does not exist; "
                                     f"seats are 0 to {players - 1}")
-            check_bot(spec)
+            check_bot(spec, self.limits.bot_seconds)
             seats[seat] = SeatData(seat, f"Bot {seat + 1}", spec)
         host_token = new_token()
         answer: dict[str, Any] = {"host_token": host_token}

@@ -37,6 +37,12 @@ class Limits:
     turn_timer: tuple[float, float] = (5.0, 600.0)
     """Shortest and longest turn timer a table may have, in seconds (or no timer): a short
     timer would let a table play itself against the database."""
+    bot_seconds: float = 3.0
+    """A bot's budget: the longest a bot spec may ask to think a move (its ``time``); a bot
+    that takes a ``time`` and sets none within it thinks this long at most."""
+    bot_wait: float = 5.0
+    """Wall-clock seconds the server waits for a bot's move, queue included; after that it
+    plays the greedy move for the bot."""
     send_queue: int = 1000
     """Events waiting to be sent to one connection; a client that falls further behind is
     disconnected (code 1013) and can reconnect."""

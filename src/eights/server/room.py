@@ -14,17 +14,17 @@ import asyncio
 import hashlib
 import hmac
 import logging
-import math
 import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from eights.bots import Bot, GreedyBot, make_bot, parse_bot_spec
+from eights.bots import Bot, GreedyBot
 from eights.engine.actions import Action
 from eights.engine.errors import NotationError
 from eights.engine.game import Game, Step
+from eights.engine.observation import Observation
 from eights.engine.record import record_of, replay
 from eights.engine.rules import load_rules
 from eights.i18n import translator
@@ -44,16 +44,11 @@ from eights.server.protocol import (
     event,
 )
 from eights.server.store import OPEN, ActionData, SeatData, Store, TableData, Writer
+from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, server_bot
 
 __all__ = ["BOTS", "Connection", "Room", "check_bot", "hash_token", "new_token", "replay_table"]
 
 log = logging.getLogger("eights.server")
-
-BOTS = ("random", "greedy", "expert", "ismcts")
-"""Bots a table may seat (``ismcts`` with at most 5000 iterations or 3 seconds a move)."""
-_SLOW_BOTS = ("ismcts",)
-"""Bots that think in a worker thread, so the other tables keep playing meanwhile."""
-
 
 def new_token() -> str:
     """A secret token (192 random bits)."""
@@ -67,31 +62,6 @@ def hash_token(token: str) -> str:
 
 def _matches(token: str, digest: str | None) -> bool:
     return digest is not None and hmac.compare_digest(hash_token(token), digest)
-
-
-def check_bot(spec: str) -> Bot:
-    """The bot of ``spec``, if the server seats such a bot (else :class:`ProtocolError`)."""
-    try:
-        name, options = parse_bot_spec(spec)
-    except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
-    if name not in BOTS:
-        raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown bot {name!r}; bots are "
-                            f"{', '.join(BOTS)} (e.g. greedy, ismcts:iterations=500)")
-    for key, value in options.items():
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} must be a "
-                                f"finite number, not {value}")
-    if name == "ismcts":
-        iterations, seconds = options.get("iterations", 1000), options.get("time", 0)
-        if not isinstance(iterations, int) or not 1 <= iterations <= 5000:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "ismcts iterations must be 1 to 5000")
-        if not isinstance(seconds, (int, float)) or not 0 <= seconds <= 3:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "ismcts time must be at most 3 seconds")
-    try:
-        return make_bot(spec)
-    except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
 
 
 def replay_table(data: TableData) -> Game:
@@ -166,6 +136,13 @@ class _Seat:
     bot_spec: str | None = None
     token_hash: str | None = None
     bot: Bot | None = None
+    runs: str | None = None
+    """The spec the bot runs from: ``bot_spec`` within the server's budget (:func:`server_bot`)."""
+
+    @classmethod
+    def of_bot(cls, name: str | None, spec: str, seconds: float) -> _Seat:
+        runs, bot = server_bot(spec, seconds)
+        return cls(name, spec, None, bot, runs)
 
     @property
     def kind(self) -> str:
@@ -176,7 +153,7 @@ class Room:
     """A table being played (or waiting, or just finished)."""
 
     def __init__(self, data: TableData, *, writer: Writer, limits: Limits, bot_delay: float,
-                 on_done: Callable[[Room], None]) -> None:
+                 on_done: Callable[[Room], None], thinker: Thinker) -> None:
         self.code = data.code
         self.title = data.title
         self.preset = data.rules
@@ -187,7 +164,8 @@ class Room:
         self.turn_timer = data.turn_timer
         self.status = data.status
         self.host_hash = data.host_hash
-        self.seats = [_Seat(s.name, s.bot, s.token_hash, None if s.bot is None else make_bot(s.bot))
+        self.seats = [_Seat(s.name, None, s.token_hash) if s.bot is None
+                      else _Seat.of_bot(s.name, s.bot, limits.bot_seconds)
                       for s in sorted(data.seats, key=lambda s: s.seat)]
         self.game = replay_table(data)
         self.rules = self.game.rules
@@ -198,6 +176,7 @@ class Room:
         self.limits = limits
         self.bot_delay = bot_delay
         self.on_done = on_done
+        self.thinker = thinker
         self.deadline: float | None = None
         """When the turn timer runs out (event-loop time)."""
         self._task: asyncio.Task[None] | None = None
@@ -501,8 +480,9 @@ class Room:
         if old.kind == "person" and self.connected(msg.seat):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"{old.name} is connected at seat "
                                 f"{msg.seat}; only a missing player can be replaced")
-        bot = check_bot(msg.bot)
-        await self._set_seat(msg.seat, _Seat(f"Bot {msg.seat + 1}", msg.bot, None, bot))
+        check_bot(msg.bot, self.limits.bot_seconds)
+        await self._set_seat(msg.seat, _Seat.of_bot(f"Bot {msg.seat + 1}", msg.bot,
+                                                    self.limits.bot_seconds))
         self._schedule()
         self._broadcast_table()
 
@@ -596,38 +576,75 @@ class Room:
         self._cancel()
 
     async def _later(self, version: int, delay: float) -> None:
+        """After ``delay``: deal the next round, or let the bot (or the turn timer) move.
+
+        A quick bot (:data:`INLINE_BOTS`) and the timer's greedy move choose under the lock.
+        Any other bot thinks in the :class:`Thinker`'s pool, with the lock released, so the
+        table still answers meanwhile; its move is committed only if the table is still as
+        it was asked (same version, same bot in the seat), else dropped.
+        """
         try:
             await asyncio.sleep(delay)
             async with self.lock:
                 if self.version != version or self.status != "playing":
                     return
-                self._task = None  # from here on, nothing cancels this step
-                self.deadline = None
                 game = self.game
-                if game.over:
-                    await self._deal()
+                seat = None if game.over else game.to_move
+                seated = None if seat is None else self.seats[seat]
+                if seat is None or seated is None or seated.bot is None or seated.runs is None or (
+                        seated.bot.name in INLINE_BOTS):
+                    self._task = None  # from here on, nothing cancels this step
+                    self.deadline = None
+                    await self._step_here(version)
                     return
-                seat = game.to_move
-                bot = self.seats[seat].bot
-                source = "bot"
-                if bot is None:
-                    bot, source = GreedyBot(), "timer"
                 view, legal = game.observe(seat), game.legal_actions()
-                rng = random.Random(f"{self.seed}/bots/{version}")
-                try:
-                    if bot.name in _SLOW_BOTS:
-                        action = await asyncio.to_thread(bot.choose, view, legal, rng)
-                    else:
-                        action = bot.choose(view, legal, rng)
-                    if action not in legal:
-                        raise ValueError(f"{bot.name} chose {action}, which is not legal")
-                except Exception:  # a failing bot must not stall the table: play a safe move
-                    log.exception("table %s: the %s bot failed; a safe move is played",
-                                  self.code, bot.name)
-                    action = GreedyBot().choose(view, legal, rng)
-                await self._commit(seat, action, source)
+            action = await self._think(seated.runs, seated.bot.name, view, legal,
+                                       f"{self.seed}/bots/{version}")
+            async with self.lock:
+                if (self.version != version or self.status != "playing"
+                        or self.seats[seat] is not seated):
+                    return  # the table changed while the bot thought: its move is dropped
+                self._task = None
+                await self._commit(seat, action, "bot")
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("table %s: a bot or timer move failed", self.code)
 
+    async def _step_here(self, version: int) -> None:
+        """Deal the next round, or play a quick bot's move or the timer's, under the lock."""
+        game = self.game
+        if game.over:
+            await self._deal()
+            return
+        seat = game.to_move
+        bot = self.seats[seat].bot
+        source = "bot"
+        if bot is None:
+            bot, source = GreedyBot(), "timer"
+        view, legal = game.observe(seat), game.legal_actions()
+        rng = random.Random(f"{self.seed}/bots/{version}")
+        try:
+            action = bot.choose(view, legal, rng)
+            if action not in legal:
+                raise ValueError(f"{bot.name} chose {action}, which is not legal")
+        except Exception:  # a failing bot must not stall the table: play a safe move
+            log.exception("table %s: the %s bot failed; a safe move is played", self.code,
+                          bot.name)
+            action = GreedyBot().choose(view, legal, rng)
+        await self._commit(seat, action, source)
+
+    async def _think(self, spec: str, name: str, view: Observation, legal: list[Action],
+                     seed: str) -> Action:
+        """A pool bot's move, or the greedy move when it fails or runs past its wait."""
+        try:
+            action = await self.thinker.choose(spec, view, legal, seed)
+            if action not in legal:
+                raise ValueError(f"{name} chose {action}, which is not legal")
+            return action
+        except TimeoutError:
+            log.warning("table %s: the %s bot did not move within %g s; a safe move is played",
+                        self.code, name, self.thinker.wait)
+        except Exception:  # a failing bot must not stall the table
+            log.exception("table %s: the %s bot failed; a safe move is played", self.code, name)
+        return GreedyBot().choose(view, legal, random.Random(seed))
