@@ -629,6 +629,10 @@ def serve(
     bot_pool: Annotated[str, typer.Option(
         help="processes (default) or threads: where search bots think. Threads share the "
              "GIL with the event loop (see docs/benchmarks.md).")] = "processes",
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="A proxy (address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+             "X-Forwarded-For is believed; repeat for several. Without it the header is "
+             "ignored, so a client cannot pose as other addresses.")] = None,
     testing_fixed_seeds: Annotated[bool, typer.Option(
         "--testing-fixed-seeds", envvar="EIGHTS_TESTING_FIXED_SEEDS",
         help="FOR TESTS ONLY: let POST /api/tables take a 'seed' (whoever knows it knows every "
@@ -638,12 +642,14 @@ def serve(
     _need("server", "eights serve")
     import dataclasses
     import gc
+    import ipaddress
     import logging
 
     import uvicorn
     from sqlalchemy.exc import ArgumentError
 
     from eights.server import Limits, create_app, default_db_url
+    from eights.server.listen import uvicorn_config
 
     if bot_delay < 0:
         _fail("--bot-delay must be 0 or more seconds")
@@ -658,8 +664,17 @@ def serve(
         limits = dataclasses.replace(
             limits, tables_per_address=address_limit, connections_per_address=address_limit,
             requests_per_second=float(address_limit), request_burst=address_limit,
+            sockets_per_address=max(limits.sockets_per_address, address_limit + 40),
             tables=max(limits.tables, address_limit), connections=max(limits.connections,
                                                                        address_limit))
+    proxies = trusted_proxy or []
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            if proxy != "*":
+                _fail(f"--trusted-proxy {proxy!r} is not an address or a network "
+                      "(e.g. 127.0.0.1, 10.0.0.0/8, or * for any)")
     url = db or default_db_url()
     shown = url.split("@")[-1] if "@" in url else url  # no password on screen
     try:
@@ -684,11 +699,11 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
-    # Frames above 64 KiB are cut off by uvicorn; the app answers anything above 4 KiB itself.
-    # No per-message deflate: compressing every state for every seat cost a tenth of the
-    # server's time under load, for messages of a few kilobytes.
-    uvicorn.run(server_app, host=host, port=port, ws_max_size=64 * 1024, log_level="info",
-                ws_per_message_deflate=False)
+    server = uvicorn.Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
+                                           trusted_proxies=proxies, log_level="info"))
+    server.run()
+    if not server.started:  # the port is taken, say (uvicorn said why)
+        raise typer.Exit(3)
 
 
 def main() -> None:  # pragma: no cover - console entry

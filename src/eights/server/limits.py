@@ -33,6 +33,10 @@ class Limits:
     """Open tables created from one client address."""
     connections: int = 10_000
     connections_per_address: int = 20
+    sockets_per_address: int = 60
+    """Open sockets (HTTP and WebSocket) from one client address; more are refused (503)."""
+    read_timeout: float = 10.0
+    """Seconds a client has to send a whole HTTP request; a slower one is closed (408)."""
     spectators_per_table: int = 50
     turn_timer: tuple[float, float] = (5.0, 600.0)
     """Shortest and longest turn timer a table may have, in seconds (or no timer): a short
