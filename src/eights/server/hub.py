@@ -75,11 +75,14 @@ class Hub:
         self._records: OrderedDict[str, dict[str, Any]] = OrderedDict()
         """Records of finished or closed tables (they never change), the last used last."""
         self._requests: dict[str, TokenBucket] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life
 
     def start(self) -> None:
-        """Migrate the schema, then rebuild every open table by replaying its actions."""
+        """Migrate the schema, rebuild every open table by replaying its actions, and start
+        closing the waiting tables nobody comes back to (a waiting table restored starts its
+        wait again)."""
         self.store.migrate()
         self.writer.start()
         low, high = self.limits.turn_timer
@@ -99,8 +102,23 @@ class Hub:
             self.rooms[room.code] = room
             room.schedule()
         log.info("%d open tables restored", len(self.rooms))
+        self._sweeper = asyncio.get_running_loop().create_task(self._expire_waiting(),
+                                                                name="waiting tables expire")
+
+    async def _expire_waiting(self) -> None:
+        """Close the waiting tables nobody came back to (:attr:`Limits.waiting_idle`)."""
+        idle = self.limits.waiting_idle
+        while True:
+            await asyncio.sleep(min(60.0, idle / 4))
+            for room in [r for r in self.rooms.values() if r.status == "waiting"]:
+                try:
+                    await room.expire(idle)
+                except Exception:  # the database: try again at the next sweep
+                    log.exception("table %s: closing it after its wait failed", room.code)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.stop()
             for conn in room.conns:

@@ -41,6 +41,9 @@ class Limits:
     turn_timer: tuple[float, float] = (5.0, 600.0)
     """Shortest and longest turn timer a table may have, in seconds (or no timer): a short
     timer would let a table play itself against the database."""
+    waiting_idle: float = 1800.0
+    """Seconds a waiting table may stay with nobody connected and no seat taken before it
+    is closed (abandoned tables would otherwise fill the server's cap)."""
     bot_seconds: float = 3.0
     """A bot's budget: the longest a bot spec may ask to think a move (its ``time``); a bot
     that takes a ``time`` and sets none within it thinks this long at most."""

@@ -16,6 +16,7 @@ import hmac
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -179,6 +180,8 @@ class Room:
         self.thinker = thinker
         self.deadline: float | None = None
         """When the turn timer runs out (event-loop time)."""
+        self.touched = time.monotonic()
+        """When someone last came or left, or took a seat (a waiting table expires from it)."""
         self._task: asyncio.Task[None] | None = None
         self._logs: dict[str, list[str]] = {}
         """The match in words by language, once asked for (see :meth:`log_lines`)."""
@@ -355,6 +358,7 @@ class Room:
         await self.writer.run(Store.set_seat(self.code, SeatData(seat, new.name, new.bot_spec,
                                                                   new.token_hash)))
         self.seats[seat] = new
+        self.touched = time.monotonic()
 
     def hello(self, conn: Connection, msg: Hello) -> None:
         """Who a connection is: a seat (by its token) or a spectator."""
@@ -371,6 +375,7 @@ class Room:
                                     f"{self.limits.spectators_per_table} spectators")
         conn.seat, conn.lang, conn.joined = seat, msg.lang, True
         self.conns.add(conn)
+        self.touched = time.monotonic()
         conn.send(event("welcome", seat=seat, table=self.info(), log=self.log_lines(conn.lang)))
         if self.status != "waiting":
             conn.send(self.state_event(seat, conn.lang))
@@ -379,6 +384,7 @@ class Room:
     def leave(self, conn: Connection) -> None:
         if conn in self.conns:
             self.conns.discard(conn)
+            self.touched = time.monotonic()
             self._broadcast_table()
         if not self.open and not self.conns:
             self.on_done(self)
@@ -489,13 +495,27 @@ class Room:
     async def _close(self, msg: Close) -> None:
         self._check_host(msg.token)
         self._check_status("waiting", "playing", "finished", doing="close")
+        await self._shut("the host closed the table")
+
+    async def _shut(self, reason: str) -> None:
         await self.writer.run(Store.set_table(self.code, status="closed"))
         self.status = "closed"
         self._cancel()
         self._broadcast_table()
         for conn in self.conns:
-            conn.close(1000, "the host closed the table")
+            conn.close(1000, reason)
         self.on_done(self)
+
+    async def expire(self, idle: float) -> bool:
+        """Close the table if it is waiting, with nobody connected, untouched for ``idle``
+        seconds; whether it was closed."""
+        async with self.lock:
+            if (self.status != "waiting" or self.conns
+                    or time.monotonic() - self.touched < idle):
+                return False
+            await self._shut("the table expired")
+            log.info("table %s: closed after %g s waiting with nobody there", self.code, idle)
+            return True
 
     # ------------------------------------------------------------------ changing the game
 
