@@ -12,6 +12,7 @@ import asyncio
 import random
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -172,12 +173,27 @@ def test_the_budget_is_the_servers() -> None:
         check_bot("ismcts:iterations=5001", 3.0)
 
 
-def test_a_search_thinks_in_a_worker_process() -> None:
+def test_a_search_thinks_in_a_worker_process_and_a_dead_worker_is_replaced() -> None:
     game = Game(load_rules("classic"), 2, seed=4)
     view, legal = game.observe(game.to_move), game.legal_actions()
+    spec = "ismcts:iterations=40:kernel=off"
     thinker = Thinker(workers=1, wait=120.0)
+
+    async def moves() -> list[Action | str]:
+        first = await thinker.choose(spec, view, legal, "s")
+        workers = thinker._executor._processes  # type: ignore[union-attr]
+        for process in list(workers.values()):
+            process.kill()
+            process.join()
+        try:
+            broken: Action | str = await thinker.choose(spec, view, legal, "s")
+        except BrokenExecutor:
+            broken = "broken"
+        return [first, broken, await thinker.choose(spec, view, legal, "s")]
+
     try:
-        action = asyncio.run(thinker.choose("ismcts:iterations=40:kernel=off", view, legal, "s"))
+        first, broken, again = asyncio.run(moves())
     finally:
         thinker.close()
-    assert action in legal
+    assert first in legal and broken == "broken"
+    assert again == first  # a new worker, the same search for the same seed

@@ -623,6 +623,9 @@ def serve(
         help="Let one client address hold N open tables and N connections and make N "
              "create/join requests a second (defaults: 5 tables, 20 connections, 2 a second); "
              "for load tests from one machine.")] = None,
+    waiting_idle: Annotated[float, typer.Option(
+        help="Seconds a waiting table may stay with nobody at it before it is closed.")]
+    = 1800.0,
     bot_workers: Annotated[int, typer.Option(
         help="Processes search bots think in (their own pool, below the server's priority); "
              "moves beyond them wait their turn within the bot's wait.")] = 1,
@@ -653,11 +656,13 @@ def serve(
 
     if bot_delay < 0:
         _fail("--bot-delay must be 0 or more seconds")
+    if waiting_idle <= 0:
+        _fail("--waiting-idle must be more than 0 seconds")
     if bot_workers < 1:
         _fail("--bot-workers must be 1 or more")
     if bot_pool not in ("processes", "threads"):
         _fail(f"--bot-pool must be processes or threads, not {bot_pool!r}")
-    limits = Limits()
+    limits = Limits(waiting_idle=waiting_idle)
     if address_limit is not None:
         if address_limit < 1:
             _fail("--address-limit must be 1 or more")

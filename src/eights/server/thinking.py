@@ -32,6 +32,7 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import BrokenExecutor
 from typing import Literal
 
 from eights.bots import Bot, bot_options, make_bot, parse_bot_spec
@@ -164,8 +165,14 @@ class Thinker:
                      seed: str) -> Action:
         """The move of the bot of ``spec``; :class:`TimeoutError` after :attr:`wait` seconds
         (the move is then dropped: not begun if it was still queued)."""
-        future = self._start().submit(think, spec, view, list(legal), seed)
-        return await asyncio.wait_for(asyncio.wrap_future(future), self.wait)
+        executor = self._start()
+        try:
+            future = executor.submit(think, spec, view, list(legal), seed)
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.wait)
+        except BrokenExecutor:  # a worker died (killed, out of memory): a new pool next time
+            if self._executor is executor:
+                self.close()
+            raise
 
     def close(self) -> None:
         """Drop the queued moves and let the workers go (a move under way ends by its budget)."""
