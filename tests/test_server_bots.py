@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor
 from contextlib import ExitStack
@@ -27,7 +28,7 @@ from eights.engine.observation import Observation
 from eights.engine.rules import load_rules
 from eights.server import Limits, create_app, thinking
 from eights.server.protocol import ProtocolError
-from eights.server.thinking import Thinker, check_bot, server_bot
+from eights.server.thinking import Thinker, check_bot, server_bot, think
 from test_server import Message, Peer, create, pick, room_of
 
 
@@ -197,3 +198,10 @@ def test_a_search_thinks_in_a_worker_process_and_a_dead_worker_is_replaced() -> 
         thinker.close()
     assert first in legal and broken == "broken"
     assert again == first  # a new worker, the same search for the same seed
+
+
+def test_a_move_taken_up_past_its_deadline_is_skipped() -> None:
+    game = Game(load_rules("classic"), 2, seed=4)
+    view, legal = game.observe(game.to_move), game.legal_actions()
+    assert think("greedy", view, legal, "s", time.monotonic() - 0.01) is None
+    assert think("greedy", view, legal, "s", time.monotonic() + 60) in legal

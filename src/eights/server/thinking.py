@@ -30,6 +30,7 @@ import multiprocessing
 import os
 import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
@@ -119,8 +120,13 @@ def _worker_started() -> None:
         os.nice(10)
 
 
-def think(spec: str, view: Observation, legal: Sequence[Action], seed: str) -> Action:
-    """The move of the bot of ``spec`` (made once per worker thread, then kept)."""
+def think(spec: str, view: Observation, legal: Sequence[Action], seed: str,
+          deadline: float | None = None) -> Action | None:
+    """The move of the bot of ``spec`` (made once per worker thread, then kept); ``None``
+    without thinking when it starts past ``deadline`` (``time.monotonic()``, the same clock
+    in every process of the machine): nobody waits for that move any more."""
+    if deadline is not None and time.monotonic() >= deadline:
+        return None
     bots: OrderedDict[str, Bot] | None = getattr(_local, "bots", None)
     if bots is None:
         bots = _local.bots = OrderedDict()
@@ -164,15 +170,19 @@ class Thinker:
     async def choose(self, spec: str, view: Observation, legal: Sequence[Action],
                      seed: str) -> Action:
         """The move of the bot of ``spec``; :class:`TimeoutError` after :attr:`wait` seconds
-        (the move is then dropped: not begun if it was still queued)."""
+        (the move is then dropped: a worker that takes it up later skips it)."""
         executor = self._start()
         try:
-            future = executor.submit(think, spec, view, list(legal), seed)
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.wait)
+            future = executor.submit(think, spec, view, list(legal), seed,
+                                     time.monotonic() + self.wait)
+            action = await asyncio.wait_for(asyncio.wrap_future(future), self.wait)
         except BrokenExecutor:  # a worker died (killed, out of memory): a new pool next time
             if self._executor is executor:
                 self.close()
             raise
+        if action is None:  # begun past its deadline: the wait ran out meanwhile
+            raise TimeoutError
+        return action
 
     def close(self) -> None:
         """Drop the queued moves and let the workers go (a move under way ends by its budget)."""
