@@ -2,18 +2,22 @@
 
     python benchmarks/server_bots.py [--search-tables 8] [--tables 10] [--seconds 30]
                                      [--repeats 3] [--search-bot ismcts] [--json]
+                                     [--search-warmup 30] [--bot-workers 1]
 
 Each run is ``benchmarks/server_load.py``: ``--tables`` tables of scripted people
 (WebSocket clients that act after ``--think`` seconds on average) on a fresh
 server, measuring the time from an action sent to its state received at each
 client. It runs them alone, then beside ``--search-tables`` tables of search bots
-only (every seat ``--search-bot``, no pause between moves), with the bots
+only (every seat ``--search-bot``, no pause between moves; they play
+``--search-warmup`` seconds before the people start, while the bots' workers
+import the search and load its compiled kernel), with the bots
 thinking in worker processes (``eights serve --bot-pool processes``, the
 default) and in threads (``--bot-pool threads``). The runs are interleaved
 (alone, processes, threads, alone, ...) ``--repeats`` times, so a change in
 the machine's load falls on every configuration alike; it prints each
-configuration's median over the repeats of p50, p99 and max, and the steps
-the search tables made.
+configuration's median over the repeats of p50, p99 and max, the steps
+the search tables made while measured, and how many of their moves ran past the bots' wait
+(the server then plays the greedy move).
 
 The target: search tables move the people's p99 by no more than a few ms.
 """
@@ -37,7 +41,8 @@ CONFIGS = {"alone": [], "processes": ["--bot-pool", "processes"],
 def run(args: argparse.Namespace, config: str) -> dict[str, Any]:
     extra = [] if config == "alone" else [
         "--search-tables", str(args.search_tables), "--search-bot", args.search_bot,
-        "--bot-workers", str(args.bot_workers), *CONFIGS[config]]
+        "--bot-workers", str(args.bot_workers), "--search-warmup", str(args.search_warmup),
+        *CONFIGS[config]]
     done = subprocess.run(
         [sys.executable, str(LOAD), "--tables", str(args.tables), "--seconds", str(args.seconds),
          "--think", str(args.think), "--bot-delay", "0", "--ramp", "1", "--warmup", "3",
@@ -56,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search-tables", type=int, default=8)
     parser.add_argument("--search-bot", default="ismcts")
     parser.add_argument("--bot-workers", type=int, default=1)
+    parser.add_argument("--search-warmup", type=float, default=30.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--configs", default="alone,processes,threads",
                         help="which of alone, processes, threads to run")
@@ -71,13 +77,16 @@ def main(argv: list[str] | None = None) -> int:
             r = results[config][-1]
             print(f"  {config:9} p50 {r['latency_ms']['p50']:7.2f} ms  p99 "
                   f"{r['latency_ms']['p99']:7.2f} ms  search steps "
-                  f"{r['search_tables']['steps']}", file=sys.stderr, flush=True)
+                  f"{r['search_tables']['steps']} (late {r['search_tables']['late_moves']})",
+                  file=sys.stderr, flush=True)
     table = {}
     for config, runs in results.items():
         table[config] = {key: round(statistics.median(r["latency_ms"][key] for r in runs), 2)
                          for key in ("p50", "p99", "max")}
         table[config]["search_steps"] = statistics.median(r["search_tables"]["steps"]
                                                           for r in runs)
+        table[config]["late_moves"] = statistics.median(
+            r["search_tables"]["late_moves"] for r in runs)
         table[config]["errors"] = sum(r["errors"] + r["lost"] for r in runs)
     if args.json:
         print(json.dumps({"args": vars(args), "medians": table}))
@@ -87,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.search_bot}, {args.bot_workers} bot worker(s)")
     for config, row in table.items():
         print(f"{config:9}  p50 {row['p50']:7.2f} ms  p99 {row['p99']:7.2f} ms  max "
-              f"{row['max']:7.2f} ms  search steps {row['search_steps']:g}  errors {row['errors']}")
+              f"{row['max']:7.2f} ms  search steps {row['search_steps']:g} (late "
+              f"{row['late_moves']:g})  errors {row['errors']}")
     return 0
 
 

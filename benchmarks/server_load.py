@@ -114,6 +114,10 @@ class ServerProcess:
             return float("nan")
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def late_moves(self) -> int:
+        """Bot moves that ran past the bots' wait (the server played greedy), from its log."""
+        return self.log.read_text(errors="replace").count("did not move within")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
@@ -309,11 +313,17 @@ async def start_search_tables(base: str, args: argparse.Namespace,
     return [table["code"] for table in made]
 
 
-async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float]
-               ) -> dict[str, Any]:
+def search_steps(base: str, codes: list[str]) -> int:
+    return sum(http(base, "GET", f"/api/tables/{code}")["version"] for code in codes)
+
+
+async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float],
+               late: Callable[[], int] = lambda: 0) -> dict[str, Any]:
     pool = concurrent.futures.ThreadPoolExecutor(16)
     t0 = time.perf_counter()
     search = await start_search_tables(base, args, pool)
+    if search:  # the bots' workers start, import the search and load its compiled kernel
+        await asyncio.sleep(args.search_warmup)
     tables = await create_tables(base, args, pool)
     stats = Stats()
     run = Run(tables, stats, args.think)
@@ -344,7 +354,9 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
             await asyncio.sleep(gap)
     await asyncio.sleep(max(0.0, stats.warm_from - time.perf_counter()))
     cpu = (server_cpu(), time.process_time())
+    searching = (search_steps(base, search), late())
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
+    searching = (search_steps(base, search) - searching[0], late() - searching[1])
     run.stopping = True
     end = time.perf_counter()
     cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1])
@@ -368,13 +380,12 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
         if task.exception() is not None:
             stats.errors.append(f"a client failed: {task.exception()!r}")
 
-    searched = sum(http(base, "GET", f"/api/tables/{code}")["version"] for code in search)
     lost = await verify(base, tables, stats, pool)
     pool.shutdown()
     measured = end - stats.warm_from
     result = summary(args, stats, lost=lost, measured=measured, setup=setup)
     result["search_tables"] = {"tables": len(search), "bot": args.search_bot,
-                               "steps": searched}
+                               "steps": searching[0], "late_moves": searching[1]}
     result["cpu"] = {"server": round(cpu[0] / measured, 2), "clients": round(cpu[1] / measured, 2),
                      "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3)}
     return result
@@ -457,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="tables of search bots only, playing beside the people's")
     parser.add_argument("--search-bot", default="ismcts",
                         help="the bot spec of every seat of the search tables")
+    parser.add_argument("--search-warmup", type=float, default=30.0,
+                        help="seconds the search tables play before the people's tables start")
     parser.add_argument("--bot-pool", choices=("processes", "threads"), default="processes",
                         help="where the server's search bots think (eights serve --bot-pool)")
     parser.add_argument("--bot-workers", type=int, default=1,
@@ -492,7 +505,8 @@ def main(argv: list[str] | None = None) -> int:
             base = server.base
         try:
             result = asyncio.run(load(base, args, server.cpu_seconds if server else
-                                      lambda: float("nan")))
+                                      lambda: float("nan"),
+                                      server.late_moves if server else lambda: 0))
         finally:
             if server is not None:
                 server.stop()
@@ -521,7 +535,8 @@ def report(r: dict[str, Any]) -> None:
     search = r["search_tables"]
     if search["tables"]:
         print(f"beside {search['tables']} tables of {search['bot']} bots only, which made "
-              f"{search['steps']} steps")
+              f"{search['steps']} steps while measured ({search['late_moves']} moves past the "
+              "bots' wait, played greedy)")
     for line in r["error_examples"]:
         print("  ", line)
 
