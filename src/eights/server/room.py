@@ -51,6 +51,7 @@ __all__ = ["BOTS", "Connection", "Room", "check_bot", "hash_token", "new_token",
 
 log = logging.getLogger("eights.server")
 
+
 def new_token() -> str:
     """A secret token (192 random bits)."""
     return secrets.token_urlsafe(24)
