@@ -49,7 +49,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -77,14 +77,15 @@ def free_port() -> int:
 class ServerProcess:
     """``eights serve`` in a child process, its output in ``log``."""
 
-    def __init__(self, db: str, log: Path, *, bot_delay: float, address_limit: int) -> None:
+    def __init__(self, db: str, log: Path, *, bot_delay: float, address_limit: int,
+                 extra: Sequence[str] = ()) -> None:
         self.port = free_port()
         self.log = log
         env = {**os.environ, "EIGHTS_DATA_DIR": str(log.parent)}
         with log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--db", db,
-                 "--bot-delay", str(bot_delay), "--address-limit", str(address_limit)],
+                 "--bot-delay", str(bot_delay), "--address-limit", str(address_limit), *extra],
                 stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 60
         while True:
@@ -112,6 +113,10 @@ class ServerProcess:
         except OSError:
             return float("nan")
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def late_moves(self) -> int:
+        """Bot moves that ran past the bots' wait (the server played greedy), from its log."""
+        return self.log.read_text(errors="replace").count("did not move within")
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -284,10 +289,41 @@ async def create_tables(base: str, args: argparse.Namespace,
     return await in_threads(pool, [lambda i=i: create(i) for i in range(args.tables)])  # type: ignore[misc]
 
 
-async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float]
-               ) -> dict[str, Any]:
+async def start_search_tables(base: str, args: argparse.Namespace,
+                              pool: concurrent.futures.ThreadPoolExecutor) -> list[str]:
+    """``--search-tables`` tables of ``--search-bot`` bots only, started: they play by
+    themselves, beside the people's tables."""
+    bots = {str(seat): args.search_bot for seat in range(args.players)}
+
+    def create(i: int) -> Message:
+        return http(base, "POST", "/api/tables", {
+            "rules": args.rules, "players": args.players, "bots": bots, "target": 10_000,
+            "public": False, "title": f"search {i}"})
+
+    made = await in_threads(pool, [lambda i=i: create(i) for i in range(args.search_tables)])  # type: ignore[misc]
+    ws_base = base.replace("http://", "ws://")
+    for table in made:
+        async with connect(f"{ws_base}/ws/tables/{table['code']}", ping_interval=None,
+                           max_size=2**20) as ws:
+            await ws.send(orjson.dumps({"type": "hello", "seq": 1}).decode())
+            await ws.send(orjson.dumps({"type": "start", "seq": 2,
+                                        "token": table["host_token"]}).decode())
+            while orjson.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "state":
+                pass  # the welcome, the table: the match is under way at its first state
+    return [table["code"] for table in made]
+
+
+def search_steps(base: str, codes: list[str]) -> int:
+    return sum(http(base, "GET", f"/api/tables/{code}")["version"] for code in codes)
+
+
+async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float],
+               late: Callable[[], int] = lambda: 0) -> dict[str, Any]:
     pool = concurrent.futures.ThreadPoolExecutor(16)
     t0 = time.perf_counter()
+    search = await start_search_tables(base, args, pool)
+    if search:  # the bots' workers start, import the search and load its compiled kernel
+        await asyncio.sleep(args.search_warmup)
     tables = await create_tables(base, args, pool)
     stats = Stats()
     run = Run(tables, stats, args.think)
@@ -318,7 +354,9 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
             await asyncio.sleep(gap)
     await asyncio.sleep(max(0.0, stats.warm_from - time.perf_counter()))
     cpu = (server_cpu(), time.process_time())
+    searching = (search_steps(base, search), late())
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
+    searching = (search_steps(base, search) - searching[0], late() - searching[1])
     run.stopping = True
     end = time.perf_counter()
     cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1])
@@ -346,6 +384,8 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
     pool.shutdown()
     measured = end - stats.warm_from
     result = summary(args, stats, lost=lost, measured=measured, setup=setup)
+    result["search_tables"] = {"tables": len(search), "bot": args.search_bot,
+                               "steps": searching[0], "late_moves": searching[1]}
     result["cpu"] = {"server": round(cpu[0] / measured, 2), "clients": round(cpu[1] / measured, 2),
                      "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3)}
     return result
@@ -424,6 +464,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", help="database URL (default: SQLite in a temporary directory)")
     parser.add_argument("--server", help="use the server already running at this URL "
                         "(started with a large enough --address-limit)")
+    parser.add_argument("--search-tables", type=int, default=0,
+                        help="tables of search bots only, playing beside the people's")
+    parser.add_argument("--search-bot", default="ismcts",
+                        help="the bot spec of every seat of the search tables")
+    parser.add_argument("--search-warmup", type=float, default=30.0,
+                        help="seconds the search tables play before the people's tables start")
+    parser.add_argument("--bot-pool", choices=("processes", "threads"), default="processes",
+                        help="where the server's search bots think (eights serve --bot-pool)")
+    parser.add_argument("--bot-workers", type=int, default=1,
+                        help="eights serve --bot-workers")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if not 0 <= args.bots < args.players:
@@ -448,11 +498,15 @@ def main(argv: list[str] | None = None) -> int:
         else:
             db = args.db or f"sqlite:///{Path(tmp) / 'server.sqlite3'}"
             server = ServerProcess(db, Path(tmp) / "server.log", bot_delay=args.bot_delay,
-                                   address_limit=args.tables * args.players + 100)
+                                   address_limit=(args.tables + args.search_tables)
+                                   * args.players + 100,
+                                   extra=["--bot-pool", args.bot_pool,
+                                          "--bot-workers", str(args.bot_workers)])
             base = server.base
         try:
             result = asyncio.run(load(base, args, server.cpu_seconds if server else
-                                      lambda: float("nan")))
+                                      lambda: float("nan"),
+                                      server.late_moves if server else lambda: 0))
         finally:
             if server is not None:
                 server.stop()
@@ -478,6 +532,11 @@ def report(r: dict[str, Any]) -> None:
           f"server {cpu['server_ms_per_action']} ms of CPU an action")
     print(f"errors {r['errors']}, tables whose record differs {r['lost']} "
           f"({r['verified_tables']} verified)")
+    search = r["search_tables"]
+    if search["tables"]:
+        print(f"beside {search['tables']} tables of {search['bot']} bots only, which made "
+              f"{search['steps']} steps while measured ({search['late_moves']} moves past the "
+              "bots' wait, played greedy)")
     for line in r["error_examples"]:
         print("  ", line)
 

@@ -623,6 +623,19 @@ def serve(
         help="Let one client address hold N open tables and N connections and make N "
              "create/join requests a second (defaults: 5 tables, 20 connections, 2 a second); "
              "for load tests from one machine.")] = None,
+    waiting_idle: Annotated[float, typer.Option(
+        help="Seconds a waiting table may stay with nobody at it before it is closed.")]
+    = 1800.0,
+    bot_workers: Annotated[int, typer.Option(
+        help="Processes search bots think in (their own pool, below the server's priority); "
+             "moves beyond them wait their turn within the bot's wait.")] = 1,
+    bot_pool: Annotated[str, typer.Option(
+        help="processes (default) or threads: where search bots think. Threads share the "
+             "GIL with the event loop (see docs/benchmarks.md).")] = "processes",
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="A proxy (address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+             "X-Forwarded-For is believed; repeat for several. Without it the header is "
+             "ignored, so a client cannot pose as other addresses.")] = None,
     testing_fixed_seeds: Annotated[bool, typer.Option(
         "--testing-fixed-seeds", envvar="EIGHTS_TESTING_FIXED_SEEDS",
         help="FOR TESTS ONLY: let POST /api/tables take a 'seed' (whoever knows it knows every "
@@ -632,29 +645,47 @@ def serve(
     _need("server", "eights serve")
     import dataclasses
     import gc
+    import ipaddress
     import logging
 
     import uvicorn
     from sqlalchemy.exc import ArgumentError
 
     from eights.server import Limits, create_app, default_db_url
+    from eights.server.listen import uvicorn_config
 
     if bot_delay < 0:
         _fail("--bot-delay must be 0 or more seconds")
-    limits = Limits()
+    if waiting_idle <= 0:
+        _fail("--waiting-idle must be more than 0 seconds")
+    if bot_workers < 1:
+        _fail("--bot-workers must be 1 or more")
+    if bot_pool not in ("processes", "threads"):
+        _fail(f"--bot-pool must be processes or threads, not {bot_pool!r}")
+    limits = Limits(waiting_idle=waiting_idle)
     if address_limit is not None:
         if address_limit < 1:
             _fail("--address-limit must be 1 or more")
         limits = dataclasses.replace(
             limits, tables_per_address=address_limit, connections_per_address=address_limit,
             requests_per_second=float(address_limit), request_burst=address_limit,
+            sockets_per_address=max(limits.sockets_per_address, address_limit + 40),
             tables=max(limits.tables, address_limit), connections=max(limits.connections,
                                                                        address_limit))
+    proxies = trusted_proxy or []
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            if proxy != "*":
+                _fail(f"--trusted-proxy {proxy!r} is not an address or a network "
+                      "(e.g. 127.0.0.1, 10.0.0.0/8, or * for any)")
     url = db or default_db_url()
     shown = _shown_url(url)
     try:
         server_app = create_app(url, bot_delay=bot_delay, limits=limits,
-                                testing_fixed_seeds=testing_fixed_seeds)
+                                testing_fixed_seeds=testing_fixed_seeds, bot_workers=bot_workers,
+                                bot_pool="threads" if bot_pool == "threads" else "processes")
     except ArgumentError as exc:
         _fail(f"cannot use the database {shown!r}: {exc}")
     except ImportError as exc:
@@ -674,11 +705,11 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
-    # Frames above 64 KiB are cut off by uvicorn; the app answers anything above 4 KiB itself.
-    # No per-message deflate: compressing every state for every seat cost a tenth of the
-    # server's time under load, for messages of a few kilobytes.
-    uvicorn.run(server_app, host=host, port=port, ws_max_size=64 * 1024, log_level="info",
-                ws_per_message_deflate=False)
+    server = uvicorn.Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
+                                           trusted_proxies=proxies, log_level="info"))
+    server.run()
+    if not server.started:  # the port is taken, say (uvicorn said why)
+        raise typer.Exit(3)
 
 
 def _shown_url(url: str) -> str:

@@ -34,6 +34,7 @@ from eights.server.protocol import (
 )
 from eights.server.room import Connection, Room
 from eights.server.store import Store
+from eights.server.thinking import Pool
 from eights.server.web import add_web_routes
 
 __all__ = ["create_app", "data_dir", "default_db_url"]
@@ -82,11 +83,14 @@ def _error_response(code: ErrorCode, message: str, status: int | None = None) ->
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
-               limits: Limits | None = None, testing_fixed_seeds: bool = False) -> FastAPI:
+               limits: Limits | None = None, testing_fixed_seeds: bool = False,
+               bot_workers: int = 1, bot_pool: Pool = "processes") -> FastAPI:
     """The server app: tables stored at ``db_url`` (default: :func:`default_db_url`).
 
     ``bot_delay`` is the pause before a bot moves (so people can follow);
-    ``limits`` bounds sizes, rates and counts. The schema is migrated and the
+    ``limits`` bounds sizes, rates and counts. Search bots think in ``bot_workers``
+    processes of their own (``bot_pool="threads"``: threads), see
+    :mod:`eights.server.thinking`. The schema is migrated and the
     open tables are restored when the app starts (its lifespan).
 
     ``testing_fixed_seeds`` is for tests only: ``POST /api/tables`` then takes
@@ -95,7 +99,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     randomness and a ``seed`` is refused.
     """
     store = Store(db_url or default_db_url())
-    hub = Hub(store, limits or Limits(), bot_delay, fixed_seeds=testing_fixed_seeds)
+    hub = Hub(store, limits or Limits(), bot_delay, fixed_seeds=testing_fixed_seeds,
+              bot_workers=bot_workers, bot_pool=bot_pool)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -14,8 +14,9 @@ from eights.engine.record import record_of
 from eights.engine.rules import load_rules, preset_names
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
-from eights.server.room import Room, check_bot, hash_token, new_token, replay_table
+from eights.server.room import Room, hash_token, new_token, replay_table
 from eights.server.store import OPEN, SeatData, Store, TableData, Writer
+from eights.server.thinking import Pool, Thinker, check_bot
 
 __all__ = ["CARD_OVERRIDES", "OVERRIDES", "Hub"]
 
@@ -54,7 +55,8 @@ class Hub:
     """Every table the server runs, and the bounds on what one address may open."""
 
     def __init__(self, store: Store, limits: Limits, bot_delay: float, *,
-                 fixed_seeds: bool = False) -> None:
+                 fixed_seeds: bool = False, bot_workers: int = 1,
+                 bot_pool: Pool = "processes") -> None:
         self.store = store
         self.fixed_seeds = fixed_seeds
         """Accept a ``seed`` when a table is created (for tests only: whoever knows the
@@ -62,6 +64,8 @@ class Hub:
         self.writer = Writer(store)
         self.limits = limits
         self.bot_delay = bot_delay
+        self.thinker = Thinker(workers=bot_workers, wait=limits.bot_wait, pool=bot_pool)
+        """Where bots other than the quick ones think (a pool of their own)."""
         self.rooms: dict[str, Room] = {}
         self.owners: dict[str, str] = {}
         """Open table code -> the address that created it."""
@@ -71,12 +75,14 @@ class Hub:
         self._records: OrderedDict[str, dict[str, Any]] = OrderedDict()
         """Records of finished or closed tables (they never change), the last used last."""
         self._requests: dict[str, TokenBucket] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life
 
     def start(self) -> None:
-        """Claim the database (a SQLite file serves one process), migrate the schema,
-        then rebuild every open table by replaying its actions."""
+        """Claim the database (one process serves it), migrate the schema, rebuild every
+        open table by replaying its actions, and start closing the waiting tables nobody
+        comes back to (a waiting table restored starts its wait again)."""
         self.store.claim()
         try:
             self.store.migrate()
@@ -101,12 +107,28 @@ class Hub:
             self.rooms[room.code] = room
             room.schedule()
         log.info("%d open tables restored", len(self.rooms))
+        self._sweeper = asyncio.get_running_loop().create_task(self._expire_waiting(),
+                                                                name="waiting tables expire")
+
+    async def _expire_waiting(self) -> None:
+        """Close the waiting tables nobody came back to (:attr:`Limits.waiting_idle`)."""
+        idle = self.limits.waiting_idle
+        while True:
+            await asyncio.sleep(min(60.0, idle / 4))
+            for room in [r for r in self.rooms.values() if r.status == "waiting"]:
+                try:
+                    await room.expire(idle)
+                except Exception:  # the database: try again at the next sweep
+                    log.exception("table %s: closing it after its wait failed", room.code)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             room.stop()
             for conn in room.conns:
                 conn.close(1012, "the server is restarting; reconnect in a moment")
+        self.thinker.close()
         await asyncio.to_thread(self.writer.stop)
         self.store.close()
 
@@ -122,7 +144,7 @@ class Hub:
 
     def _room(self, data: TableData) -> Room:
         return Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
-                    on_done=self._done)
+                    on_done=self._done, thinker=self.thinker)
 
     def _done(self, room: Room) -> None:
         """A table finished or closed: it no longer counts for its creator."""
@@ -228,7 +250,7 @@ class Hub:
             if not 0 <= seat < players:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {key!r} does not exist; "
                                     f"seats are 0 to {players - 1}")
-            check_bot(spec)
+            check_bot(spec, self.limits.bot_seconds)
             seats[seat] = SeatData(seat, f"Bot {seat + 1}", spec)
         host_token = new_token()
         answer: dict[str, Any] = {"host_token": host_token}

@@ -33,6 +33,10 @@ class Limits:
     """Open tables created from one client address."""
     connections: int = 10_000
     connections_per_address: int = 20
+    sockets_per_address: int = 60
+    """Open sockets (HTTP and WebSocket) from one client address; more are refused (503)."""
+    read_timeout: float = 10.0
+    """Seconds a client has to send a whole HTTP request; a slower one is closed (408)."""
     spectators_per_table: int = 50
     turn_timer: tuple[float, float] = (5.0, 600.0)
     """Shortest and longest turn timer a table may have, in seconds (or no timer): a short
@@ -52,6 +56,15 @@ class Limits:
     hellos_per_second: float = 0.5
     """``hello`` messages a connection may send (each is answered with the whole table)."""
     hello_burst: int = 5
+    waiting_idle: float = 1800.0
+    """Seconds a waiting table may stay with nobody connected and no seat taken before it
+    is closed (abandoned tables would otherwise fill the server's cap)."""
+    bot_seconds: float = 3.0
+    """A bot's budget: the longest a bot spec may ask to think a move (its ``time``); a bot
+    that takes a ``time`` and sets none within it thinks this long at most."""
+    bot_wait: float = 5.0
+    """Wall-clock seconds the server waits for a bot's move, queue included; after that it
+    plays the greedy move for the bot."""
 
 
 @dataclass(slots=True)

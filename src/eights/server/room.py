@@ -22,17 +22,18 @@ import datetime as dt
 import hashlib
 import hmac
 import logging
-import math
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from eights.bots import Bot, GreedyBot, make_bot, parse_bot_spec
+from eights.bots import Bot, GreedyBot
 from eights.engine.actions import Action
 from eights.engine.errors import NotationError
 from eights.engine.game import Game, Step
+from eights.engine.observation import Observation
 from eights.engine.record import record_of, replay
 from eights.engine.rules import load_rules
 from eights.i18n import translator
@@ -52,16 +53,13 @@ from eights.server.protocol import (
     event,
 )
 from eights.server.store import OPEN, ActionData, SeatData, Store, TableData, Writer
+from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, server_bot
 
 __all__ = ["BOTS", "Connection", "Room", "check_bot", "event_bytes", "hash_token", "new_token",
            "replay_table"]
 
 log = logging.getLogger("eights.server")
 
-BOTS = ("random", "greedy", "expert", "ismcts")
-"""Bots a table may seat (``ismcts`` with at most 5000 iterations or 3 seconds a move)."""
-_SLOW_BOTS = ("ismcts",)
-"""Bots that think in a worker thread, so the other tables keep playing meanwhile."""
 RETRY = (0.1, 5.0)
 """Seconds before a failed bot, timer or deal step is tried again: the first wait, doubled
 after each failure up to the second."""
@@ -83,31 +81,6 @@ def hash_token(token: str) -> str:
 
 def _matches(token: str, digest: str | None) -> bool:
     return digest is not None and hmac.compare_digest(hash_token(token), digest)
-
-
-def check_bot(spec: str) -> Bot:
-    """The bot of ``spec``, if the server seats such a bot (else :class:`ProtocolError`)."""
-    try:
-        name, options = parse_bot_spec(spec)
-    except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
-    if name not in BOTS:
-        raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown bot {name!r}; bots are "
-                            f"{', '.join(BOTS)} (e.g. greedy, ismcts:iterations=500)")
-    for key, value in options.items():
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} must be a "
-                                f"finite number, not {value}")
-    if name == "ismcts":
-        iterations, seconds = options.get("iterations", 1000), options.get("time", 0)
-        if not isinstance(iterations, int) or not 1 <= iterations <= 5000:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "ismcts iterations must be 1 to 5000")
-        if not isinstance(seconds, (int, float)) or not 0 <= seconds <= 3:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, "ismcts time must be at most 3 seconds")
-    try:
-        return make_bot(spec)
-    except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
 
 
 def replay_table(data: TableData) -> Game:
@@ -201,6 +174,13 @@ class _Seat:
     bot_spec: str | None = None
     token_hash: str | None = None
     bot: Bot | None = None
+    runs: str | None = None
+    """The spec the bot runs from: ``bot_spec`` within the server's budget (:func:`server_bot`)."""
+
+    @classmethod
+    def of_bot(cls, name: str | None, spec: str, seconds: float) -> _Seat:
+        runs, bot = server_bot(spec, seconds)
+        return cls(name, spec, None, bot, runs)
 
     @property
     def kind(self) -> str:
@@ -211,7 +191,7 @@ class Room:
     """A table being played (or waiting, or just finished)."""
 
     def __init__(self, data: TableData, *, writer: Writer, limits: Limits, bot_delay: float,
-                 on_done: Callable[[Room], None]) -> None:
+                 on_done: Callable[[Room], None], thinker: Thinker) -> None:
         self.code = data.code
         self.title = data.title
         self.preset = data.rules
@@ -222,7 +202,8 @@ class Room:
         self.turn_timer = data.turn_timer
         self.status = data.status
         self.host_hash = data.host_hash
-        self.seats = [_Seat(s.name, s.bot, s.token_hash, None if s.bot is None else make_bot(s.bot))
+        self.seats = [_Seat(s.name, None, s.token_hash) if s.bot is None
+                      else _Seat.of_bot(s.name, s.bot, limits.bot_seconds)
                       for s in sorted(data.seats, key=lambda s: s.seat)]
         self.game = replay_table(data)
         self.rules = self.game.rules
@@ -233,6 +214,7 @@ class Room:
         self.limits = limits
         self.bot_delay = bot_delay
         self.on_done = on_done
+        self.thinker = thinker
         self.deadline: float | None = None
         """When the turn timer runs out (event-loop time)."""
         self._stored_deadline = (data.turn_deadline if data.turn_version == self.version
@@ -244,6 +226,8 @@ class Room:
         self._unsure: ActionData | int | None = None
         """A step whose commit got no answer (an action, or the round being dealt): it is
         looked up in the database before the table changes again."""
+        self.touched = time.monotonic()
+        """When someone last came or left, or took a seat (a waiting table expires from it)."""
         self._task: asyncio.Task[None] | None = None
         self._logs: dict[str, list[str]] = {}
         """The match in words by language, once asked for (see :meth:`log_lines`)."""
@@ -420,6 +404,7 @@ class Room:
         await self.writer.run(Store.set_seat(self.code, SeatData(seat, new.name, new.bot_spec,
                                                                   new.token_hash)))
         self.seats[seat] = new
+        self.touched = time.monotonic()
 
     def hello(self, conn: Connection, msg: Hello) -> None:
         """Who a connection is: a seat (by its token) or a spectator. The answer is the table
@@ -443,6 +428,7 @@ class Room:
                                     f"{self.limits.spectators_per_table} spectators")
         conn.seat, conn.lang, conn.joined = seat, msg.lang, True
         self.conns.add(conn)
+        self.touched = time.monotonic()
         lines = self.log_lines(conn.lang)
         shown = lines[-self.limits.welcome_log:] if self.limits.welcome_log > 0 else []
         conn.send(event("welcome", seat=seat, table=self.info(), log=shown,
@@ -454,6 +440,7 @@ class Room:
     def leave(self, conn: Connection) -> None:
         if conn in self.conns:
             self.conns.discard(conn)
+            self.touched = time.monotonic()
             self._broadcast_table()
         if not self.open and not self.conns:
             self.on_done(self)
@@ -567,21 +554,36 @@ class Room:
         if old.kind == "person" and self.connected(msg.seat):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"{old.name} is connected at seat "
                                 f"{msg.seat}; only a missing player can be replaced")
-        bot = check_bot(msg.bot)
-        await self._set_seat(msg.seat, _Seat(f"Bot {msg.seat + 1}", msg.bot, None, bot))
+        check_bot(msg.bot, self.limits.bot_seconds)
+        await self._set_seat(msg.seat, _Seat.of_bot(f"Bot {msg.seat + 1}", msg.bot,
+                                                    self.limits.bot_seconds))
         self._schedule()
         self._broadcast_table()
 
     async def _close(self, msg: Close) -> None:
         self._check_host(msg.token)
         self._check_status("waiting", "playing", "finished", doing="close")
+        await self._shut("the host closed the table")
+
+    async def _shut(self, reason: str) -> None:
         await self.writer.run(Store.set_table(self.code, status="closed"))
         self.status = "closed"
         self._cancel()
         self._broadcast_table()
         for conn in self.conns:
-            conn.close(1000, "the host closed the table")
+            conn.close(1000, reason)
         self.on_done(self)
+
+    async def expire(self, idle: float) -> bool:
+        """Close the table if it is waiting, with nobody connected, untouched for ``idle``
+        seconds; whether it was closed."""
+        async with self.lock:
+            if (self.status != "waiting" or self.conns
+                    or time.monotonic() - self.touched < idle):
+                return False
+            await self._shut("the table expired")
+            log.info("table %s: closed after %g s waiting with nobody there", self.code, idle)
+            return True
 
     # ------------------------------------------------------------------ changing the game
 
@@ -744,19 +746,38 @@ class Room:
         self._cancel()
 
     async def _later(self, version: int, delay: float) -> None:
-        """The step a table takes by itself at ``version``: a bot's move, the timer's, the
-        next round; tried again with backoff (:data:`RETRY`) until it is stored."""
+        """The step a table takes by itself at ``version``, after ``delay``: a bot's move,
+        the timer's, the next round; tried again with backoff (:data:`RETRY`) until it is
+        stored, the choice kept between tries.
+
+        A quick bot (:data:`INLINE_BOTS`) and the timer's greedy move choose under the lock.
+        Any other bot thinks in the :class:`Thinker`'s pool, with the lock released, so the
+        table still answers meanwhile; its move is committed only if the table is still as
+        it was asked (same version, same bot in the seat), else dropped.
+        """
         await asyncio.sleep(delay)
         wait = RETRY[0]
         chosen: tuple[int, Action, str] | None = None
+        thinker: _Seat | None = None  # the pool bot whose move ``chosen`` is
         while True:
-            async with self.lock:
-                try:
-                    if self._unsure is not None:
-                        await self._resolve(_WAITING)
-                        return  # resolved: the flow was scheduled again from there
-                    if self.version != version or self.status != "playing":
+            try:
+                if chosen is None:
+                    async with self.lock:
+                        if not await self._still(version):
+                            return
+                        asked = self._pool_question()
+                    if asked is not None:
+                        seat, thinker, view, legal = asked
+                        assert thinker.bot is not None and thinker.runs is not None
+                        action = await self._think(thinker.runs, thinker.bot.name, view, legal,
+                                                   f"{self.seed}/bots/{version}")
+                        chosen = (seat, action, "bot")
+                async with self.lock:
+                    if not await self._still(version):
                         return
+                    if thinker is not None and chosen is not None and (
+                            self.seats[chosen[0]] is not thinker):
+                        return  # the seat changed while the bot thought: its move is dropped
                     self._task = None  # from here on, nothing cancels this step
                     self.deadline = None
                     if self.game.over:
@@ -766,19 +787,41 @@ class Room:
                         chosen = await self._choose(version)
                     await self._commit(*chosen)
                     return
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:
-                    if self.stalled is None:
-                        self.stalled = asyncio.get_running_loop().time()
-                    log.error("table %s: a bot, timer or deal step failed (again in %.1f s): %s",
-                              self.code, wait, exc)
-                    self._task = asyncio.current_task()  # a change by someone cancels the retry
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.stalled is None:
+                    self.stalled = asyncio.get_running_loop().time()
+                log.error("table %s: a bot, timer or deal step failed (again in %.1f s): %s",
+                          self.code, wait, exc)
+                self._task = asyncio.current_task()  # a change by someone cancels the retry
             await asyncio.sleep(wait)
             wait = min(2 * wait, RETRY[1])
 
+    async def _still(self, version: int) -> bool:
+        """Under the lock: whether the step of ``version`` is still to take (a step whose
+        commit got no answer is looked up first; when resolved, the flow was scheduled again
+        from there)."""
+        if self._unsure is not None:
+            await self._resolve(_WAITING)
+            return False
+        return self.version == version and self.status == "playing"
+
+    def _pool_question(self) -> tuple[int, _Seat, Observation, list[Action]] | None:
+        """Under the lock: the seat to move, its seat record, view and legal actions when a
+        bot of the pool is to move (not a quick bot, the timer or a deal), else ``None``."""
+        game = self.game
+        if game.over:
+            return None
+        seat = game.to_move
+        seated = self.seats[seat]
+        if seated.bot is None or seated.runs is None or seated.bot.name in INLINE_BOTS:
+            return None
+        return seat, seated, game.observe(seat), game.legal_actions()
+
     async def _choose(self, version: int) -> tuple[int, Action, str]:
-        """The seat to move, its action and who chose it (``bot``, or ``timer`` for a person)."""
+        """Under the lock: the seat to move, its action and who chose it (``bot`` for a quick
+        bot, ``timer`` for a person's turn run out)."""
         game = self.game
         seat = game.to_move
         bot = self.seats[seat].bot
@@ -788,10 +831,7 @@ class Room:
         view, legal = game.observe(seat), game.legal_actions()
         rng = random.Random(f"{self.seed}/bots/{version}")
         try:
-            if bot.name in _SLOW_BOTS:
-                action = await asyncio.to_thread(bot.choose, view, legal, rng)
-            else:
-                action = bot.choose(view, legal, rng)
+            action = bot.choose(view, legal, rng)
             if action not in legal:
                 raise ValueError(f"{bot.name} chose {action}, which is not legal")
         except Exception:  # a failing bot must not stall the table: play a safe move
@@ -799,6 +839,21 @@ class Room:
                           self.code, bot.name)
             action = GreedyBot().choose(view, legal, rng)
         return seat, action, source
+
+    async def _think(self, spec: str, name: str, view: Observation, legal: list[Action],
+                     seed: str) -> Action:
+        """A pool bot's move, or the greedy move when it fails or runs past its wait."""
+        try:
+            action = await self.thinker.choose(spec, view, legal, seed)
+            if action not in legal:
+                raise ValueError(f"{name} chose {action}, which is not legal")
+            return action
+        except TimeoutError:
+            log.warning("table %s: the %s bot did not move within %g s; a safe move is played",
+                        self.code, name, self.thinker.wait)
+        except Exception:  # a failing bot must not stall the table
+            log.exception("table %s: the %s bot failed; a safe move is played", self.code, name)
+        return GreedyBot().choose(view, legal, random.Random(seed))
 
 
 def _quiet(task: asyncio.Future[None]) -> None:
