@@ -12,6 +12,7 @@ The server and the browser are those of ``test_browser.py`` (its fixtures and he
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -157,6 +158,9 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
     assert levels == list(BOTS)  # a bot the server adds (the learned one) shows up by itself
     expect(page.locator("#create-level option[value='ismcts']")).to_have_text("very hard (ismcts)")
     expect(page.locator("#create-level")).to_have_value("greedy")
+    words = page.evaluate("async () => { const lobby = await import('/static/lobby.js');"
+                          " return ['learned', 'someday'].map(lobby.levelWords); }")
+    assert words == ["trained (learned)", "someday"]  # the learned bot's word, once it exists
     page.select_option("#create-rules", "classic")
     page.select_option("#create-players", "10")
     page.select_option("#create-bots", "9")
@@ -166,10 +170,32 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
     page.click("#create-submit")
     page.wait_for_selector("#table[data-status='playing'] #hand .card")
     code = page.url.rsplit("/", 1)[1]
+    apart(page, "table-10p")
+    token = page.evaluate(f"localStorage.getItem('eights.seat.{code}')")
+    phone = person(browser, contexts, phone=True)  # the same seat on a phone
+    phone.context.add_init_script(f"localStorage.setItem('eights.seat.{code}', {json.dumps(token)})")
+    phone.goto(f"{server.url}/t/{code}")
+    phone.wait_for_selector("#table[data-status='playing'] #hand .card")
+    apart(phone, "table-10p-phone")
     seats = server.get(f"/api/tables/{code}")["seats"]
     assert len(seats) == 10 and [s["bot"] for s in seats[1:]] == ["ismcts"] * 9
     # Bots are counted as the terminal counts them: the first bot is Bot 1.
     assert [s["name"] for s in seats[1:]] == [f"Bot {k}" for k in range(1, 10)]
+
+
+def apart(page: Page, name: str) -> None:
+    """Nine other seats round the table, each on the screen, none over another."""
+    expect(page.locator("#opponents .pod")).to_have_count(9)
+    shot(page, name)
+    boxes = page.eval_on_selector_all("#opponents .pod", "nodes => nodes.map(n => {"
+                                      " const r = n.getBoundingClientRect();"
+                                      " return [r.left, r.top, r.right, r.bottom]; })")
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    for k, (left, top, right, bottom) in enumerate(boxes):
+        assert left >= 0 and right <= width, (name, k)
+        for other in boxes[k + 1:]:
+            assert right <= other[0] or other[2] <= left or bottom <= other[1] or other[3] <= top, (
+                name, k, boxes)
 
 
 def terminal_names(players: int, humans: int, lang: str) -> list[str]:

@@ -760,6 +760,7 @@ class TablePage {
     const host = this.hostToken && this.table.status === "playing";
     this.opponents.dataset.count = seats.length;
     this.opponents.parentElement.classList.toggle("many", seats.length >= 4); // a taller felt
+    this.opponents.parentElement.classList.toggle("crowded", seats.length >= 7); // smaller seats
     this.opponents.replaceChildren(...seats.map((s, k) => {
       const info = this.table.seats[s];
       const count = view.hand_sizes[s];
