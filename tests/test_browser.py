@@ -360,8 +360,10 @@ def test_two_people_and_two_bots_play_a_round_through_clicks(
     shot(ana, "round-summary")
     totals = ana.eval_on_selector_all("#summary .total", "nodes => nodes.map(n => Number(n.textContent))")
     assert sum(totals) > 0
-    # The log tells the round in words, bots' moves too.
-    assert any(line.startswith("Bot 3 ") for line in log_lines(ana))
+    # The log tells the round in words, bots' moves too; bots are counted as the terminal
+    # counts them (the bot in seat 3 is the second bot).
+    assert any(line.startswith("Bot 2 ") for line in log_lines(ana))
+    expect(ana.locator("#summary tbody tr[data-seat='3'] th")).to_have_text("Bot 2")
     bob.click("#next-round")
     for page in (ana, bob):
         page.wait_for_selector("#table[data-round='2'][data-round-over='false']")
@@ -644,7 +646,7 @@ def play_until(page: Page, done: Callable[[], bool], turns: int = 120) -> None:
     for _ in range(turns):
         page.wait_for_function("() => document.querySelector('#table').dataset.myTurn === 'true'"
                                " || document.querySelector('#table').dataset.roundOver === 'true'"
-                               " || document.querySelector('#log').textContent.includes('Bot 2 ')")
+                               " || document.querySelector('#log').textContent.includes('Bot 1 ')")
         if done():
             return
         if data(page, "my-turn") == "true":
@@ -677,11 +679,11 @@ def test_the_host_puts_a_bot_in_for_a_player_who_left_then_closes_the_table(
     expect(ana.locator(".pod[data-seat='1']")).to_have_class(re.compile(r"\baway\b"))
     shot(ana, "host-bot-in")
     bot_in.click()
-    expect(ana.locator(".pod[data-seat='1'] .name")).to_have_text("Bot 2")
+    expect(ana.locator(".pod[data-seat='1'] .name")).to_have_text("Bot 1")
     expect(ana.locator("#bot-in-1")).to_have_count(0)
     assert server.get(f"/api/tables/{code}")["seats"][1]["kind"] == "bot"
     # The game goes on: the bot moves in Bob's seat.
-    play_until(ana, lambda: any(line.startswith("Bot 2 ") for line in log_lines(ana)))
+    play_until(ana, lambda: any(line.startswith("Bot 1 ") for line in log_lines(ana)))
 
     ana.click("#close-table")
     expect(ana.locator("#confirm-close")).to_be_visible()
@@ -780,7 +782,7 @@ def test_the_round_summary_counts_the_points_and_a_reload_keeps_the_whole_log(
         expect(row.locator(".hand-value")).to_have_text(f"= {value}")
         values.append(value)
     out = 0 if values[0] == 0 else 1
-    name = ["Ana", "Bot 2"][out]
+    name = ["Ana", "Bot 1"][out]
     expect(page.locator("#summary-how")).to_have_text(
         f"{name} went out and scores the cards left in the other hands: {values[1 - out]}.")
     expect(summary.locator(f"tbody tr[data-seat='{out}'] .round-points")).to_have_text(
@@ -1056,7 +1058,7 @@ def test_ts11_players_out_show_their_place_and_the_summary_the_placings(
     assert finished and seen_place
     summary = page.locator("#summary")
     expect(summary).to_be_visible()
-    names = ["Ana", "Bot 2", "Bot 3"]
+    names = ["Ana", "Bot 1", "Bot 2"]
     expect(page.locator("#summary-placings")).to_contain_text(f"1. {names[finished[0]]}")
     expect(page.locator("#summary-how")).to_have_text(
         "Each player scores their place minus one: 0 for the first out, 2 for the last.")

@@ -10,15 +10,18 @@ import re
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from eights.engine.cards import Rank
+from eights.engine.game import Game
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
 from eights.i18n.explain import card_effects, match_goal
 from eights.server import create_app
+from eights.server.room import BOTS
 from eights.server.web import MESSAGES, PLURALS, STATIC
 
 ROOT = Path(__file__).parent.parent
@@ -153,3 +156,77 @@ def test_a_reconnecting_client_gets_the_log_of_the_match_as_it_was_said(client: 
         ws.send_json({"type": "hello", "seq": 1, "lang": "fr"})
         log = ws.receive_json()["log"]
         assert log[0] == translator("fr")("Dealt: round {n}.", n=1) and len(log) == len(lines)
+
+
+def test_the_page_is_told_which_bots_the_server_seats(client: TestClient) -> None:
+    answer = client.get("/api/presets").json()
+    assert answer["bots"] == list(BOTS) and "ismcts" in answer["bots"]
+
+
+def receive(ws: Any, kind: str) -> dict[str, Any]:
+    """The next event of this type on a connection (the others are passed over)."""
+    for _ in range(50):
+        got: dict[str, Any] = ws.receive_json()
+        if got["type"] == kind:
+            return got
+    raise AssertionError(f"no {kind} event")  # pragma: no cover
+
+
+def test_a_rematch_seats_the_people_connected_and_the_bots_at_a_new_table(tmp_path: Path) -> None:
+    """The rematch message: only once the match is over, only with a seat's or the host's
+    token, once per table; each person connected gets their new seat's token, the one who
+    asked the new host token, a spectator the code; a person away leaves a free seat."""
+    rules = load_rules("classic", {"hand_size": 1, "rounds": 1})
+    seed = next(s for s in range(1, 100) if any(  # Ana goes out with her one card at once
+        a.card is not None for a in Game(rules, 4, seed=s, dealer=3).legal_actions()))
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_delay=0.0, testing_fixed_seeds=True)
+    with TestClient(app) as client:
+        made = client.post("/api/tables", json={
+            "rules": "classic", "players": 4, "name": "Ana", "bots": {"3": "greedy"}, "seed": seed,
+            "overrides": {"hand_size": 1, "rounds": 1}, "title": "Once more"}).json()
+        code = made["code"]
+        bob = client.post(f"/api/tables/{code}/join", json={"name": "Bob"}).json()
+        client.post(f"/api/tables/{code}/join", json={"name": "Cy"})  # Cy never connects
+        with client.websocket_connect(f"/ws/tables/{code}") as ana_ws, \
+                client.websocket_connect(f"/ws/tables/{code}") as bob_ws, \
+                client.websocket_connect(f"/ws/tables/{code}") as watch_ws:
+            ana_ws.send_json({"type": "hello", "seq": 1, "token": made["token"]})
+            bob_ws.send_json({"type": "hello", "seq": 1, "token": bob["token"]})
+            watch_ws.send_json({"type": "hello", "seq": 1})
+            for ws in (ana_ws, bob_ws, watch_ws):
+                receive(ws, "welcome")
+            ana_ws.send_json({"type": "rematch", "seq": 2, "token": made["host_token"]})
+            refused = receive(ana_ws, "error")
+            assert refused["code"] == "wrong_status" and "not started" in refused["message"]
+            ana_ws.send_json({"type": "start", "seq": 3, "token": made["host_token"]})
+            view = receive(ana_ws, "state")["view"]
+            card = next(a for a in view["legal"] if a != "draw")
+            ana_ws.send_json({"type": "action", "seq": 4, "token": made["token"], "action": card,
+                              "version": 0})
+            while not receive(ana_ws, "state")["view"]["match_over"]:
+                pass
+            ana_ws.send_json({"type": "rematch", "seq": 5, "token": "not a token"})
+            assert receive(ana_ws, "error")["code"] == "bad_token"
+            ana_ws.send_json({"type": "rematch", "seq": 6, "token": made["token"]})
+            mine, bobs, watched = (receive(ws, "rematch") for ws in (ana_ws, bob_ws, watch_ws))
+            new = mine["code"]
+            assert new != code and mine["invite"] == f"/t/{new}" == bobs["invite"] == watched["invite"]
+            assert (mine["seat"], bobs["seat"]) == (0, 1) and mine["token"] != made["token"]
+            assert "host_token" in mine and "host_token" not in bobs
+            assert "token" not in watched and "seat" not in watched
+            assert receive(watch_ws, "table")["table"]["rematch"] == new
+            bob_ws.send_json({"type": "rematch", "seq": 2, "token": bob["token"]})
+            again = receive(bob_ws, "error")
+            assert again["code"] == "wrong_status" and new in again["message"]
+        table = client.get(f"/api/tables/{new}").json()
+        assert (table["rules"], table["overrides"], table["title"], table["status"]) == (
+            "classic", {"hand_size": 1, "rounds": 1}, "Once more", "waiting")
+        assert [(s["name"], s["kind"], s["bot"]) for s in table["seats"]] == [
+            ("Ana", "person", None), ("Bob", "person", None), (None, "free", None),
+            ("Bot 1", "bot", "greedy")]
+        with client.websocket_connect(f"/ws/tables/{new}") as ws:  # Bob's new token is his seat
+            ws.send_json({"type": "hello", "seq": 1, "token": bobs["token"]})
+            assert receive(ws, "welcome")["seat"] == 1
+            ws.send_json({"type": "seat_bot", "seq": 2, "token": mine["host_token"], "seat": 2})
+            seats = receive(ws, "table")["table"]["seats"]
+            assert [s["name"] for s in seats] == ["Ana", "Bob", "Bot 1", "Bot 2"]  # seat order

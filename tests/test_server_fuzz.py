@@ -63,6 +63,7 @@ WELL_FORMED: dict[str, dict[str, Any]] = {
     "start": {"token": HOST},
     "seat_bot": {"token": HOST, "seat": 0, "bot": "greedy"},
     "close": {"token": OTHER},
+    "rematch": {"token": TOKEN},  # refused while the match is played
     "ping": {},
 }
 assert sorted(WELL_FORMED) == sorted(TYPES)

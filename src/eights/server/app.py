@@ -32,7 +32,7 @@ from eights.server.protocol import (
     event,
     parse_message,
 )
-from eights.server.room import Connection, Room
+from eights.server.room import BOTS, Connection, Room
 from eights.server.store import Store
 from eights.server.thinking import Pool
 from eights.server.web import add_web_routes
@@ -166,13 +166,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        """The rule sets a table can use."""
+        """The rule sets a table can use, and the bots it can seat (``bots``: their names)."""
         out = []
         for name in preset_names():
             rules = load_rules(name)
             out.append({"name": name, "title": rules.title, "players": list(rules.players),
                         "default_players": rules.default_players, "target": rules.target})
-        return {"presets": out}
+        return {"presets": out, "bots": list(BOTS)}
 
     @app.get("/api/tables")
     async def lobby() -> dict[str, Any]:

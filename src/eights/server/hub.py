@@ -14,7 +14,7 @@ from eights.engine.record import record_of
 from eights.engine.rules import load_rules, preset_names
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
-from eights.server.room import Room, hash_token, new_token, replay_table
+from eights.server.room import Room, bot_name, hash_token, new_token, replay_table
 from eights.server.store import OPEN, SeatData, Store, TableData, Writer
 from eights.server.thinking import Pool, Thinker, check_bot
 
@@ -143,8 +143,21 @@ class Hub:
                 "stalled_seconds": round(now - min(stalled), 1) if stalled else 0.0}
 
     def _room(self, data: TableData) -> Room:
-        return Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
+        room = Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
                     on_done=self._done, thinker=self.thinker)
+        room.spawn = self._spawn
+        return room
+
+    async def _spawn(self, data: TableData, address: str) -> Room:
+        """Store and open a table made by a room (a rematch), counted for ``address``."""
+        if sum(1 for r in self.rooms.values() if r.open) >= self.limits.tables:
+            raise ProtocolError(ErrorCode.TOO_MANY, "the server holds its maximum of open tables; "
+                                "try again later")
+        await self.writer.run(Store.add_table(data))
+        room = self._room(data)
+        self.rooms[data.code] = room
+        self.owners[data.code] = address
+        return room
 
     def _done(self, room: Room) -> None:
         """A table finished or closed: it no longer counts for its creator."""
@@ -251,7 +264,10 @@ class Hub:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {key!r} does not exist; "
                                     f"seats are 0 to {players - 1}")
             check_bot(spec, self.limits.bot_seconds)
-            seats[seat] = SeatData(seat, f"Bot {seat + 1}", spec)
+            seats[seat] = SeatData(seat, None, spec)
+        for taken in seats:  # the first bot is Bot 1, as in the terminal
+            if taken.bot is not None:
+                taken.name = bot_name(s.name for s in seats)
         host_token = new_token()
         answer: dict[str, Any] = {"host_token": host_token}
         if req.name is not None:

@@ -4,8 +4,8 @@ Clients send the messages below over the table's WebSocket; every message
 carries ``seq``, a number the client increases with each message it sends
 on that connection (a message whose ``seq`` is not above the last one is a
 stale or replayed message and is refused). The server answers with the
-events built by :func:`event`: ``welcome``, ``table``, ``state``, ``error``
-and ``pong``.
+events built by :func:`event`: ``welcome``, ``table``, ``state``, ``error``,
+``rematch`` and ``pong``.
 
 HTTP requests (create a table, join a seat) are validated by the models at
 the end of this module.
@@ -15,8 +15,10 @@ Ping(seq=1, type='ping')
 >>> try:
 ...     parse_message('{"type": "dance", "seq": 1}')
 ... except ProtocolError as exc:
-...     print(exc.code.value, exc.message)
-unknown_type unknown message type 'dance'; types are action, close, hello, next_round, ping, seat_bot, start
+...     print(exc.code.value, exc.message.split("; ")[0])
+...     print(exc.message.split("; ")[1])
+unknown_type unknown message type 'dance'
+types are action, close, hello, next_round, ping, rematch, seat_bot, start
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ __all__ = [
     "Ping",
     "Play",
     "ProtocolError",
+    "Rematch",
     "SeatBot",
     "Start",
     "error_event",
@@ -179,16 +182,24 @@ class Close(_Message):
     token: Token
 
 
+class Rematch(_Message):
+    """Once the match is over: a new table with the same rules, seats and bots (a seated
+    person, or the host). The people connected get their new seats (a ``rematch`` event)."""
+
+    type: Literal["rematch"] = "rematch"
+    token: Token
+
+
 class Ping(_Message):
     type: Literal["ping"] = "ping"
 
 
-ClientMessage = Annotated[Hello | Play | NextRound | Start | SeatBot | Close | Ping,
+ClientMessage = Annotated[Hello | Play | NextRound | Start | SeatBot | Close | Rematch | Ping,
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 _MODELS: dict[str, type[_Message]] = {
     "action": Play, "close": Close, "hello": Hello, "next_round": NextRound, "ping": Ping,
-    "seat_bot": SeatBot, "start": Start,
+    "rematch": Rematch, "seat_bot": SeatBot, "start": Start,
 }
 TYPES = tuple(sorted(_MODELS))
 _COUNTS = frozenset({"seq", "version", "seat", "seed"})

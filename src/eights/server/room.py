@@ -18,14 +18,16 @@ found, the table is unchanged. Meanwhile :attr:`Room.stalled` says so, and
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import hashlib
 import hmac
 import logging
 import random
+import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +49,7 @@ from eights.server.protocol import (
     NextRound,
     Play,
     ProtocolError,
+    Rematch,
     SeatBot,
     Start,
     error_event,
@@ -55,8 +58,8 @@ from eights.server.protocol import (
 from eights.server.store import OPEN, ActionData, SeatData, Store, TableData, Writer
 from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, server_bot
 
-__all__ = ["BOTS", "Connection", "Room", "check_bot", "event_bytes", "hash_token", "new_token",
-           "replay_table"]
+__all__ = ["BOTS", "Connection", "Room", "bot_name", "check_bot", "event_bytes", "hash_token",
+           "new_token", "replay_table"]
 
 log = logging.getLogger("eights.server")
 
@@ -81,6 +84,26 @@ def hash_token(token: str) -> str:
 
 def _matches(token: str, digest: str | None) -> bool:
     return digest is not None and hmac.compare_digest(hash_token(token), digest)
+
+
+_BOT_NAME = re.compile(r"Bot [1-9][0-9]{0,2}")
+"""A bot's stored name (:func:`bot_name`), said in each language by :meth:`Room.names`."""
+
+
+def bot_name(taken: Iterable[str | None]) -> str:
+    """The name of a new bot: ``Bot k`` with the smallest k not ``taken`` by another seat.
+
+    Bots are counted among the bots, as the terminal counts them (the first bot is ``Bot 1``
+    whatever its seat):
+
+    >>> bot_name(["Ana", None]), bot_name(["Ana", "Bot 1", "Bot 3"])
+    ('Bot 1', 'Bot 2')
+    """
+    names = set(taken)
+    k = 1
+    while f"Bot {k}" in names:
+        k += 1
+    return f"Bot {k}"
 
 
 def replay_table(data: TableData) -> Game:
@@ -231,6 +254,10 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._logs: dict[str, list[str]] = {}
         """The match in words by language, once asked for (see :meth:`log_lines`)."""
+        self.rematch: str | None = None
+        """The code of the table this one's rematch is played at (kept in memory only)."""
+        self.spawn: Callable[[TableData, str], Awaitable[Room]] | None = None
+        """How the hub stores and opens a new table (for a rematch), from an address."""
 
     # ------------------------------------------------------------------ state
 
@@ -247,8 +274,14 @@ class Room:
     def open(self) -> bool:
         return self.status in OPEN
 
-    def names(self) -> list[str]:
-        return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+    def names(self, lang: str | None = None) -> list[str]:
+        """The seats' names; in ``lang``, a bot's as the terminal says it ("Robot 2")."""
+        names = [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+        if lang is None:
+            return names
+        _ = translator(lang)
+        return [_("Bot {n}", n=int(name[4:])) if s.kind == "bot" and _BOT_NAME.fullmatch(name)
+                else name for s, name in zip(self.seats, names, strict=True)]
 
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
@@ -271,6 +304,7 @@ class Room:
                        "connected": s.kind == "person" and self.connected(i)}
                       for i, s in enumerate(self.seats)],
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            "rematch": self.rematch,
         }
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -289,7 +323,7 @@ class Room:
     def _last_json(self, lang: str, last: _Last | None) -> dict[str, Any] | None:
         if last is None:
             return None
-        text = describe_move(self.game, self.names(), last.step, translator(lang))
+        text = describe_move(self.game, self.names(lang), last.step, translator(lang))
         return {"seat": last.step.seat, "action": str(last.step.action), "by": last.source,
                 "text": text}
 
@@ -335,7 +369,7 @@ class Room:
 
     def _narrate(self, lang: str) -> list[str]:
         _ = translator(lang)
-        names = self.names()
+        names = self.names(lang)
         record = record_of(self.game)
         rounds: list[list[str]] = [[] for _round in record.rounds]
 
@@ -351,7 +385,7 @@ class Room:
 
     def _log_step(self, step: Step) -> None:
         for lang, lines in self._logs.items():
-            lines.append(describe_move(self.game, self.names(), step, translator(lang)))
+            lines.append(describe_move(self.game, self.names(lang), step, translator(lang)))
 
     def _log_deal(self) -> None:
         for lang, lines in self._logs.items():
@@ -476,6 +510,8 @@ class Room:
                     await self._seat_bot(msg)
                 elif isinstance(msg, Close):
                     await self._close(msg)
+                elif isinstance(msg, Rematch):
+                    await self._rematch(conn, msg)
             finally:
                 if self._unsure is not None:  # a commit got no answer: the retry task asks
                     self._schedule()
@@ -555,10 +591,21 @@ class Room:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"{old.name} is connected at seat "
                                 f"{msg.seat}; only a missing player can be replaced")
         check_bot(msg.bot, self.limits.bot_seconds)
-        await self._set_seat(msg.seat, _Seat.of_bot(f"Bot {msg.seat + 1}", msg.bot,
-                                                    self.limits.bot_seconds))
+        name = bot_name(s.name for i, s in enumerate(self.seats) if i != msg.seat)
+        await self._set_seat(msg.seat, _Seat.of_bot(name, msg.bot, self.limits.bot_seconds))
+        if self.status == "waiting":  # nothing said yet: count the bots in seat order
+            await self._number_bots()
         self._schedule()
         self._broadcast_table()
+
+    async def _number_bots(self) -> None:
+        """Name the bots ``Bot 1``, ``Bot 2``… in seat order, as the terminal does."""
+        k = 0
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot":
+                k += 1
+                if s.name != f"Bot {k}":
+                    await self._set_seat(i, dataclasses.replace(s, name=f"Bot {k}"))
 
     async def _close(self, msg: Close) -> None:
         self._check_host(msg.token)
@@ -584,6 +631,47 @@ class Room:
             await self._shut("the table expired")
             log.info("table %s: closed after %g s waiting with nobody there", self.code, idle)
             return True
+
+    async def _rematch(self, conn: Connection, msg: Rematch) -> None:
+        """A new table with the same rules, seats and bots, dealt anew (a fresh seed).
+
+        Each person connected now keeps their seat and name there: their connections get a
+        ``rematch`` event with the new seat token; the seats of people away are free (the
+        table's ``rematch`` code lets them join). The one who asked is the new host.
+        Spectators get the code to follow.
+        """
+        asker = self._seat_of(msg.token)
+        if asker is None and not _matches(msg.token, self.host_hash):
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "rematch takes the token of a seat at this "
+                                "table or the host token")
+        self._check_status("finished", doing="start a rematch")
+        if self.rematch is not None:
+            raise ProtocolError(ErrorCode.WRONG_STATUS, f"the rematch of this table is table "
+                                f"{self.rematch}, at /t/{self.rematch}")
+        if self.spawn is None:  # pragma: no cover - the hub always sets it
+            raise ProtocolError(ErrorCode.INTERNAL, "this server cannot open a new table here")
+        tokens = {c.seat: new_token() for c in self.conns
+                  if c.seat is not None and self.seats[c.seat].kind == "person"}
+        seats = [SeatData(i, s.name, s.bot_spec) if s.kind == "bot"
+                 else SeatData(i, s.name, None, hash_token(tokens[i])) if i in tokens
+                 else SeatData(i) for i, s in enumerate(self.seats)]
+        host = new_token()
+        code = secrets.token_urlsafe(9)
+        data = TableData(code=code, rules=self.preset, overrides=dict(self.overrides),
+                         players=self.n, seed=secrets.randbits(63), dealer=self.n - 1,
+                         status="waiting", host_hash=hash_token(host), seats=seats,
+                         title=self.title, public=self.public, turn_timer=self.turn_timer)
+        room = await self.spawn(data, conn.address)
+        self.rematch = room.code
+        invite = f"/t/{room.code}"
+        for other in self.conns:
+            fields: dict[str, Any] = {"code": room.code, "invite": invite, "table": room.info()}
+            if other.seat in tokens:
+                fields.update(seat=other.seat, token=tokens[other.seat])
+            if other is conn:
+                fields["host_token"] = host
+            other.send(event("rematch", **fields))
+        self._broadcast_table()
 
     # ------------------------------------------------------------------ changing the game
 

@@ -124,6 +124,13 @@ MESSAGES: tuple[str, ...] = (
     _("nine"), _("ten"), _("jack"), _("queen"), _("king"), _("joker"), _("clubs"),
     _("diamonds"), _("hearts"), _("spades"), _("{rank} of {suit}"), _("draw"), _("pass"),
     _("take a card"), _("{card}, naming {suit}"), _("{play} and announce the last card"),
+    # bots as the terminal names them, their levels; keys where several cards go down at once
+    _("Bot {n}"), _("very hard"), _("trained"),
+    _("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, a announces."),
+    _("{card} cannot go down with another card now."),
+    # a rematch at the end of a match
+    _("Rematch"), _("Go to the rematch"), _("Watch the rematch"),
+    _("Rematch: a new table with the same rules, seats and bots; the players here move to it."),
 )
 """Every message id the page shows (the page falls back to the id itself)."""
 

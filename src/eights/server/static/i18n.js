@@ -108,6 +108,13 @@ export function presetTitle(name, fallback) {
   return (catalog.presets && catalog.presets[name]) || fallback || name;
 }
 
+/** A seat's name as this page says it: a bot's name in this language ("Bot 2" is "Robot 2",
+ * as the terminal says it; the server narrates the log the same way), else the name given. */
+export function seatName(seat) {
+  const bot = seat.kind === "bot" && /^Bot ([1-9][0-9]{0,2})$/.exec(seat.name || "");
+  return bot ? t("Bot {n}", { n: Number(bot[1]) }) : seat.name;
+}
+
 /** What a table is called: the title its host gave, else its rules' title. */
 export function tableTitle(table) {
   return table.title || presetTitle(table.rules, table.rules_title);

@@ -1,10 +1,12 @@
 // The lobby: open tables, and a new table in two clicks (New table, Create).
 
-import { presetTitle, t, tableTitle, tn } from "./i18n.js";
+import { presetTitle, seatName, t, tableTitle, tn } from "./i18n.js";
 import { el, getJSON, keepHostToken, keepName, keepSeat, postJSON, savedName, seatOf } from "./storage.js";
 import { faceSVG } from "./cards.js";
 
-const LEVELS = [["random", "easy"], ["greedy", "normal"], ["expert", "hard"]];
+/** How the page words the level of each bot the server seats (GET /api/presets lists them);
+ * a bot without a word here is shown by its name. */
+const LEVELS = { random: "easy", greedy: "normal", expert: "hard", ismcts: "very hard", learned: "trained" };
 const TIMERS = [0, 15, 30, 60, 120, 300]; // seconds a person has to act (0: no timer)
 
 export async function showLobby(root) {
@@ -25,13 +27,14 @@ export async function showLobby(root) {
   newButton.disabled = true; // until the presets are known and the dialog exists
 
   let presets = [];
+  let bots = [];
   try {
-    presets = (await getJSON("/api/presets")).presets;
+    ({ presets, bots } = await getJSON("/api/presets"));
   } catch (exc) {
     error.textContent = t("Could not reach the server: {message}", { message: exc.message });
     error.hidden = false;
   }
-  const dialog = createDialog(presets);
+  const dialog = createDialog(presets, bots);
   root.append(dialog);
   newButton.addEventListener("click", () => {
     dialog.showModal();
@@ -64,7 +67,8 @@ function renderTables(list, tables) {
   }
   list.replaceChildren(...tables.map((table) => {
     const free = table.seats.filter((s) => s.kind === "free").length;
-    const people = table.seats.map((s) => (s.kind === "free" ? "·" : s.name)).join(", ");
+    const people = table.seats.flatMap((s, i) => [i ? ", " : null,
+      s.kind === "free" ? el("em", { class: "free-seat" }, t("free seat")) : seatName(s)]);
     const href = `/t/${encodeURIComponent(table.code)}`;
     const mine = seatOf(table.code) !== null; // this browser holds a seat there
     const canJoin = !mine && table.status === "waiting" && free > 0;
@@ -76,21 +80,26 @@ function renderTables(list, tables) {
         el("strong", {}, tableTitle(table)),
         el("span", { class: "muted" }, (table.title ? t("{title}, {n} players", { title: rules, n: table.players })
           : tn("{n} player", "{n} players", table.players)) + timer),
-        el("span", { class: "muted small" }, people)),
+        el("span", { class: "muted small seat-names" }, people)),
       el("span", { class: `status-pill ${table.status}` },
         table.status === "waiting" && free > 0 ? tn("{n} free seat", "{n} free seats", free) : t(table.status)),
       el("a", { class: `button ${mine || canJoin ? "primary" : ""}`, href, "data-action": mine ? "resume" : canJoin ? "join" : "watch" }, label));
   }));
 }
 
-function createDialog(presets) {
+/** A bot's level in words, with its name as the terminal's --bots takes it: "normal (greedy)". */
+export function levelWords(bot) {
+  return LEVELS[bot] ? `${t(LEVELS[bot])} (${bot})` : bot;
+}
+
+function createDialog(presets, botNames) {
   const byName = Object.fromEntries(presets.map((p) => [p.name, p]));
   const rules = el("select", { id: "create-rules", name: "rules" },
     presets.map((p) => el("option", { value: p.name, selected: p.name === "classic" }, presetTitle(p.name, p.title))));
   const players = el("select", { id: "create-players", name: "players" });
   const bots = el("select", { id: "create-bots", name: "bots" });
   const level = el("select", { id: "create-level", name: "level" },
-    LEVELS.map(([spec, words]) => el("option", { value: spec, selected: spec === "greedy" }, t(words))));
+    botNames.map((bot) => el("option", { value: bot, selected: bot === "greedy" }, levelWords(bot))));
   const timer = el("select", { id: "create-timer", name: "turn_timer" },
     TIMERS.map((s) => el("option", { value: s, selected: s === 0 }, s ? t("{s} s", { s }) : t("no timer"))));
   const name = el("input", { id: "create-name", name: "name", required: true, maxlength: 24,
@@ -102,7 +111,7 @@ function createDialog(presets) {
     if (!preset) return;
     const [low, high] = preset.players;
     const choice = Math.min(high, Math.max(low, Number(players.value) || preset.default_players));
-    players.replaceChildren(...Array.from({ length: Math.min(high, 8) - low + 1 }, (_, i) => low + i)
+    players.replaceChildren(...Array.from({ length: high - low + 1 }, (_, i) => low + i)
       .map((n) => el("option", { value: n, selected: n === choice }, n)));
     fillBots();
   };
@@ -128,7 +137,7 @@ function createDialog(presets) {
   const form = el("form", { method: "dialog", class: "create-form" },
     el("h2", {}, t("Create a table")),
     field(t("Rules"), rules),
-    el("div", { class: "row" }, field(t("Players"), players), field(t("Bots"), bots), field(t("Bot level"), level)),
+    el("div", { class: "row counts" }, field(t("Players"), players), field(t("Bots"), bots), field(t("Bot level"), level)),
     el("div", { class: "row two" }, field(t("Your name"), name), field(t("Turn timer"), timer)),
     error,
     el("div", { class: "dialog-buttons" },

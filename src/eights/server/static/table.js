@@ -4,12 +4,12 @@
 // event (this seat's observation) and sends the actions listed in
 // `view.legal`, in canonical notation, with the state's `version`.
 
-import { cardPretty, cardWords, lang, suitWords, SUIT_SYMBOLS, t, tableTitle, tn } from "./i18n.js";
+import { cardPretty, cardWords, lang, seatName, suitWords, SUIT_SYMBOLS, t, tableTitle, tn } from "./i18n.js";
 import { backSVG, faceSVG, indexSVG, suitSVG } from "./cards.js";
 import { TableSocket } from "./net.js";
 import { canJoin, cardOf, cardsOf, groupable, playsOfCards, withCall } from "./plays.js";
 import {
-  el, forgetSeat, getJSON, hostTokenOf, keepName, keepSeat, postJSON, savedName, seatOf,
+  el, forgetSeat, getJSON, hostTokenOf, keepHostToken, keepName, keepSeat, postJSON, savedName, seatOf,
 } from "./storage.js";
 
 const SUITS = ["c", "d", "h", "s"];
@@ -55,7 +55,7 @@ class TablePage {
   }
 
   names() {
-    return this.table.seats.map((s, i) => s.name || t("Player {n}", { n: i + 1 }));
+    return this.table.seats.map((s, i) => seatName(s) || t("Player {n}", { n: i + 1 }));
   }
 
   // ---------------------------------------------------------------- opening
@@ -171,7 +171,11 @@ class TablePage {
         } else if (this.state) {
           this.renderPods();
           this.renderSide();
+          if (this.view.match_over) this.renderSummary(); // a rematch was made
         }
+        break;
+      case "rematch":
+        this.onRematch(message);
         break;
       case "state":
         this.onState(message);
@@ -196,6 +200,30 @@ class TablePage {
     }
     if (message.code === "stale") return; // the current state follows
     this.toast(message.message);
+  }
+
+  /** The match is over and someone asked for a rematch: a person seated here moves to their
+   * seat at the new table (the one who asked hosts it, and starts it at once when no seat is
+   * free); a spectator sees the way there in the summary. */
+  onRematch(message) {
+    if (!message.token) return; // watching: the table event brings the link
+    keepSeat(message.code, message.seat, message.token);
+    if (message.host_token) {
+      keepHostToken(message.code, message.host_token);
+      if (!message.table.seats.some((s) => s.kind === "free")) {
+        sessionStorage.setItem(`eights.autostart.${message.code}`, "1");
+      }
+    }
+    this.socket.stop();
+    location.assign(message.invite);
+  }
+
+  /** Ask for a rematch (a seated person, or the host). */
+  askRematch() {
+    const mine = seatOf(this.code);
+    const token = mine ? mine.token : this.hostToken;
+    if (!token || this.busy) return;
+    if (this.socket.send("rematch", { token })) this.busy = true;
   }
 
   autostart() {
@@ -430,7 +458,7 @@ class TablePage {
     const rules = this.rules;
     if (!rules) return;
     const overrides = Object.entries(this.table.overrides || {});
-    dialog.replaceChildren(
+    dialog.replaceChildren(...[
       el("h2", { id: "rules-title" }, t("Rules: {title}", { title: rules.title })),
       rules.source ? el("p", { class: "muted small" }, rules.source) : null,
       el("p", { class: "rules-facts" },
@@ -449,7 +477,8 @@ class TablePage {
         el("summary", {}, t("All the rules")),
         rules.details.map((line) => el("p", { class: line.startsWith("  ") ? "indent" : "" }, line.trim()))),
       el("div", { class: "dialog-buttons" },
-        el("button", { type: "button", class: "primary", id: "rules-close", onclick: () => dialog.close() }, t("Close"))));
+        el("button", { type: "button", class: "primary", id: "rules-close", onclick: () => dialog.close() }, t("Close")))]
+      .filter(Boolean)); // replaceChildren would write a null as the text "null"
     dialog.showModal();
     dialog.querySelector("#rules-close").focus({ preventScroll: true });
     dialog.scrollTop = 0;
@@ -474,16 +503,31 @@ class TablePage {
     return (this.view.finished || []).indexOf(seat) + 1;
   }
 
+  /** Whether plays of several cards of one rank are allowed here (SW3): the keys differ. */
+  multiPlay() {
+    return Boolean(this.rules && this.rules.multi_play);
+  }
+
   /** Arrow keys move between the cards of the hand (the cards are buttons: Enter or Space plays).
-   * Where several cards of one rank go down together (SW3), m (or Space) marks the card, and
-   * Enter plays the marked cards with that card on top, as in the terminal. */
+   * Where several cards of one rank go down together (SW3), m or Space marks the card (as in
+   * the terminal), Enter plays it alone, or the marked cards with that card on top. The key
+   * help (renderSide) says the same. */
   onHandKey(event) {
     const cards = [...this.hand.querySelectorAll(".card")];
     const i = cards.indexOf(document.activeElement);
-    if (i < 0) return;
-    if (event.key === "m" && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      event.preventDefault();
-      if (this.marked.includes(i) || this.groupable().has(this.view.hand[i])) this.onCard(i);
+    if (i < 0 || event.ctrlKey || event.metaKey || event.altKey) return;
+    const card = this.view.hand[i];
+    if (event.key === "m" || (event.key === " " && this.multiPlay())) {
+      event.preventDefault(); // Space no longer clicks the card: it only marks
+      if (this.marked.includes(i) || this.groupable().has(card)) this.onCard(i);
+      else if (this.seat !== null && this.view.to_play === this.seat && this.view.legal.length) {
+        this.toast(t("{card} cannot go down with another card now.", { card: cardPretty(card) }));
+      }
+      return;
+    }
+    if (event.key === "Enter" && !this.marked.length && this.multiPlay() && this.playsOf(card).length) {
+      event.preventDefault(); // alone: played at once (a click would mark it)
+      this.playCard(card);
       return;
     }
     if (event.key === "Enter" && this.marked.length) {
@@ -531,7 +575,7 @@ class TablePage {
     room.seats.replaceChildren(...table.seats.map((s, i) => el("li", {
       class: `seat-row ${s.kind}`, "data-seat": i,
     }, el("span", { class: "seat-number" }, i + 1),
-    el("span", { class: "seat-name" }, s.kind === "free" ? t("free seat") : s.name),
+    el("span", { class: "seat-name" }, s.kind === "free" ? t("free seat") : seatName(s)),
     i === this.seat ? el("span", { class: "badge you" }, t("You")) : null,
     s.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
     s.kind === "person" ? el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? t("connected") : t("away") }) : null)));
@@ -716,6 +760,7 @@ class TablePage {
     const host = this.hostToken && this.table.status === "playing";
     this.opponents.dataset.count = seats.length;
     this.opponents.parentElement.classList.toggle("many", seats.length >= 4); // a taller felt
+    this.opponents.parentElement.classList.toggle("crowded", seats.length >= 7); // smaller seats
     this.opponents.replaceChildren(...seats.map((s, k) => {
       const info = this.table.seats[s];
       const count = view.hand_sizes[s];
@@ -978,8 +1023,10 @@ class TablePage {
           el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col", class: "num" }, t("Score")))),
         el("tbody", {}, rows))),
       el("section", { class: "panel log-panel" }, el("h2", {}, t("Log")), logList),
-      el("p", { class: "muted small keys" }, t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")),
-      this.rules && this.rules.multi_play ? el("p", { class: "muted small keys" }, t("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with that card on top, Esc clears.")) : "");
+      el("p", { class: "muted small keys", id: "keys" }, this.multiPlay()
+        ? t("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, a announces.")
+        : t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")),
+      this.multiPlay() ? el("p", { class: "muted small keys", id: "keys-marking" }, t("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with that card on top, Esc clears.")) : "");
     logList.scrollTop = logList.scrollHeight;
   }
 
@@ -1031,9 +1078,19 @@ class TablePage {
         el("tbody", {}, rows)))];
     if (view.match_over) {
       const winners = (view.winners || []).map((s) => names[s]);
+      const again = this.table.rematch;
+      const seated = Boolean(seatOf(this.code) || this.hostToken);
+      let rematch = null;
+      if (again) {
+        rematch = el("a", { class: "button primary", id: "rematch-link", href: `/t/${encodeURIComponent(again)}` },
+          seated ? t("Go to the rematch") : t("Watch the rematch"));
+      } else if (seated) {
+        rematch = el("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.askRematch() }, t("Rematch"));
+      }
       parts.push(el("p", { class: "match-over" }, tn("The match is over after {n} round.", "The match is over after {n} rounds.", view.round)),
         el("p", { class: "winners" }, tn("Winner: {names}.", "Winners: {names}.", winners.length, { names: winners.join(", ") })),
-        el("div", { class: "dialog-buttons" }, el("a", { class: "button primary", href: "/" }, t("Back to the lobby"))));
+        seated && !again ? el("p", { class: "how", id: "rematch-how" }, t("Rematch: a new table with the same rules, seats and bots; the players here move to it.")) : null,
+        el("div", { class: "dialog-buttons" }, el("a", { class: `button${rematch ? "" : " primary"}`, href: "/" }, t("Back to the lobby")), rematch));
     } else {
       parts.push(el("p", { class: "leader", id: "summary-leader" }, this.leaderText(names)));
       const seated = seatOf(this.code) || this.hostToken;
@@ -1044,7 +1101,7 @@ class TablePage {
     }
     dialog.replaceChildren(...parts.filter(Boolean));
     if (!dialog.open) dialog.showModal();
-    const focus = dialog.querySelector("#next-round, a.button");
+    const focus = dialog.querySelector("#next-round, #rematch, #rematch-link, a.button");
     if (focus) focus.focus();
   }
 
