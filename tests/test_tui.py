@@ -1296,7 +1296,7 @@ async def test_sw3_sw8_sw9_marked_aces_name_a_suit_and_announce_the_last_card(
         assert isinstance(picker, SuitPicker) and not picker.naming
         await pilot.press("d")
         assert app.session.game.history[0] == (0, Action.parse("Ah+As=d!"))
-        assert "“last card!”" in log_text(app)
+        assert "“Last card!”" in log_text(app)
         assert app.session.game.hands[0] == [Card.parse("Kd")]
 
 

@@ -29,6 +29,8 @@ from eights.i18n import Translator
 __all__ = [
     "SUIT_KEYS",
     "action_words",
+    "call_name",
+    "call_words",
     "card_label",
     "card_words",
     "describe_move",
@@ -189,6 +191,33 @@ def action_words(action: Action, _: Translator) -> str:
     return text
 
 
+def call_name(rules: Rules, out: bool, _: Translator) -> str:
+    """What the rules call the last-card announcement (``out``: the going-out call), as a
+    name in a sentence: ``Mau``, ``Mau-Mau``, ``Uno``; the generic words where the rules
+    give no name (``last_card_call``, ``out_call``).
+
+    >>> from eights.engine.rules import load_rules
+    >>> from eights.i18n import translator
+    >>> rules = load_rules("tschau-sepp")
+    >>> call_name(rules, False, translator("en")), call_name(rules, True, translator("en"))
+    ('Tschau', 'Sepp')
+    >>> call_name(load_rules("huit-americain"), False, translator("fr"))
+    'dernière carte'
+    """
+    name = rules.out_call if out else rules.last_card_call
+    if name:
+        return _(name)  # a name of the game ("Mau") stays; a catalog may translate a phrase
+    return _("out") if out else _("last card")
+
+
+def call_words(rules: Rules, out: bool, _: Translator) -> str:
+    """The call as it is heard at the table: ``“Mau!”``, ``“Sepp!”``, ``“last card!”``."""
+    name = rules.out_call if out else rules.last_card_call
+    if not name:
+        return _("“out!”") if out else _("“last card!”")
+    return _("“{call}!”", call=_(name))
+
+
 def hand_count_words(n: int, _: Translator) -> str:
     """``1 card``, ``5 cards``."""
     return _.plural("{n} card", "{n} cards", n)
@@ -225,10 +254,8 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
         else:
             parts.append(_("You play {card}", card=card) if me
                          else _("{name} plays {card}", name=who, card=card))
-        if action.announce and not game.hands[seat] and not counts[seat]:
-            parts.append(_("“out!”"))  # MM9, TS10: the going-out call
-        elif action.announce:
-            parts.append(_("“last card!”"))
+        if action.announce:  # the going-out call (MM9, TS10) or the last card (HA13)
+            parts.append(call_words(game.rules, not game.hands[seat] and not counts[seat], _))
         if _skip_passed_on(game, step):  # MM5, PE8: the skip goes on to the next player
             parts.append(_("the skip passes on"))
         if seat in game.finished:  # TS11: out of the round, with a placing; play goes on
