@@ -23,7 +23,7 @@ from eights.engine.rules import (
 from eights.i18n import Translator, translator
 from eights.i18n.text import call_name, card_label
 
-__all__ = ["card_effects", "describe", "match_goal"]
+__all__ = ["card_effects", "describe", "match_goal", "ranks_words"]
 
 
 def _rank_plural(rank: Rank, _: Translator) -> str:
@@ -45,6 +45,11 @@ def _ranks(ranks: frozenset[Rank], _: Translator) -> str:
     if len(names) == 1:
         return names[0]
     return _("{list} or {last}", list=", ".join(names[:-1]), last=names[-1])
+
+
+def ranks_words(ranks: frozenset[Rank], _: Translator) -> str:
+    """Ranks in words, plural, as the rules text says them: ``8s``, ``aces or jacks``."""
+    return _ranks(ranks, _)
 
 
 def _or(names: list[str], _: Translator) -> str:

@@ -28,6 +28,7 @@ from eights.i18n import Translator
 
 __all__ = [
     "SUIT_KEYS",
+    "SUIT_WORDS",
     "action_words",
     "call_name",
     "call_words",
@@ -41,6 +42,7 @@ __all__ = [
     "rank_label",
     "rank_words",
     "read_action",
+    "read_suit",
     "round_summary",
     "suit_key",
     "suit_keys",
@@ -124,6 +126,30 @@ def suit_key(suit: Suit, _: Translator) -> str:
     return SUIT_KEYS.get(_.lang, SUIT_KEYS["en"])[suit]
 
 
+SUIT_WORDS: dict[str, Suit] = {word: Suit(i) for i, words in enumerate((
+    ("club", "clubs", "trèfle", "trefle", "trèfles", "trefles"),
+    ("diamond", "diamonds", "carreau", "carreaux"),
+    ("heart", "hearts", "cœur", "coeur", "cœurs", "coeurs"),
+    ("spade", "spades", "pique", "piques"),
+)) for word in words}
+"""Suit names a player may type to name a suit, in English and French (``hearts``, ``cœur``)."""
+
+
+def read_suit(text: str, _: Translator) -> Suit | None:
+    """The suit a player typed: a key of this language (:func:`suit_keys`), a symbol or a
+    suit name in English or French; ``None`` when it is none of these.
+
+    >>> from eights.i18n import translator
+    >>> read_suit("Hearts", translator("en")), read_suit("cœur", translator("en"))
+    (<Suit.HEARTS: 2>, <Suit.HEARTS: 2>)
+    >>> read_suit("c", translator("fr")), read_suit("z", translator("fr")) is None
+    (<Suit.HEARTS: 2>, True)
+    """
+    word = text.strip().lower()
+    suit = suit_keys(_).get(word)
+    return SUIT_WORDS.get(word) if suit is None else suit
+
+
 _FRENCH_RANKS = {"r": "K", "d": "Q", "v": "J"}
 _FRENCH_WORDS = {"piocher": "draw", "pioche": "draw", "passer": "pass", "passe": "pass",
                  "prendre": "take", "prends": "take"}
@@ -143,7 +169,18 @@ def read_action(text: str, _: Translator) -> Action:
     ('Jd', 'Qh=s!')
     >>> str(read_action("V♥+V♠", translator("fr")))
     'Jh+Js'
+
+    A suit may be named by its name, in either language: ``8d=hearts``, ``8d=cœur!``.
+
+    >>> str(read_action("8d=hearts", translator("en"))), str(read_action("8d=cœur!", translator("fr")))
+    ('8d=h', '8d=h!')
     """
+    head, equals, tail = text.strip().partition("=")
+    if equals:  # a suit by its name: 8d=hearts
+        call = tail.rstrip().endswith("!")
+        named = SUIT_WORDS.get(tail.strip().removesuffix("!").strip().lower())
+        if named is not None:
+            text = f"{head}={named.letter}" + ("!" if call else "")
     try:
         return Action.parse(text)
     except NotationError:
