@@ -10,15 +10,21 @@ app they run in (its ``tr``), or one given to them.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual.containers import HorizontalScroll
 from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -26,14 +32,63 @@ from eights.engine.cards import Card, Rank, Suit
 from eights.i18n import Translator, translator
 from eights.i18n.text import card_label, rank_label
 
-__all__ = ["CardChips", "CardFace", "HandView", "app_translator", "face_lines", "is_red", "label",
-           "set_text"]
+__all__ = ["CardChips", "CardFace", "HandView", "Unbroken", "app_translator", "face_lines",
+           "is_red", "label", "set_text", "text_visual"]
+
+NBSP = "\u00a0"
+
+
+@dataclass(frozen=True, eq=True)
+class Unbroken(Visual):
+    """Plain text that wraps at spaces but never at a no-break space.
+
+    Textual breaks a line at any whitespace, U+00A0 included, so a French line could
+    begin with the « ; » or « : » that the catalog ties to the word before it (« main ;
+    le plus petit total gagne »). This visual wraps the text itself (:mod:`textwrap`
+    breaks only at ASCII whitespace) before Textual sees it.
+    """
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def lines(self, width: int) -> list[str]:
+        """The text's lines at ``width`` cells, broken at ASCII spaces only."""
+        if width <= 0:
+            return self.text.split("\n")
+        return [wrapped for line in self.text.split("\n")
+                for wrapped in (textwrap.wrap(line, width, break_on_hyphens=False) or [""])]
+
+    def _content(self, width: int) -> Content:
+        return Content("\n".join(self.lines(width)))
+
+    def render_strips(self, width: int, height: int | None, style: Style,
+                      options: RenderOptions) -> list[Strip]:
+        return self._content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return Content(self.text).get_optimal_width(rules, container_width)
+
+    def get_minimal_width(self, rules: RulesMap) -> int:
+        return max((cell_len(word) for word in self.text.split()), default=0)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self._content(width).get_height(rules, width)
+
+
+def text_visual(text: str) -> str | Unbroken:
+    """What a static shows for ``text``: the text itself, or :class:`Unbroken` when it holds
+    a no-break space that Textual would break at."""
+    return Unbroken(text) if NBSP in text else text
 
 
 def set_text(widget: Static, text: str) -> None:
-    """Update a static's text only when it changes (an update costs a layout)."""
-    if widget.content != text:
-        widget.update(text)
+    """Update a static's text only when it changes (an update costs a layout); a no-break
+    space never starts a line (:func:`text_visual`)."""
+    visual = text_visual(text)
+    if widget.content != visual:
+        widget.update(visual)
 
 
 def app_translator(widget: Widget) -> Translator:
