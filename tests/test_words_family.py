@@ -549,3 +549,10 @@ def test_special_cards_off_lists_no_card_without_effect() -> None:
     text = rules_text("openspiel", EN)
     assert "no effect" not in text and "(special_cards = false" in text
     assert "(plus 1 more pass)" in text
+
+
+def test_mm1_ts1_a_short_pack_is_listed_from_low_to_ace() -> None:
+    assert "Decks of 32 cards (7, 8, 9, 10, jack, queen, king, ace)" in rules_text("mau-mau", EN)
+    assert "Decks of 36 cards (6, 7, 8, 9, 10, jack, queen, king, ace)" in (
+        rules_text("tschau-sepp", EN))
+    assert "(7, 8, 9, 10, valet, dame, roi, as)" in rules_text("mau-mau", FR)

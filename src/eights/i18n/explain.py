@@ -279,7 +279,8 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         text = _("Players: {low} to {high} (default {default}). Decks of {size} cards "
                  "({ranks}): {decks}.", low=low, high=high, default=rules.default_players,
                  size=4 * len(rules.ranks), decks=_steps(rules.decks, _),
-                 ranks=", ".join(_rank_short(r, _) for r in sorted(rules.ranks)))
+                 ranks=", ".join(_rank_short(r, _) for r in  # low to high: 7 ... king, ace
+                                 sorted(rules.ranks, key=lambda r: (r is Rank.ACE, r))))
     if rules.jokers:
         text += " " + _("Jokers per deck: {n}.", n=rules.jokers)
     if len(rules.hand_size) == 1:
