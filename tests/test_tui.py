@@ -879,6 +879,19 @@ def test_a_no_break_space_never_starts_a_line() -> None:
 
 
 @pytest.mark.asyncio
+async def test_the_french_log_never_starts_a_line_with_its_punctuation(tmp_path: Path) -> None:
+    """At 80×24 the first line of the log broke before « ? » (« Appuyez sur » / « ? pour
+    les règles. »); every line of the log, as drawn, starts with a word."""
+    app = start(tmp_path, "classic", seed=7, players=4, lang="fr")
+    async with app.run_test(size=SMALL) as pilot:
+        await play_until(pilot, app, lambda o: len(o.history) >= 8)
+        log = app.table.query_one("#log", RichLog)
+        drawn = [strip.text.strip() for strip in log.lines]
+        assert any("?" in line for line in drawn) and len(drawn) > len(app.table.log_lines)
+        assert not any(line.startswith((":", ";", "!", "?", "»")) for line in drawn), drawn
+
+
+@pytest.mark.asyncio
 async def test_the_french_round_summary_keeps_its_semicolon_at_80_by_24(tmp_path: Path) -> None:
     app = start(tmp_path, "huit-fou", seed=2, players=4, lang="fr")
     async with app.run_test(size=SMALL) as pilot:

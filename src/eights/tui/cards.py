@@ -13,9 +13,11 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from rich.cells import cell_len
+from rich.console import RenderableType
+from rich.text import Text
 from textual.containers import HorizontalScroll
 from textual.content import Content
 from textual.css.styles import RulesMap
@@ -26,14 +28,14 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from eights.engine.cards import Card, Rank, Suit
 from eights.i18n import Translator, translator
 from eights.i18n.text import card_label, rank_label
 
-__all__ = ["CardChips", "CardFace", "HandView", "Unbroken", "app_translator", "face_lines",
-           "is_red", "label", "set_text", "text_visual"]
+__all__ = ["CardChips", "CardFace", "GameLog", "HandView", "Unbroken", "app_translator",
+           "face_lines", "is_red", "label", "set_text", "text_visual"]
 
 NBSP = "\u00a0"
 
@@ -75,6 +77,24 @@ class Unbroken(Visual):
 
     def get_height(self, rules: RulesMap, width: int) -> int:
         return self._content(width).get_height(rules, width)
+
+
+class GameLog(RichLog):
+    """The log of the game: each line wraps at its spaces, never at a no-break space (as
+    :class:`Unbroken`; a French line read « Appuyez sur » then « ? pour les règles. »)."""
+
+    def write(self, content: RenderableType | object, width: int | None = None,
+              expand: bool = False, shrink: bool = True, scroll_end: bool | None = None,
+              animate: bool = False) -> Self:
+        shown = self.scrollable_content_region.width  # 0 until laid out: RichLog then
+        room = max(shown, self.min_width)              # writes it again once sized
+        if shown and width is None:
+            if isinstance(content, str) and NBSP in content:
+                content = "\n".join(Unbroken(content).lines(room))
+            elif isinstance(content, Text) and NBSP in content.plain:
+                content = Text("\n".join(Unbroken(content.plain).lines(room)),
+                               style=content.style)
+        return super().write(content, width, expand, shrink, scroll_end, animate)
 
 
 def text_visual(text: str) -> str | Unbroken:
