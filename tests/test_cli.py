@@ -474,8 +474,11 @@ def test_no_progress_off_a_terminal_with_quiet_or_when_turned_off(
 
 
 def test_counts_are_said_in_good_english() -> None:
-    first = ok("simulate", "--rounds", "1").splitlines()[0]
-    assert ": 0 matches, 1 round, " in first
+    out = ok("simulate", "--rounds", "1")  # the fast engine: rounds, no whole match
+    first = out.splitlines()[0]
+    assert ": 1 round, " in first and "(fast engine)" in first
+    assert "match" not in out.split("bots by seat")[0]  # no "0 matches", no match-wins column
+    assert "seat  round wins  mean points/round" in out
     assert " 1 decisions" not in first
     first = ok("simulate", "--games", "1").splitlines()[0]
     assert ": 1 match, " in first
@@ -496,3 +499,20 @@ def test_output_paths_are_checked_before_the_run(tmp_path: Path) -> None:
     err = fails(2, "simulate", "--games", "1", "--plot", str(a_file))
     assert "is a file, not a directory" in err
     assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("command", [(), ("play",), ("simulate",), ("tournament",), ("replay",),
+                                     ("rules",), ("rules", "show"), ("demo",)])
+def test_help_shows_flags_without_a_value_type(command: tuple[str, ...]) -> None:
+    """A flag (--plain, --json, --help) takes no value: the help shows it no type
+    (Typer's rich help printed ``<bool>``), while options with a value keep theirs."""
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "<bool>" not in result.output
+    assert "--help" in result.output
+
+
+def test_help_says_the_default_of_games() -> None:
+    out = runner.invoke(app, ["simulate", "--help"], env={"COLUMNS": "200"}).output
+    games = next(line for line in out.splitlines() if "--games" in line)
+    assert "<int>" in games and "default: 100 when --rounds is not given" in games

@@ -256,3 +256,19 @@ def test_docs_rules_names_each_seed_preset_by_its_title_and_source() -> None:
         rules = load_rules(name)
         assert f"| `{name}` | {rules.title} | {rules.source} |" in doc
         assert "seed" not in rules.source.lower()  # players never see an internal seed number
+
+
+def test_docs_rules_header_says_every_family_preset_ships() -> None:
+    """The header names each family preset as shipping (none "planned"), and each is a
+    preset that loads and has its tests file."""
+    header = RULES_DOC.read_text("utf-8").split("# The rules the engine must play")[0]
+    header = " ".join(header.replace("\n>", " ").split())
+    assert "planned" not in header and "not yet" not in header
+    from eights.engine.rules import preset_names
+    for name, prefix in (("crazy-eights", "ce"), ("mau-mau", "mm"), ("switch", "sw"),
+                         ("black-jack", "bj"), ("last-card", "lc"), ("pesten", "pe"),
+                         ("tschau-sepp", "ts"), ("uno-cards", "uc")):
+        assert f"`{name}` ({prefix.upper()})" in header
+        assert name in preset_names() and (ROOT / "tests" / f"test_rules_{prefix}.py").is_file()
+        assert prefix in header.split("test_rules_{")[1].split("}")[0].split(",")
+    assert len(preset_names()) == 13 and "shows thirteen presets" in header

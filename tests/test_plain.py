@@ -24,6 +24,7 @@ from eights.session import Seat, Session
 from stacked import stacked
 
 EIGHTS = [sys.executable, "-m", "eights.cli"]
+NB = "\u00a0"
 
 
 def env_for(tmp_path: Path, lang: str = "en") -> dict[str, str]:
@@ -119,7 +120,8 @@ def test_malformed_and_illegal_input_are_explained_and_asked_again(tmp_path: Pat
     driver.send("7h")  # well formed, not in this hand
     assert (driver.read_until_prompt() or "").startswith("You don’t hold 7h. Legal: ")
     driver.send("4c")  # in this hand, but it does not follow A♦
-    assert (driver.read_until_prompt() or "").startswith("4c is not allowed now. Legal: ")
+    assert (driver.read_until_prompt() or "").startswith(
+        "4♣ matches neither the suit nor the rank of the up-card, A♦. Legal: ")
     driver.send("p")  # pass is not allowed before drawing: the message says how to draw
     assert (driver.read_until_prompt() or "").startswith(
         "p (pass) is not allowed now; to draw, type d.")
@@ -238,7 +240,7 @@ def test_french_suit_keys_in_plain_mode(tmp_path: Path) -> None:
 
 def plain_game(rules: str, hands: Sequence[str], starter: str, draws: str = "", *,
                dealer: int, overrides: Sequence[str] = (), before: Sequence[str] = (),
-               lines: Sequence[str] = ()) -> tuple[str, Session]:
+               lines: Sequence[str] = (), lang: str = "en") -> tuple[str, Session]:
     """``run_plain`` on a stacked deck (tests/stacked.py): the person in seat 0 against
     greedy bots, ``before`` applied first, then ``lines`` typed; returns what was printed."""
     game = stacked(rules, hands, starter, draws, dealer=dealer, overrides=overrides)
@@ -249,7 +251,7 @@ def plain_game(rules: str, hands: Sequence[str], starter: str, draws: str = "", 
     session = Session(game, seats, path=None, bot_seed="stacked")
     out = io.StringIO()
     typed = io.StringIO("".join(line + "\n" for line in lines))
-    assert run_plain(session, translator("en"), typed, out) == 0
+    assert run_plain(session, translator(lang), typed, out) == 0
     return out.getvalue(), session
 
 
@@ -311,7 +313,8 @@ def test_mm5_a_skip_waiting_is_told_and_accepted() -> None:
         overrides=["cards.8.pass_on=true"], before=["8h"], lines=["9d", "p"])
     assert ("A skip falls on you: pass it on with another eight, or p to miss your turn.\n"
             "Legal: 8c pass\n") in text
-    assert answers(text)[0] == "9d is not allowed now. Legal: 8c pass"
+    assert answers(text)[0] == ("A skip falls on you: only another eight passes it on. "
+                                "Legal: 8c pass")
     assert session.game.history[1] == (0, PASS)
 
 
@@ -332,3 +335,93 @@ def test_mm5_a_skip_without_a_card_to_pass_it_on() -> None:
         overrides=["cards.8.pass_on=true"], before=["8h"], lines=["p"])
     assert "A skip falls on you: p to miss your turn.\nLegal: pass\n" in text
     assert session.game.history[1] == (0, PASS)
+
+
+# ---------------------------------------------------------------------- refusals say why
+
+
+def test_a_card_that_matches_nothing_says_so() -> None:
+    """``Tc`` on 5♥: neither its suit nor its rank (CL3), said with the legal actions."""
+    text, _session = plain_game("classic", ["Tc 5c Th 9s Qs", "3c 4c 6c 7c 9d"], "5h",
+                                dealer=1, overrides=["hand_size=5"], lines=["Tc"])
+    assert answers(text)[0] == ("10♣ matches neither the suit nor the rank of the up-card, 5♥. "
+                                "Legal: 5c Th draw")
+
+
+def test_a_suit_named_with_a_card_that_is_not_wild_says_which_cards_name_one() -> None:
+    """``Th=s``: the 10 names no suit; only the 8s do (CL3: from the rules, not the preset)."""
+    text, _session = plain_game("classic", ["Tc 5c Th 9s Qs", "3c 4c 6c 7c 9d"], "5h",
+                                dealer=1, overrides=["hand_size=5"], lines=["Th=s"])
+    assert answers(text)[0] == ("10♥ names no suit: it is not wild here; only 8s name a suit. "
+                                "Legal: 5c Th draw")
+    text, _session = plain_game("mau-mau", ["Tc 9c Th 9s Qs", "7c 8c 9d Kc Ac"], "9h",
+                                dealer=1, lines=["Th=s"])
+    assert answers(text)[0].startswith(
+        "10♥ names no suit: it is not wild here; only jacks name a suit.")
+
+
+def test_a_suit_that_is_not_one_is_named_and_the_suits_listed() -> None:
+    text, session = plain_game("classic", ["8d 5c Th 9s Qs", "3c 4c 6c 7c 9d"], "5h",
+                               dealer=1, overrides=["hand_size=5"], lines=["8d=z", "8d=hearts"])
+    assert answers(text)[0] == ("“z” is not a suit. Name one with =c =d =h =s, or by its name: "
+                                "clubs, diamonds, hearts, spades.")
+    assert session.game.history[0] == (0, Action.parse("8d=h"))
+
+
+def test_suit_names_in_french_and_english_answer_the_suit_question() -> None:
+    text, session = plain_game("classic", ["8d 5c Th 9s Qs", "3c 4c 6c 7c 9d"], "5h",
+                               dealer=1, overrides=["hand_size=5"], lines=["8d", "cœur"])
+    assert "8♦ names a suit: which one?" in text
+    assert session.game.history[0] == (0, Action.parse("8d=h"))
+    text, session = plain_game("classic", ["8d 5c Th 9s Qs", "3c 4c 6c 7c 9d"], "5h",
+                               dealer=1, overrides=["hand_size=5"], lines=["8d", "Spades"])
+    assert session.game.history[0] == (0, Action.parse("8d=s"))
+
+
+def test_a_card_that_does_not_follow_a_named_suit_says_the_suit_and_who_named_it() -> None:
+    text, _session = plain_game("classic", ["Tc 5c Th 9s Qs", "3c 8s 6c 7c 9d"], "5h",
+                                dealer=0, overrides=["hand_size=5"], lines=["Th"])
+    assert answers(text)[0] == ("10♥ matches neither the suit to follow, ♣ (named with 8♠), "
+                                "nor the rank eight. Legal: 5c Tc draw")
+
+
+def test_a_card_that_does_not_answer_a_forced_draw_says_so() -> None:
+    """HF7: only a 2 answers a pending 2."""
+    text, _session = plain_game("huit-fou", ["2h 5h 9s", "2c 3d 4d"], "5c", dealer=0,
+                                overrides=["hand_size=3"], lines=["5h"])
+    assert answers(text)[0] == ("5♥ does not answer the forced draw of 2 cards waiting for you. "
+                                "Legal: 2h draw")
+
+
+def test_a_finished_match_is_not_offered_to_resume(tmp_path: Path) -> None:
+    """The match is over: the game is saved, and no "Resume it with" follows."""
+    game = stacked("classic", ["5c", "9d"], "5h", dealer=1, overrides=["hand_size=1", "target=1"])
+    seats = [Seat("Player"), Seat("Bot 1", "greedy", make_bot("greedy"))]
+    session = Session(game, seats, path=tmp_path / "done.json", bot_seed="stacked")
+    out = io.StringIO()
+    assert run_plain(session, translator("en"), io.StringIO("5c\n"), out) == 0
+    assert session.game.match_over
+    text = out.getvalue()
+    assert f"Game saved: {tmp_path / 'done.json'}" in text
+    assert "Resume it with" not in text
+    unfinished = Session(stacked("classic", ["5c 6c", "9d 9s"], "5h", dealer=1,
+                                 overrides=["hand_size=2"]), seats, path=tmp_path / "on.json",
+                         bot_seed="stacked")
+    out = io.StringIO()
+    assert run_plain(unfinished, translator("en"), io.StringIO(""), out) == 0
+    assert f"Resume it with: eights play --resume {tmp_path / 'on.json'}" in out.getvalue()
+
+
+def test_refusals_and_suit_names_in_french() -> None:
+    text, session = plain_game("classic", ["8d 5c Th 9s Qs", "3c 4c 6c 7c 9d"], "5h",
+                               dealer=1, overrides=["hand_size=5"], lang="fr",
+                               lines=["9s", "Th=s", "8d=z", "8d=cœur"])
+    legal = f"Coups possibles{NB}: 5c 8d=c 8d=d 8d=h 8d=s Th draw"
+    assert answers(text)[:3] == [
+        f"9♠ n’est ni de la couleur ni de la valeur de la carte du dessus, 5♥. {legal}",
+        f"10♥ ne demande pas de couleur{NB}: elle ne se pose pas sur tout ici{NB}; seuls les "
+        f"8 demandent une couleur. {legal}",
+        f"«{NB}z{NB}» n’est pas une couleur. Demandez-en une avec =c =d =h =s, ou par son "
+        f"nom{NB}: trèfle, carreau, cœur, pique.",
+    ]
+    assert session.game.history[0] == (0, Action.parse("8d=h"))

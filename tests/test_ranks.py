@@ -177,6 +177,6 @@ def test_ranks_round_trip_and_read_in_words() -> None:
     assert load_rules(table) == rules
     en = "\n".join(describe(rules, translator("en")))
     fr = "\n".join(describe(rules, translator("fr")))
-    assert "Decks of 32 cards (ace, 7, 8, 9, 10, jack, queen, king)" in en
-    assert "Jeux de 32 cartes (as, 7, 8, 9, 10, valet, dame, roi)" in fr
+    assert "Decks of 32 cards (7, 8, 9, 10, jack, queen, king, ace)" in en
+    assert "Jeux de 32 cartes (7, 8, 9, 10, valet, dame, roi, as)" in fr
     assert "2 2" not in en  # the points name only the cards of the deck

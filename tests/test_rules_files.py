@@ -507,5 +507,14 @@ def test_explanation_of_a_file_without_specials(tmp_path: Path) -> None:
     """)
     text = "\n".join(describe(load_rules(house)))
     assert "special_cards = false" in text
-    assert "Instead of playing (even when you could play), draw one card; your turn ends." in text
+    assert "If you cannot play, or would rather not, draw one card; your turn ends." in text
     assert "draws 2" not in text
+
+
+def test_an_unknown_key_suggests_the_likely_one(tmp_path: Path) -> None:
+    """A misspelt key names the close known key first (difflib), then lists them all."""
+    message = rules_error("classic", ["joker=2"])
+    assert "unknown key 'joker'; did you mean 'jokers'? known keys are" in message
+    path = write(tmp_path / "typo.toml", 'extends = "classic"\n[cards.8]\nwld = true\n')
+    assert "unknown key 'cards.8.wld'; did you mean 'wild'? card keys are" in rules_error(path)
+    assert "did you mean" not in rules_error("classic", ["zzzzzz=1"])  # nothing close

@@ -190,6 +190,28 @@ def test_the_table_names_bots_and_methods() -> None:
         assert needle in table
 
 
+
+def test_the_table_explains_its_order_and_the_reshuffled_rounds() -> None:
+    """The rows go by win share per seat held (a column of its own), the rating ordinal
+    only breaking ties, and the output says so; rounds past the scripted deck are said in
+    plain words."""
+    result = tournament("classic", 4, ["greedy", "random"], deals=6, seed=2, seats=(1, 3))
+    table = standings_table(result)
+    rows = table.splitlines()[3:3 + len(result.standings)]
+    per_seat = [float(row.split()[3]) for row in rows]
+    assert per_seat == sorted(per_seat, reverse=True)
+    for row, s in zip(rows, result.standings, strict=True):
+        assert row.split()[0] == s.bot
+        assert float(row.split()[3]) == pytest.approx(s.win_share / s.seat_share, abs=0.005)
+    text = " ".join(table.split())
+    assert "Order: by win share per seat held" in text
+    assert "then by rating ordinal where that ties" in text
+    past = sum(o.past_script for o in result.outcomes)
+    assert (f"Rounds whose stock ran out and was rebuilt from the discard pile, so that later "
+            f"draws differed between the seatings (luck not fully shared): {past}.") in text
+    assert "scripted deck" not in table
+
+
 # --------------------------------------------------------------------------- command line
 
 

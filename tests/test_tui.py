@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
+from textual.content import Content
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -32,11 +34,11 @@ from eights.engine.observation import Observation
 from eights.engine.record import record_of
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
-from eights.i18n.text import card_label, match_words, suit_words
+from eights.i18n.text import card_label, match_words, suit_key, suit_words
 from eights.session import Seat, Session
 from eights.tui import app as tui_app
 from eights.tui.app import EightsApp, TableScreen, is_wild
-from eights.tui.cards import CardChips
+from eights.tui.cards import CardChips, Unbroken
 from eights.tui.dialogs import (
     HandoverScreen,
     QuitScreen,
@@ -133,7 +135,7 @@ async def press_action(pilot: AppPilot, app: EightsApp, action: Action,
     if action.kind is Kind.NAME:
         assert action.suit is not None
         keys = [] if isinstance(app.screen, SuitPicker) else ["enter"]
-        keys.append(action.suit.letter)
+        keys.append(suit_key(action.suit, app.tr))  # the picker key of the language
     elif action.card is None:
         keys = [KEYS[action.kind]]
     else:
@@ -151,7 +153,7 @@ async def press_action(pilot: AppPilot, app: EightsApp, action: Action,
         keys += choose_keys(index, current, rng)
         keys.append("enter")
         if action.suit is not None:
-            keys.append(action.suit.letter)  # the suit picker is open by now
+            keys.append(suit_key(action.suit, app.tr))  # the picker is open: its key
     await pilot.press(*keys)
     assert app.session.game.history[history] == (seat, action), keys
     await settle(pilot, app)
@@ -681,6 +683,34 @@ def finished_record(tmp_path: Path) -> tuple[Path, Game]:
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_replay_viewer_shows_the_cards_played_before_at_80_by_24(lang: str,
+                                                                      tmp_path: Path) -> None:
+    """The table keeps its "Played before" list whole at 80×24 (it was cut off); the
+    hands below scroll instead, and the keys line is whole."""
+    from eights.engine.record import load_record
+
+    path, _final = finished_record(tmp_path)
+    app = ReplayApp(load_record(path), translator(lang))
+    async with app.run_test(size=SMALL) as pilot:
+        viewer = app.viewer
+        for _step in range(12):
+            await pilot.press("right")
+        await pilot.pause()
+        panel = viewer.query_one("#table")
+        chips = viewer.query_one("#discard", CardChips)
+        assert len(chips.cards) >= 5
+        for selector in ("#table-info", "#discard-label", "#discard"):
+            assert inside(viewer.query_one(selector), panel.content_region), selector
+        label = viewer.query_one("#discard-label", Static)
+        assert label.region.width * label.region.height >= cell_len(str(label.visual))
+        hands = viewer.query_one("#hands")
+        assert inside(hands, Region(0, 0, *app.size)) and hands.content_region.height >= 2
+        keys = viewer.query_one("#keys", Static)
+        assert cell_len(str(keys.visual)) <= keys.content_region.width
+
+
+@pytest.mark.asyncio
 async def test_replay_viewer_steps_through_the_record(tmp_path: Path) -> None:
     from eights.engine.record import load_record
 
@@ -795,6 +825,14 @@ def assert_table_fits(app: EightsApp, lang: str = "en") -> None:
     for button in table.query("#actions > Button"):
         if button.display:
             assert inside(button, screen), button.id
+    box = table.query_one("#hand-box")  # the hand's whole box, its bottom border too
+    assert inside(box, screen) and box.styles.border_bottom[0] not in ("", "none")
+    label, chips = table.query_one("#discard-label", Static), table.query_one("#discard")
+    if label.display:  # the cards played before: the heading whole, the cards inside
+        assert inside(label, panel.content_region) and inside(chips, panel.content_region)
+        visual = label.visual
+        text = str(visual)
+        assert label.region.width * label.region.height >= cell_len(text)
 
 
 @pytest.mark.asyncio
@@ -810,6 +848,61 @@ async def test_every_table_fits_80_by_24(rules: str, players: int, lang: str,
             app.table.announce = True
             await pilot.pause()
             assert_table_fits(app, lang)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_cards_played_before_and_the_hand_box_fit_80_by_24(lang: str,
+                                                                     tmp_path: Path) -> None:
+    """Later in a round, with cards played before the up-card: their heading is whole (it
+    was cut in French: « Cartes déjà jouées (la plus récente en d… »), the cards inside the
+    table, and the hand keeps its bottom border."""
+    app = start(tmp_path, "classic", seed=4, players=4, lang=lang)
+    async with app.run_test(size=SMALL) as pilot:
+        obs = await play_until(pilot, app, lambda o: len(o.discard) >= 6)
+        assert obs is not None
+        assert app.table.query_one("#discard-label").display
+        assert_table_fits(app, lang)
+
+
+def test_a_no_break_space_never_starts_a_line() -> None:
+    """Textual breaks at U+00A0 too, so a French « ; » could start a line; the TUI's text
+    keeps it with the word before."""
+    text = translator("fr")("Each player scores the cards left in their own hand; the lowest "
+                            "total wins.")
+    assert "\u00a0;" in text
+    width = text.index("\u00a0;") + 1  # Textual's own wrap puts the « ; » first on a line
+    assert any(line.plain.startswith(";") for line in Content(text).wrap(width))
+    lines = Unbroken(text).lines(width)
+    assert not any(line.startswith((";", ":", "!", "?", "»")) for line in lines), lines
+    assert " ".join(lines) == text
+
+
+@pytest.mark.asyncio
+async def test_the_french_log_never_starts_a_line_with_its_punctuation(tmp_path: Path) -> None:
+    """At 80×24 the first line of the log broke before « ? » (« Appuyez sur » / « ? pour
+    les règles. »); every line of the log, as drawn, starts with a word."""
+    app = start(tmp_path, "classic", seed=7, players=4, lang="fr")
+    async with app.run_test(size=SMALL) as pilot:
+        await play_until(pilot, app, lambda o: len(o.history) >= 8)
+        log = app.table.query_one("#log", RichLog)
+        drawn = [strip.text.strip() for strip in log.lines]
+        assert any("?" in line for line in drawn) and len(drawn) > len(app.table.log_lines)
+        assert not any(line.startswith((":", ";", "!", "?", "»")) for line in drawn), drawn
+
+
+@pytest.mark.asyncio
+async def test_the_french_round_summary_keeps_its_semicolon_at_80_by_24(tmp_path: Path) -> None:
+    app = start(tmp_path, "huit-fou", seed=2, players=4, lang="fr")
+    async with app.run_test(size=SMALL) as pilot:
+        assert await play_until(pilot, app, lambda o: False, next_rounds=False) is None
+        summary = app.screen
+        assert isinstance(summary, RoundOverScreen)
+        how = summary.query_one(".how", Static)
+        assert isinstance(how.visual, Unbroken)
+        shown = how.visual.lines(how.content_region.width)
+        assert len(shown) == how.content_region.height
+        assert not any(line.startswith(";") for line in shown), shown
 
 
 def test_every_preset_and_table_size_is_checked() -> None:
@@ -1296,7 +1389,7 @@ async def test_sw3_sw8_sw9_marked_aces_name_a_suit_and_announce_the_last_card(
         assert isinstance(picker, SuitPicker) and not picker.naming
         await pilot.press("d")
         assert app.session.game.history[0] == (0, Action.parse("Ah+As=d!"))
-        assert "“last card!”" in log_text(app)
+        assert "“Last card!”" in log_text(app)
         assert app.session.game.hands[0] == [Card.parse("Kd")]
 
 

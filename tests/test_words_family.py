@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from eights import Action, Game, load_rules, preset_names
+from eights import Action, Game, RulesError, load_rules, preset_names
 from eights.i18n import Translator, translator
 from eights.i18n.explain import card_effects, describe, match_goal
 from eights.i18n.text import (
@@ -175,7 +175,7 @@ def test_ts11_ts12_play_on_and_placings_in_words() -> None:
     assert match_words(rules, EN) == "Target 10 · lowest wins"  # penalty points
     # the toggle play_on = false: the round ends at the first player out
     off = rules_text("tschau-sepp", EN, ["play_on=false"])
-    assert "The round ends the moment a player plays their last card" in off
+    assert "The round ends the moment a player goes out with the call" in off  # TS10: "Sepp"
 
 
 def test_ts3_uc3_naming_starters_in_words() -> None:
@@ -400,12 +400,12 @@ def test_ts11_a_player_goes_out_with_a_placing_and_play_goes_on() -> None:
     """TS11: "goes out: 1st"; the round goes on; the last out ends it."""
     moves = ["9h!", "Kh!", "Ks!", "Kc!", "Kd!"]
     told = both(play_on, moves)
-    assert told[3] == ("Bob plays K♣ — “out!” — Bob goes out: 1st",
-                       f"Bob joue R♣ — «{NB}fini{NB}!{NB}» — Bob n’a plus de cartes et sort, 1er")
-    assert told[4] == ("Cy plays K♦ — “out!” — Cy goes out: 2nd",
-                       f"Cy joue R♦ — «{NB}fini{NB}!{NB}» — Cy n’a plus de cartes et sort, 2e")
-    assert both(play_on, moves, you=1)[3][0] == "You play K♣ — “out!” — you go out: 1st"
-    assert told[0] == ("Bob plays 9♥ — “last card!”", f"Bob joue 9♥ — «{NB}dernière carte{NB}!{NB}»")
+    assert told[3] == ("Bob plays K♣ — “Sepp!” — Bob goes out: 1st",
+                       f"Bob joue R♣ — «{NB}Sepp{NB}!{NB}» — Bob n’a plus de cartes et sort, 1er")
+    assert told[4] == ("Cy plays K♦ — “Sepp!” — Cy goes out: 2nd",
+                       f"Cy joue R♦ — «{NB}Sepp{NB}!{NB}» — Cy n’a plus de cartes et sort, 2e")
+    assert both(play_on, moves, you=1)[3][0] == "You play K♣ — “Sepp!” — you go out: 1st"
+    assert told[0] == ("Bob plays 9♥ — “Tschau!”", f"Bob joue 9♥ — «{NB}Tschau{NB}!{NB}»")
 
 
 def test_ts11_the_table_lists_the_players_out() -> None:
@@ -456,8 +456,8 @@ def test_ts11_the_last_card_of_a_player_out_still_acts() -> None:
         return stacked("tschau-sepp", ["6s 7c", "9h 7s", "6h Kd"], "9d",
                        "6c 6d 8c 8d 8h 8s Qc Qd", overrides=["hand_size=2"])
     assert both(make, ["9h!", "6h!", "6s!", "7s!"])[-1] == (
-        "Bob plays 7♠ — “out!” — Bob goes out: 1st — Cy must draw 2 or answer",
-        f"Bob joue 7♠ — «{NB}fini{NB}!{NB}» — Bob n’a plus de cartes et sort, 1er — Cy doit "
+        "Bob plays 7♠ — “Sepp!” — Bob goes out: 1st — Cy must draw 2 or answer",
+        f"Bob joue 7♠ — «{NB}Sepp{NB}!{NB}» — Bob n’a plus de cartes et sort, 1er — Cy doit "
         "piocher 2 cartes ou contrer")
 
 
@@ -471,3 +471,88 @@ def test_lc8_the_pick_up_of_a_last_card_is_served() -> None:
         f"Bob joue 2♥ — Bob n’a plus de cartes — Ana pioche les cartes imposées{NB}: 2 cartes")
     assert both(make, ["9h", "4h", "2h"], you=0)[-1][0] == (
         "Bob plays 2♥ — Bob goes out — you take the pick-up: 9♠ K♦")
+
+
+# the calls by their names (MM8, MM9, TS10, UC9, SW9, LC7, PE11) ------------------------
+
+
+def mau_mau_calls() -> Game:
+    """Mau-Mau, two players with two cards each: Bob says "Mau", then "Mau-Mau"."""
+    return stacked("mau-mau", ["7c 8c", "9h Kh"], "9d", "7d 7h 7s 8d 8h 8s", dealer=0,
+                   overrides=["hand_size=2"])
+
+
+def test_mm8_mm9_the_calls_are_mau_and_mau_mau() -> None:
+    """MM8 "Mau" with the play that leaves one card, MM9 "Mau-Mau" with the last card."""
+    told = both(mau_mau_calls, ["9h!", "draw", "Kh!"])
+    assert told[0] == ("Bob plays 9♥ — “Mau!”", f"Bob joue 9♥ — «{NB}Mau{NB}!{NB}»")
+    assert told[2][0].startswith("Bob plays K♥ — “Mau-Mau!” — Bob goes out")
+    assert told[2][1].startswith(f"Bob joue R♥ — «{NB}Mau-Mau{NB}!{NB}»")
+
+
+@pytest.mark.parametrize(("name", "announce", "out"), [
+    ("mau-mau", "Mau", "Mau-Mau"), ("tschau-sepp", "Tschau", "Sepp"), ("uno-cards", "Uno", None),
+    ("last-card", "Last card", None), ("switch", "Last card", None),
+    ("black-jack", "Last card", None), ("pesten", "Laatste kaart", None),
+    ("huit-americain", "last card", None),
+])
+def test_the_calls_are_data_and_rules_show_names_them(name: str, announce: str,
+                                                      out: str | None) -> None:
+    """The names come from the rules (``last_card_call``, ``out_call``), never from the
+    preset's name: the rules text says each call as the log does."""
+    rules = load_rules(name)
+    en = rules_text(name, EN)
+    assert f"must announce it: “{announce}!”" in en
+    if out is not None:
+        assert f"must call “{out}!” (a trailing !" in en
+    else:
+        assert "must call" not in en
+    house = load_rules("classic", ["announce_last_card=true", 'last_card_call="Knock"'])
+    assert "must announce it: “Knock!”" in "\n".join(describe(house, EN))
+    assert rules.last_card_call.lower() == announce.lower() or (
+        not rules.last_card_call and announce == "last card")
+
+
+def test_a_call_name_is_checked() -> None:
+    with pytest.raises(RulesError, match=r"'last_card_call'.*at most 30 printable characters"):
+        load_rules("classic", ['last_card_call="' + "x" * 31 + '"'])
+
+
+# rules show: only what the deck has ----------------------------------------------------
+
+
+def test_ha12_rules_show_says_nothing_of_jokers_the_deck_does_not_hold() -> None:
+    """HA12: huit-americain's jokers are off by default (``jokers = 0``): the text names no
+    joker, in the starter's redraws or the special cards, until ``jokers = 2``."""
+    for _ in (EN, FR):
+        text = rules_text("huit-americain", _).lower()
+        assert "joker" not in text, text
+    on = rules_text("huit-americain", EN, ["jokers=2"])
+    assert "Jokers per deck: 2." in on and "Jokers: may be played on any card" in on
+    assert "2s, 7s, 8s, 10s, jacks or jokers" in on
+
+
+def test_hf11_one_point_a_card_is_said_once() -> None:
+    assert "(1 point a card)" in rules_text("huit-fou", EN)
+    assert "(1 point par carte)" in rules_text("huit-fou", FR)
+
+
+def test_a_voluntary_draw_reads_as_a_choice() -> None:
+    """CL5: a player may draw even when able to play; the text does not order a draw."""
+    assert "If you cannot play, or would rather not, draw one card; your turn ends." in (
+        rules_text("classic", EN))
+    assert "Si vous ne pouvez pas jouer, ou ne le voulez pas, piochez une carte" in (
+        rules_text("classic", FR))
+
+
+def test_special_cards_off_lists_no_card_without_effect() -> None:
+    text = rules_text("openspiel", EN)
+    assert "no effect" not in text and "(special_cards = false" in text
+    assert "(plus 1 more pass)" in text
+
+
+def test_mm1_ts1_a_short_pack_is_listed_from_low_to_ace() -> None:
+    assert "Decks of 32 cards (7, 8, 9, 10, jack, queen, king, ace)" in rules_text("mau-mau", EN)
+    assert "Decks of 36 cards (6, 7, 8, 9, 10, jack, queen, king, ace)" in (
+        rules_text("tschau-sepp", EN))
+    assert "(7, 8, 9, 10, valet, dame, roi, as)" in rules_text("mau-mau", FR)

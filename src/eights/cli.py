@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from typer.core import TyperGroup, TyperOption
 
 from eights import __version__
 from eights.bots import Bot, make_bot
@@ -40,13 +41,39 @@ from eights.plain import run_plain
 from eights.session import Session, default_save_dir
 from eights.tui import SPEEDS
 
+
+def _no_flag_types(params: list[Any]) -> list[Any]:
+    """Typer's help gives a flag a type column (``<bool>``) as if it took a value; a flag
+    (``--plain``, ``--json``, ``--help``) shows none."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag:
+            param.metavar = ""  # the help's type column shows the metavar when one is set
+    return params
+
+
+class _Group(TyperGroup):
+    """The command groups (``eights``, ``eights rules``): their help, and each command's,
+    shows flags without a type. (Typer's context and parameter types are those of its own
+    copy of click, hence ``Any``.)"""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _no_flag_types(super().get_params(ctx))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            _no_flag_types(command.get_params(ctx))
+        return command
+
+
 app = typer.Typer(
+    cls=_Group,
     help="Crazy Eights and its family: rules as data, replayable records, simulation.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-rules_app = typer.Typer(help="List and explain rule sets.", no_args_is_help=True)
+rules_app = typer.Typer(cls=_Group, help="List and explain rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
 
@@ -416,7 +443,8 @@ def _narrated_replay(record: Record, _: Translator) -> Game:
 def simulate(
     rules: RulesOpt = "classic",
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
-    games: Annotated[int | None, typer.Option(help="Whole matches to play.")] = None,
+    games: Annotated[int | None, typer.Option(
+        help="Whole matches to play (default: 100 when --rounds is not given).")] = None,
     rounds: Annotated[int | None, typer.Option(help="Rounds to play (instead of --games).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of every deal and bot choice.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as JSON.")] = False,
@@ -471,8 +499,10 @@ def simulate(
         typer.echo(json.dumps(data, indent=2))
         return
     dpr = data["decisions_per_round"]
+    played = data["matches"] > 0  # the fast engine's --rounds plays rounds, no match
     typer.echo(f"{rules_obj.title}, {n} players, seed {seed}: "
-               f"{_count(data['matches'], 'match', 'matches')}, {_count(data['rounds'], 'round')}, "
+               + (f"{_count(data['matches'], 'match', 'matches')}, " if played else "")
+               + f"{_count(data['rounds'], 'round')}, "
                f"{_count(data['decisions'], 'decision')} in {data['seconds']:.2f}s CPU, "
                f"{data['wall_seconds']:.2f}s elapsed ({data['engine']} engine)")
     if data["rounds_per_match"]:
@@ -483,11 +513,11 @@ def simulate(
                f"median {dpr['p50']:.0f}  p90 {dpr['p90']:.0f}  max {dpr['max']:.0f}")
     typer.echo(f"blocked rounds:      {data['blocked_rounds']} "
                f"({100 * data['blocked_rounds'] / data['rounds']:.1f}%)")
-    typer.echo("seat  round wins  match wins  mean points/round")
+    typer.echo("seat  round wins  " + ("match wins  " if played else "") + "mean points/round")
     for s in range(n):
         typer.echo(f"{s:>4}  {data['round_wins_by_seat'][s]:>10.1f}  "
-                   f"{data['match_wins_by_seat'][s]:>10.1f}  "
-                   f"{data['mean_points_by_seat'][s]:>17.2f}")
+                   + (f"{data['match_wins_by_seat'][s]:>10.1f}  " if played else "")
+                   + f"{data['mean_points_by_seat'][s]:>17.2f}")
     for line in variant_lines(data):
         typer.echo(line)
     typer.echo(f"throughput: {data['rounds_per_second']:.0f} rounds/s, "

@@ -7,10 +7,13 @@ keys of the full screen work too: ``d`` draws, ``p`` passes (or lets a skip
 fall on you, MM5), ``t`` takes the top card (LH5); a wild card typed without
 its suit (``8h``, ``Ah+As``) asks for the suit. Several cards of one rank go
 down as one play (SW3: ``7h+7s``, the last one on top); a wild starter's
-suit is named with ``=s`` (TS3). Unknown or illegal input gets a one-line
-explanation (a card you do not hold, an announcement that does not apply,
-cards that cannot go down together, what the key means) and the question
-again. ``undo``, ``rules`` (or ``?``) and ``quit`` are understood too. End of
+suit is named with ``=s`` (TS3); a suit may be named by its name too (``8h=hearts``,
+``8h=cœur``, or ``cœur`` when asked). Unknown or illegal input gets a one-line
+explanation (a card you do not hold, a card that matches neither the suit nor the
+rank to follow, a forced draw or a skip waiting, a suit named with a card that is
+not wild, a word that is not a suit, an announcement that does not apply, cards
+that cannot go down together, what the key means) and the question again.
+``undo``, ``rules`` (or ``?``) and ``quit`` are understood too. End of
 input saves and exits.
 """
 
@@ -24,22 +27,23 @@ from eights.engine.actions import DRAW, PASS, TAKE, Action, Kind
 from eights.engine.cards import Card, Suit
 from eights.engine.errors import NotationError
 from eights.engine.observation import Observation
-from eights.engine.rules import MultiPlay
+from eights.engine.rules import GoingOut, MultiPlay, WildIf
 from eights.i18n import Translator
-from eights.i18n.explain import describe
+from eights.i18n.explain import describe, ranks_words
 from eights.i18n.text import (
     card_label,
     card_words,
     rank_words,
     read_action,
+    read_suit,
     round_summary,
     suit_key,
-    suit_keys,
+    suit_words,
     table_words,
 )
 from eights.session import Session, count_words
 
-__all__ = ["KEYS", "multi_refusal", "refusal", "run_plain"]
+__all__ = ["KEYS", "card_refusal", "multi_refusal", "refusal", "run_plain", "suit_refusal"]
 
 KEYS: dict[str, Action] = {"d": DRAW, "p": PASS, "t": TAKE}
 """The one-letter keys of the full screen, understood here too."""
@@ -77,8 +81,74 @@ def refusal(action: Action, obs: Observation, _: Translator) -> str:
     if action == PASS and DRAW in legal:
         return _("p (pass) is not allowed now; to draw, type d. Legal: {actions}",
                  actions=actions)
+    if len(action.cards) == 1:
+        why = card_refusal(action, obs, _)
+        if why is not None:
+            return _("{why} Legal: {actions}", why=why, actions=actions)
     return _("{action} is not allowed now. Legal: {actions}", action=str(action),
              actions=actions)
+
+
+def card_refusal(action: Action, obs: Observation, _: Translator) -> str | None:
+    """Why one card held cannot go down as typed, from the rules and the table (a suit
+    named with a card that names none, a draw or a skip waiting, a wild card's limits, a
+    card nobody may go out on, a card that matches neither suit nor rank); ``None`` when
+    no single reason applies."""
+    assert action.card is not None
+    card, rules = action.card, obs.rules
+    rule = rules.rule_of(card)
+    label = card_label(card, _)
+    if action.suit is not None and not rule.name_suit:  # Th=s: only the wild cards name one
+        namers = frozenset(c.rank for c in rules.deck(obs.players) if rules.rule_of(c).name_suit)
+        if not namers:
+            return _("{card} names no suit: no card names a suit in these rules.", card=label)
+        return _("{card} names no suit: it is not wild here; only {ranks} name a suit.",
+                 card=label, ranks=ranks_words(namers, _))
+    if any(a.cards == action.cards for a in obs.legal):  # the card goes down, written otherwise
+        return _("With {card}, play: {plays}.", card=label, plays=" / ".join(
+            str(a) for a in obs.legal if a.cards == action.cards))
+    if obs.drawn is not None and card != obs.drawn:
+        return _("After a draw only the card drawn, {card}, may be played.",
+                 card=card_label(obs.drawn, _))
+    if obs.pending_draw:
+        return _.plural("{card} does not answer the forced draw of {n} card waiting for you.",
+                        "{card} does not answer the forced draw of {n} cards waiting for you.",
+                        obs.pending_draw, card=label)
+    if obs.skip_due:  # MM5, PE8
+        return _("A skip falls on you: only another {rank} passes it on.",
+                 rank=rank_words(obs.up_card.rank, _))
+    if len(obs.hand) == 1 and rule.going_out is GoingOut.NO:  # PE12
+        return _("Nobody may go out on {card}: it cannot be your last card.", card=label)
+    if len(obs.hand) == 1 and rule.going_out is GoingOut.SUIT and obs.suit is not None:  # LC6
+        return _("You may go out on {card} only if it is of the suit to follow, {suit}.",
+                 card=label, suit=obs.suit.symbol)
+    if rule.wild and obs.up_card.rank in rule.not_on:  # HA6, MM6
+        return _("The {ranks} may not be played on the {on}.",
+                 ranks=ranks_words(frozenset({card.rank}), _),
+                 on=ranks_words(frozenset({obs.up_card.rank}), _))
+    if rule.wild and rule.wild_if is WildIf.NO_SUIT and obs.suit is not None:  # UC8
+        return _("{card} may be played only by a player who holds no card of the suit to "
+                 "follow, {suit}.", card=label, suit=obs.suit.symbol)
+    if rule.wild or obs.free or obs.suit is None:
+        return None
+    up = card_label(obs.up_card, _)
+    if obs.up_card.suit is not obs.suit:  # a wild card named the suit to follow
+        return _("{card} matches neither the suit to follow, {suit} (named with {up}), nor the "
+                 "rank {rank}.", card=label, suit=obs.suit.symbol, up=up,
+                 rank=rank_words(obs.rank, _))
+    return _("{card} matches neither the suit nor the rank of the up-card, {up}.", card=label,
+             up=up)
+
+
+def suit_refusal(text: str, _: Translator) -> str | None:
+    """Why ``8d=z`` is not an action: ``z`` is not a suit (and which are); ``None`` when
+    the text names no suit after ``=``."""
+    head, equals, tail = text.partition("=")
+    named = tail.strip().removesuffix("!").strip()
+    if not equals or not head.strip() or not named or read_suit(named, _) is not None:
+        return None
+    return _("“{text}” is not a suit. Name one with =c =d =h =s, or by its name: {names}.",
+             text=named, names=", ".join(suit_words(s, _) for s in Suit))
 
 
 def multi_refusal(action: Action, obs: Observation, _: Translator) -> str | None:
@@ -141,12 +211,12 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
         say()
         if path is not None:
             say(_("Game saved: {path}", path=path))
-            say(_("Resume it with: eights play --resume {path}", path=path))
+            if not session.game.match_over:  # a finished match has nothing to resume
+                say(_("Resume it with: eights play --resume {path}", path=path))
         return 0
 
     def ask_suit(card: Card, suits: Sequence[Suit]) -> Suit | None:
         """The suit named with ``card`` (``None``: choose again); EOFError at end of input."""
-        keys = suit_keys(_)
         choices = " ".join(f"{suit_key(s, _)}={s.symbol}" for s in suits)
         while True:
             say(_("{card} names a suit: which one? ({choices}, Enter: back)",
@@ -156,12 +226,7 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
                 raise EOFError
             if not answer:
                 return None
-            suit = keys.get(answer.strip().lower())
-            if suit is None:
-                try:
-                    suit = Suit.parse(answer)
-                except NotationError:
-                    suit = None
+            suit = read_suit(answer, _)  # a key, a symbol or a name (hearts, cœur)
             if suit in suits:
                 return suit
             say(_("“{text}” is not a suit you may name. Type one of: {choices}", text=answer,
@@ -247,8 +312,9 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
                 try:
                     action = read_action(line, _)
                 except NotationError:
-                    say(_("“{text}” is not an action. Legal: {actions}", text=line,
-                          actions=" ".join(str(a) for a in legal)))
+                    say(suit_refusal(line, _) or _("“{text}” is not an action. Legal: {actions}",
+                                                   text=line,
+                                                   actions=" ".join(str(a) for a in legal)))
                     continue
             if action.card is not None and action.suit is None and action not in legal:
                 named = [a for a in legal if a.cards == action.cards and a.suit is not None

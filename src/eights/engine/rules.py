@@ -17,6 +17,7 @@ that names the file, the key, the value and what is allowed.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field, fields, replace
@@ -352,6 +353,13 @@ class Rules:
     in the round; with nothing left to draw they go out anyway."""
     call_out_penalty: int = 2
     """Cards drawn at the end of the turn when the going-out call is missing (MM9: 2, TS10: 4)."""
+    last_card_call: str = ""
+    """What the last-card announcement is called, as the game's log and rules text say it:
+    "Mau" (MM8), "Uno" (UC9), "Tschau" (TS10), "Last card" (SW9, LC7); empty: the generic
+    words "last card"."""
+    out_call: str = ""
+    """What the going-out call is called: "Mau-Mau" (MM9), "Sepp" (TS10); empty: the generic
+    word "out"."""
     out_penalty: int = 2
     """Cards drawn at the end of the turn by a player who played their last card on a card
     with ``going_out = "penalty"`` (PE12's toggle: 5)."""
@@ -640,8 +648,7 @@ def _resolve(spec: str | Path | Mapping[str, Any], seen: tuple[str, ...]) -> tup
     table = _unalias(table, origin)
     for key, value in table.items():  # each file answers for its own values
         if key not in _FIELDS:
-            raise RulesError(f"{origin}: unknown key {key!r}; known keys are "
-                             f"{', '.join(sorted(_FIELDS))}")
+            raise _unknown(origin, key, key, _FIELDS, "known keys")
         _convert(key, value, origin)
     if parent is None:
         return table, origin
@@ -730,8 +737,7 @@ def _build(table: Mapping[str, Any], origin: str) -> Rules:
     values: dict[str, Any] = {}
     for key, raw in table.items():
         if key not in _FIELDS:
-            raise RulesError(f"{origin}: unknown key {key!r}; known keys are "
-                             f"{', '.join(sorted(_FIELDS))}")
+            raise _unknown(origin, key, key, _FIELDS, "known keys")
         values[key] = _convert(key, raw, origin)
     if "cards" in values:
         values["cards"], values["card_tables"] = _card_rules(values["cards"], origin)
@@ -743,6 +749,15 @@ def _build(table: Mapping[str, Any], origin: str) -> Rules:
     _check(rules, origin)
     _check_deck(rules, table.get("points"), origin)
     return rules
+
+
+def _unknown(origin: str, where: str, key: str, known: Iterable[str], what: str) -> RulesError:
+    """An unknown key, with the likely one when a known key is close (``joker``: did you
+    mean 'jokers'?) and then every known key."""
+    names = sorted(known)
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    guess = f"did you mean {close[0]!r}? " if close else ""
+    return RulesError(f"{origin}: unknown key {where!r}; {guess}{what} are {', '.join(names)}")
 
 
 def _bad(origin: str, key: str, value: Any, allowed: str) -> RulesError:
@@ -842,6 +857,11 @@ def _steps(origin: str, key: str, value: Any) -> Steps:
 def _convert(key: str, raw: Any, origin: str) -> Any:
     if key in ("name", "title", "source"):
         return _str(origin, key, raw)
+    if key in ("last_card_call", "out_call"):  # said in every log line with the call
+        if not isinstance(raw, str) or len(raw) > 30 or not raw.isprintable():
+            raise _bad(origin, key, raw, "a name of at most 30 printable characters, "
+                                         'such as "Mau" (empty: the generic words)')
+        return raw.strip()
     if key == "players":
         if (not isinstance(raw, list) or len(raw) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)
@@ -924,8 +944,7 @@ def _cards(raw: Any, origin: str) -> CardSpec:
         for key, value in body.items():
             where = f"cards.{key_text}.{key}"
             if key not in _CARD_FIELDS:
-                raise RulesError(f"{origin}: unknown key {where!r}; card keys are "
-                                 f"{', '.join(sorted(_CARD_FIELDS))}")
+                raise _unknown(origin, where, key, _CARD_FIELDS, "card keys")
             if key == "not_on":
                 values[key] = _ranks(origin, where, value)
             elif key in ("cancelled_by", "stack_with"):

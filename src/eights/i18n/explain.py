@@ -21,9 +21,9 @@ from eights.engine.rules import (
     WildIf,
 )
 from eights.i18n import Translator, translator
-from eights.i18n.text import card_label
+from eights.i18n.text import call_name, card_label
 
-__all__ = ["card_effects", "describe", "match_goal"]
+__all__ = ["card_effects", "describe", "match_goal", "ranks_words"]
 
 
 def _rank_plural(rank: Rank, _: Translator) -> str:
@@ -45,6 +45,11 @@ def _ranks(ranks: frozenset[Rank], _: Translator) -> str:
     if len(names) == 1:
         return names[0]
     return _("{list} or {last}", list=", ".join(names[:-1]), last=names[-1])
+
+
+def ranks_words(ranks: frozenset[Rank], _: Translator) -> str:
+    """Ranks in words, plural, as the rules text says them: ``8s``, ``aces or jacks``."""
+    return _ranks(ranks, _)
 
 
 def _or(names: list[str], _: Translator) -> str:
@@ -118,7 +123,7 @@ def _steps(steps: tuple[tuple[int, int], ...], _: Translator) -> str:
 
 
 def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator,
-               label: str | None = None, cancels: frozenset[Card] = frozenset()) -> str:
+               label: str | None = None, cancels: frozenset[Card] = frozenset()) -> str | None:
     """One card's effects in words: a whole rank (``Jacks: ...``), or the cards of a rank
     with their own table (``label``: ``The black jacks (J♣, J♠): ...``, BJ2). ``cancels``:
     the draw cards this one cancels (BJ4), said when it does nothing else."""
@@ -200,8 +205,8 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator,
                       "are plain cards", cards=_card_set(cancels, _)))
     name = _rank_plural(rank, _) if label is None else label
     name = name[:1].upper() + name[1:]
-    if not bits:
-        return _("{cards}: no effect.", cards=name)
+    if not bits:  # a table whose effects are off (special_cards = false: said below)
+        return None if not rules.special_cards else _("{cards}: no effect.", cards=name)
     return _("{cards}: {effects}.", cards=name, effects=_("; ").join(bits))
 
 
@@ -220,12 +225,16 @@ def _groups(rules: Rules, rank: Rank) -> list[tuple[list[Card], CardRule]]:
     return groups
 
 
+def _in_deck(rules: Rules) -> list[Rank]:
+    """The ranks the deck holds, in order: its ranks, and the joker when there are jokers
+    (a preset may say what a joker does and deal none: HA12's jokers are off by default)."""
+    return [r for r in Rank if r in rules.ranks or (r is Rank.JOKER and rules.jokers)]
+
+
 def _cancellers(rules: Rules) -> dict[Card, set[Card]]:
     """For each card that cancels a draw, the draw cards it cancels (BJ4)."""
     out: dict[Card, set[Card]] = {}
-    for rank in Rank:
-        if rank not in rules.ranks and not (rank is Rank.JOKER and rules.jokers):
-            continue
+    for rank in _in_deck(rules):
         for card in _whole(rank):
             for other in rules.rule_of(card).cancelled_by:
                 out.setdefault(other, set()).add(card)
@@ -238,7 +247,7 @@ def _special_lines(rules: Rules, _: Translator, effects_only: bool) -> list[str]
     cancellers = _cancellers(rules)
     tables = {card.rank for card in rules.card_tables}
     lines: list[str] = []
-    for rank in Rank:
+    for rank in _in_deck(rules):
         if rank not in rules.cards and rank not in tables:
             continue
         groups = _groups(rules, rank)
@@ -250,7 +259,9 @@ def _special_lines(rules: Rules, _: Translator, effects_only: bool) -> list[str]
                     or rule.going_out is not GoingOut.YES or rule.must_cover or cancels):
                 continue
             label = None if len(groups) == 1 else _some(cards, _)
-            lines.append(_card_line(rank, rule, rules, _, label, cancels))
+            line = _card_line(rank, rule, rules, _, label, cancels)
+            if line is not None:
+                lines.append(line)
     return lines
 
 
@@ -268,7 +279,8 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         text = _("Players: {low} to {high} (default {default}). Decks of {size} cards "
                  "({ranks}): {decks}.", low=low, high=high, default=rules.default_players,
                  size=4 * len(rules.ranks), decks=_steps(rules.decks, _),
-                 ranks=", ".join(_rank_short(r, _) for r in sorted(rules.ranks)))
+                 ranks=", ".join(_rank_short(r, _) for r in  # low to high: 7 ... king, ace
+                                 sorted(rules.ranks, key=lambda r: (r is Rank.ACE, r))))
     if rules.jokers:
         text += " " + _("Jokers per deck: {n}.", n=rules.jokers)
     if len(rules.hand_size) == 1:
@@ -282,9 +294,10 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
         lines.append(_("With {counts} players, partners sit opposite and score together.",
                        counts=", ".join(str(c) for c in sorted(rules.teams))))
     starter = _("The top card of the stock is turned to start the discard pile.")
-    if rules.starter_redraw:
+    redraw = rules.starter_redraw & frozenset(_in_deck(rules))
+    if redraw:
         starter += " " + _("If it is one of the {ranks}, it goes back into the stock and "
-                           "another card is turned.", ranks=_ranks(rules.starter_redraw, _))
+                           "another card is turned.", ranks=_ranks(redraw, _))
     if rules.starter_effects:
         starter += " " + _("Its effect applies as if the dealer had played it.")
     else:
@@ -321,7 +334,7 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
           "nothing is left to draw and you cannot play"),
     }[rules.draw]
     if rules.voluntary_draw:
-        lines.append(_("Instead of playing (even when you could play), {draw}.", draw=draw))
+        lines.append(_("If you cannot play, or would rather not, {draw}.", draw=draw))
     else:
         lines.append(_("If you cannot play, {draw}.", draw=draw))
     if rules.replace_after_play:
@@ -340,16 +353,26 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
     else:
         lines.append(_("When the stock runs out there is no reshuffle: a player who cannot "
                        "play passes."))
-    if rules.announce_last_card:
-        lines.append(_("A player whose play leaves one card must announce it (a trailing !, "
-                       "or the announce key); forgetting costs {n} cards at the end of the "
-                       "turn.", n=rules.announce_penalty))
-    if rules.call_out:  # MM9, TS10
-        lines.append(_("A player who plays their last card must call it (a trailing !, or the "
-                       "announce key) to go out. Without the call the card stays played and its "
-                       "effect applies (a wild card names a suit), and the player draws {n} cards "
-                       "at the end of the turn and stays in the round; with nothing left to draw "
-                       "they go out anyway.", n=rules.call_out_penalty))
+    if rules.announce_last_card:  # HA13; MM8 "Mau", UC9 "Uno", TS10 "Tschau"
+        call = call_name(rules, False, _)
+        lines.append(_.plural(
+            "A player whose play leaves one card must announce it: “{call}!” (a trailing !, "
+            "or the announce key); forgetting costs {n} card at the end of the turn.",
+            "A player whose play leaves one card must announce it: “{call}!” (a trailing !, "
+            "or the announce key); forgetting costs {n} cards at the end of the turn.",
+            rules.announce_penalty, call=call))
+    if rules.call_out:  # MM9 "Mau-Mau", TS10 "Sepp"
+        call = call_name(rules, True, _)
+        lines.append(_.plural(
+            "A player who plays their last card must call “{call}!” (a trailing !, or the "
+            "announce key) to go out. Without the call the card stays played and its effect "
+            "applies (a wild card names a suit), and the player draws {n} card at the end of "
+            "the turn and stays in the round; with nothing left to draw they go out anyway.",
+            "A player who plays their last card must call “{call}!” (a trailing !, or the "
+            "announce key) to go out. Without the call the card stays played and its effect "
+            "applies (a wild card names a suit), and the player draws {n} cards at the end of "
+            "the turn and stays in the round; with nothing left to draw they go out anyway.",
+            rules.call_out_penalty, call=call))
     specials = _special_lines(rules, _, False)
     if specials:
         lines.append(_("Special cards:"))
@@ -366,23 +389,26 @@ def describe(rules: Rules, _: Translator | None = None) -> list[str]:
                        "goes on without them, and their last card's effect applies to the "
                        "players left. The round ends when only one player still holds cards. "
                        "The order of going out gives the placings: the first out is 1st."))
+    elif rules.call_out:  # MM9: a last card without the call does not end the round
+        lines.append(_("The round ends the moment a player goes out with the call; their last "
+                       "card's effect does not apply."))
     else:
         lines.append(_("The round ends the moment a player plays their last card; that card's "
                        "effect does not apply."))
     if rules.serve_last_draw and not rules.play_on:  # LC8, UC10 (play_on: it applies anyway)
-        lines.append(_("Except a forced draw: played as the last card, it is still served. The "
-                       "next player takes it in full at once, and the cards count in the "
-                       "scoring."))
+        lines.append(_("A forced draw is the exception: played as the last card, it is still "
+                       "served. The next player takes it in full at once, and the cards count "
+                       "in the scoring."))
     if rules.max_plays:
         lines.append(_("It also ends after {n} cards have been played.", n=rules.max_plays))
     blocked = _("The round is blocked when every player passes in turn with nothing to draw")
     if rules.extra_passes_to_block:
-        blocked += _(" (plus {n} more passes)", n=rules.extra_passes_to_block)
+        blocked += _.plural(" (plus {n} more pass)", " (plus {n} more passes)",
+                            rules.extra_passes_to_block)
     if rules.served_draw_counts_as_pass:
         blocked += _("; a forced draw that takes the last card of the stock counts as a pass")
     lines.append(blocked + ".")
-    pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
-                    if r in rules.ranks or (r is Rank.JOKER and rules.jokers))
+    pts = _points(rules, _)
     lines.append(_scoring(rules, pts, _))
     lines.append(_("A blocked round: {how}.", how=_(
         "the lowest hand value wins the round, and tied players all win it ({points})",
@@ -418,9 +444,7 @@ def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
     """How the match is won, in the words of :func:`describe`: how a round scores (which
     says whether the lowest or the highest total wins), then when the match ends."""
     _ = _ or translator("en")
-    pts = ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in Rank
-                    if r in rules.ranks or (r is Rank.JOKER and rules.jokers))
-    scoring = _scoring(rules, pts, _)
+    scoring = _scoring(rules, _points(rules, _), _)
     if rules.target and rules.scoring is Scoring.ROUNDS_WON:
         ends = _rounds_to_win(rules, _)
     elif rules.target and rules.rounds:
@@ -433,6 +457,16 @@ def match_goal(rules: Rules, _: Translator | None = None) -> list[str]:
     else:
         ends = _("The match goes on until the players stop.")
     return [scoring, ends]
+
+
+def _points(rules: Rules, _: Translator) -> str:
+    """The points of each rank in the deck (``ace 10, 2 2, …``), or one figure when every
+    card scores the same (HF11: ``1 point a card``)."""
+    ranks = _in_deck(rules)
+    values = {rules.points[r] for r in ranks}
+    if len(values) == 1:
+        return _.plural("{n} point a card", "{n} points a card", values.pop())
+    return ", ".join(f"{_rank_short(r, _)} {rules.points[r]}" for r in ranks)
 
 
 def _scoring(rules: Rules, pts: str, _: Translator) -> str:

@@ -28,7 +28,10 @@ from eights.i18n import Translator
 
 __all__ = [
     "SUIT_KEYS",
+    "SUIT_WORDS",
     "action_words",
+    "call_name",
+    "call_words",
     "card_label",
     "card_words",
     "describe_move",
@@ -39,6 +42,7 @@ __all__ = [
     "rank_label",
     "rank_words",
     "read_action",
+    "read_suit",
     "round_summary",
     "suit_key",
     "suit_keys",
@@ -122,6 +126,30 @@ def suit_key(suit: Suit, _: Translator) -> str:
     return SUIT_KEYS.get(_.lang, SUIT_KEYS["en"])[suit]
 
 
+SUIT_WORDS: dict[str, Suit] = {word: Suit(i) for i, words in enumerate((
+    ("club", "clubs", "trèfle", "trefle", "trèfles", "trefles"),
+    ("diamond", "diamonds", "carreau", "carreaux"),
+    ("heart", "hearts", "cœur", "coeur", "cœurs", "coeurs"),
+    ("spade", "spades", "pique", "piques"),
+)) for word in words}
+"""Suit names a player may type to name a suit, in English and French (``hearts``, ``cœur``)."""
+
+
+def read_suit(text: str, _: Translator) -> Suit | None:
+    """The suit a player typed: a key of this language (:func:`suit_keys`), a symbol or a
+    suit name in English or French; ``None`` when it is none of these.
+
+    >>> from eights.i18n import translator
+    >>> read_suit("Hearts", translator("en")), read_suit("cœur", translator("en"))
+    (<Suit.HEARTS: 2>, <Suit.HEARTS: 2>)
+    >>> read_suit("c", translator("fr")), read_suit("z", translator("fr")) is None
+    (<Suit.HEARTS: 2>, True)
+    """
+    word = text.strip().lower()
+    suit = suit_keys(_).get(word)
+    return SUIT_WORDS.get(word) if suit is None else suit
+
+
 _FRENCH_RANKS = {"r": "K", "d": "Q", "v": "J"}
 _FRENCH_WORDS = {"piocher": "draw", "pioche": "draw", "passer": "pass", "passe": "pass",
                  "prendre": "take", "prends": "take"}
@@ -141,7 +169,18 @@ def read_action(text: str, _: Translator) -> Action:
     ('Jd', 'Qh=s!')
     >>> str(read_action("V♥+V♠", translator("fr")))
     'Jh+Js'
+
+    A suit may be named by its name, in either language: ``8d=hearts``, ``8d=cœur!``.
+
+    >>> str(read_action("8d=hearts", translator("en"))), str(read_action("8d=cœur!", translator("fr")))
+    ('8d=h', '8d=h!')
     """
+    head, equals, tail = text.strip().partition("=")
+    if equals:  # a suit by its name: 8d=hearts
+        call = tail.rstrip().endswith("!")
+        named = SUIT_WORDS.get(tail.strip().removesuffix("!").strip().lower())
+        if named is not None:
+            text = f"{head}={named.letter}" + ("!" if call else "")
     try:
         return Action.parse(text)
     except NotationError:
@@ -189,6 +228,33 @@ def action_words(action: Action, _: Translator) -> str:
     return text
 
 
+def call_name(rules: Rules, out: bool, _: Translator) -> str:
+    """What the rules call the last-card announcement (``out``: the going-out call), as a
+    name in a sentence: ``Mau``, ``Mau-Mau``, ``Uno``; the generic words where the rules
+    give no name (``last_card_call``, ``out_call``).
+
+    >>> from eights.engine.rules import load_rules
+    >>> from eights.i18n import translator
+    >>> rules = load_rules("tschau-sepp")
+    >>> call_name(rules, False, translator("en")), call_name(rules, True, translator("en"))
+    ('Tschau', 'Sepp')
+    >>> call_name(load_rules("huit-americain"), False, translator("fr"))
+    'dernière carte'
+    """
+    name = rules.out_call if out else rules.last_card_call
+    if name:
+        return _(name)  # a name of the game ("Mau") stays; a catalog may translate a phrase
+    return _("out") if out else _("last card")
+
+
+def call_words(rules: Rules, out: bool, _: Translator) -> str:
+    """The call as it is heard at the table: ``“Mau!”``, ``“Sepp!”``, ``“last card!”``."""
+    name = rules.out_call if out else rules.last_card_call
+    if not name:
+        return _("“out!”") if out else _("“last card!”")
+    return _("“{call}!”", call=_(name))
+
+
 def hand_count_words(n: int, _: Translator) -> str:
     """``1 card``, ``5 cards``."""
     return _.plural("{n} card", "{n} cards", n)
@@ -225,10 +291,8 @@ def describe_move(game: Game, names: Sequence[str], step: Step, _: Translator,
         else:
             parts.append(_("You play {card}", card=card) if me
                          else _("{name} plays {card}", name=who, card=card))
-        if action.announce and not game.hands[seat] and not counts[seat]:
-            parts.append(_("“out!”"))  # MM9, TS10: the going-out call
-        elif action.announce:
-            parts.append(_("“last card!”"))
+        if action.announce:  # the going-out call (MM9, TS10) or the last card (HA13)
+            parts.append(call_words(game.rules, not game.hands[seat] and not counts[seat], _))
         if _skip_passed_on(game, step):  # MM5, PE8: the skip goes on to the next player
             parts.append(_("the skip passes on"))
         if seat in game.finished:  # TS11: out of the round, with a placing; play goes on

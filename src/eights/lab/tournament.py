@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -560,20 +561,30 @@ def standings_table(result: TournamentResult) -> str:
         f"{_count(replays, 'seating')} = {_count(rounds, 'round')}, seed {result.seed} "
         f"({result.seconds:.1f}s)",
         "",
-        f"{'bot':<{width}}  seats  win share  95% CI (deals)  points/round  "
+        f"{'bot':<{width}}  seats  win share  per seat  95% CI (deals)  points/round  "
         f"rating mu ± sigma  ordinal",
     ]
     for s in result.standings:
         lines.append(
-            f"{s.bot:<{width}}  {s.seat_share:>5.0%}  {s.win_share:>9.3f}  {_pct(s.ci95):<14}  "
+            f"{s.bot:<{width}}  {s.seat_share:>5.0%}  {s.win_share:>9.3f}  "
+            f"{s.win_share / s.seat_share if s.seat_share else 0.0:>8.2f}  {_pct(s.ci95):<14}  "
             f"{s.mean_points:>12.2f}  {s.rating.mu:>7.2f} ± {s.rating.sigma:<7.2f}  "
             f"{s.rating.ordinal:>7.2f}")
     blocked = sum(o.blocked for o in result.outcomes)
     past = sum(o.past_script for o in result.outcomes)
     lines += [
         "",
-        f"points: {result.scoring.value} scoring, {result.points_better} is better. "
-        f"Blocked rounds: {blocked}. Rounds past the scripted deck: {past}.",
+        *textwrap.wrap(
+            "Order: by win share per seat held (win share / seats; 1.00 wins as often as the "
+            "seats would by chance), then by rating ordinal where that ties. The rating weighs "
+            "every finishing place, not only wins, and its ordinal (mu - 3 sigma) is cautious; "
+            "the head-to-head counts only the rounds two bots played together: either may "
+            "order two bots differently.", 100),
+        *textwrap.wrap(
+            f"points: {result.scoring.value} scoring, {result.points_better} is better. "
+            f"Blocked rounds: {blocked}. Rounds whose stock ran out and was rebuilt from the "
+            f"discard pile, so that later draws differed between the seatings (luck not fully "
+            f"shared): {past}.", 100),
         "95% CI: t interval over deals (a deal's replays share their cards: one block); "
         "rating: openskill Plackett-Luce, ordinal = mu - 3 sigma.",
         "",

@@ -74,7 +74,7 @@ from eights.i18n.explain import describe
 from eights.i18n.text import card_label, placings, rank_words, round_summary
 from eights.session import BotTurn, Session
 from eights.tui import DELAYS, SPEEDS
-from eights.tui.cards import set_text
+from eights.tui.cards import GameLog, set_text
 from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker
 from eights.tui.hand import HandFan
 from eights.tui.panels import PlayersPanel, TablePanel
@@ -227,7 +227,7 @@ class TableScreen(Screen[None]):
             yield TablePanel(self.tr, id="table")
             with Vertical(id="side"):
                 yield PlayersPanel(self.session.names, _, id="players")
-                log = RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+                log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
                 log.can_focus = False
                 yield log
         yield Static(id="prompt", markup=False)

@@ -10,30 +10,105 @@ app they run in (its ``tr``), or one given to them.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Collection, Sequence
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import ClassVar, Self
 
+from rich.cells import cell_len
+from rich.console import RenderableType
+from rich.text import Text
 from textual.containers import HorizontalScroll
 from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from eights.engine.cards import Card, Rank, Suit
 from eights.i18n import Translator, translator
 from eights.i18n.text import card_label, rank_label
 
-__all__ = ["CardChips", "CardFace", "HandView", "app_translator", "face_lines", "is_red", "label",
-           "set_text"]
+__all__ = ["CardChips", "CardFace", "GameLog", "HandView", "Unbroken", "app_translator",
+           "face_lines", "is_red", "label", "set_text", "text_visual"]
+
+NBSP = "\u00a0"
+
+
+@dataclass(frozen=True, eq=True)
+class Unbroken(Visual):
+    """Plain text that wraps at spaces but never at a no-break space.
+
+    Textual breaks a line at any whitespace, U+00A0 included, so a French line could
+    begin with the « ; » or « : » that the catalog ties to the word before it (« main ;
+    le plus petit total gagne »). This visual wraps the text itself (:mod:`textwrap`
+    breaks only at ASCII whitespace) before Textual sees it.
+    """
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def lines(self, width: int) -> list[str]:
+        """The text's lines at ``width`` cells, broken at ASCII spaces only."""
+        if width <= 0:
+            return self.text.split("\n")
+        return [wrapped for line in self.text.split("\n")
+                for wrapped in (textwrap.wrap(line, width, break_on_hyphens=False) or [""])]
+
+    def _content(self, width: int) -> Content:
+        return Content("\n".join(self.lines(width)))
+
+    def render_strips(self, width: int, height: int | None, style: Style,
+                      options: RenderOptions) -> list[Strip]:
+        return self._content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        return Content(self.text).get_optimal_width(rules, container_width)
+
+    def get_minimal_width(self, rules: RulesMap) -> int:
+        return max((cell_len(word) for word in self.text.split()), default=0)
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        return self._content(width).get_height(rules, width)
+
+
+class GameLog(RichLog):
+    """The log of the game: each line wraps at its spaces, never at a no-break space (as
+    :class:`Unbroken`; a French line read « Appuyez sur » then « ? pour les règles. »)."""
+
+    def write(self, content: RenderableType | object, width: int | None = None,
+              expand: bool = False, shrink: bool = True, scroll_end: bool | None = None,
+              animate: bool = False) -> Self:
+        shown = self.scrollable_content_region.width  # 0 until laid out: RichLog then
+        room = max(shown, self.min_width)              # writes it again once sized
+        if shown and width is None:
+            if isinstance(content, str) and NBSP in content:
+                content = "\n".join(Unbroken(content).lines(room))
+            elif isinstance(content, Text) and NBSP in content.plain:
+                content = Text("\n".join(Unbroken(content.plain).lines(room)),
+                               style=content.style)
+        return super().write(content, width, expand, shrink, scroll_end, animate)
+
+
+def text_visual(text: str) -> str | Unbroken:
+    """What a static shows for ``text``: the text itself, or :class:`Unbroken` when it holds
+    a no-break space that Textual would break at."""
+    return Unbroken(text) if NBSP in text else text
 
 
 def set_text(widget: Static, text: str) -> None:
-    """Update a static's text only when it changes (an update costs a layout)."""
-    if widget.content != text:
-        widget.update(text)
+    """Update a static's text only when it changes (an update costs a layout); a no-break
+    space never starts a line (:func:`text_visual`)."""
+    visual = text_visual(text)
+    if widget.content != visual:
+        widget.update(visual)
 
 
 def app_translator(widget: Widget) -> Translator:

@@ -18,7 +18,7 @@ from eights.engine.observation import Observation
 from eights.engine.rules import BlockedScoring, Scoring
 from eights.i18n import Translator
 from eights.i18n.text import card_label, ordinal, suit_key, suit_keys, suit_words
-from eights.tui.cards import CardChips
+from eights.tui.cards import CardChips, text_visual
 
 __all__ = ["HandoverScreen", "QuitScreen", "RoundOverScreen", "RulesScreen", "SuitPicker",
            "scoring_words"]
@@ -132,7 +132,7 @@ class RulesScreen(ModalScreen[None]):
             yield Static(self.rules_title, classes="dialog-title")
             with VerticalScroll(id="rules-text"):
                 for text in self.paragraphs:
-                    yield Static(text, classes="paragraph", markup=False)
+                    yield Static(text_visual(text), classes="paragraph", markup=False)
             yield Static(_("↑/↓ scroll · Escape: back to the game"), classes="hint")
 
     def on_mount(self) -> None:
@@ -228,9 +228,10 @@ class RoundOverScreen(ModalScreen[str]):
                                     classes="value")
                         yield Label(f"{obs.round_points[s]:+d}", classes="points")
                         yield Label(str(obs.scores[s]), classes="total " + best)
-                yield Static(scoring_words(obs, self.names, _), classes="how", markup=False)
+                yield Static(text_visual(scoring_words(obs, self.names, _)), classes="how",
+                             markup=False)
                 for line in self.summary[1 + n:]:
-                    yield Static(line, classes="result", markup=False)
+                    yield Static(text_visual(line), classes="result", markup=False)
             if obs.match_over:
                 hint = _("The match is over. Press q or Enter to leave.")
             else:

@@ -24,7 +24,7 @@ from eights.i18n.text import (
     suit_words,
 )
 from eights.session import count_words
-from eights.tui.cards import CardChips, CardFace, set_text
+from eights.tui.cards import CardChips, CardFace, set_text, text_visual
 
 __all__ = ["PlayersPanel", "TablePanel", "played_by", "seat_lines", "table_lines"]
 
@@ -163,9 +163,9 @@ class TablePanel(Vertical):
         with Horizontal(id="table-top"):
             yield CardFace(big=True, id="up-card")
             yield Static(id="table-info", markup=False)
-        yield Label(_("Played before (latest last):"), id="discard-label")
+        yield Label(text_visual(_("Played before (latest last):")), id="discard-label")
         yield CardChips(id="discard", empty="")
-        yield Label(_("Around the table, in the order of play:"), id="seats-label")
+        yield Label(text_visual(_("Around the table, in the order of play:")), id="seats-label")
         yield Static(id="seats", markup=False)
 
     def show(self, obs: Observation, names: Sequence[str], you: int | None = None) -> None:

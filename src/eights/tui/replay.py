@@ -23,7 +23,7 @@ from eights.engine.game import Game, Step
 from eights.engine.record import Record, replay
 from eights.i18n import Translator
 from eights.i18n.text import action_words, describe_move, hand_count_words, round_summary
-from eights.tui.cards import CardChips
+from eights.tui.cards import CardChips, GameLog
 from eights.tui.panels import TablePanel
 
 __all__ = ["Frame", "HandsBox", "ReplayApp", "ReplayScreen", "frames_of", "seat_names"]
@@ -124,7 +124,7 @@ class ReplayScreen(Screen[None]):
                         with Vertical(classes="seat"):
                             yield Label(id=f"who-{s}", classes="who", markup=False)
                             yield CardChips(id=f"cards-{s}")
-            log = RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            log = GameLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
             log.can_focus = False
             yield log
         yield Static(id="prompt", markup=False)
