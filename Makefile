@@ -1,30 +1,50 @@
-# The two commands: `make play` and `make test`. Both create .venv when missing and
-# install eights with every extra (.[all,test]).
+# The two commands: `make play` and `make test`. Both create .venv when it is missing.
 #
-#   make play   play in the terminal (needs only Python)
-#   make test   as root: installs chromium and postgresql when missing, starts a private
-#               PostgreSQL cluster, then `make check`; not as root, stops at once and says
-#               what to install (see tools/test-env and docs/development.md)
+#   make play   play in the terminal (needs only Python): installs eights with what playing
+#               needs, the tui and fast extras (textual; numba for the search bot's kernel),
+#               then runs `eights play $(ARGS)`; the kernel compiles in the background
+#               under the game the first time
+#   make test   installs every extra (.[all,test]) and compiles the kernel, then, as root:
+#               installs chromium and postgresql when missing, starts a private PostgreSQL
+#               cluster, then `make check`; not as root, stops at once and says what to
+#               install (see tools/test-env and docs/development.md)
 #   make check  ruff, mypy --strict and pytest, without the system set-up
+#   make path   prints the directory of .venv's commands (eights): add it to PATH
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+PLAY_EXTRAS := tui,fast
+PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
-PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
+PIP := $(BIN)/python -m pip --disable-pip-version-check
+ARGS ?=
 
-.PHONY: play test check lint typecheck pytest bench clean
+.PHONY: play path test check lint typecheck pytest bench clean
 
 $(BIN)/python:
+	@echo '== make: creating $(VENV)'
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --upgrade pip
 
+# what playing needs, with pip's progress (about 20 s from a nearby package index)
+$(PLAY_STAMP): $(BIN)/python pyproject.toml
+	@echo '== make: installing eights[$(PLAY_EXTRAS)] into $(VENV) (textual, numba)'
+	$(PIP) install --progress-bar on -e '.[$(PLAY_EXTRAS)]'
+	touch $@
+
+# everything, the kernel compiled into numba's cache; it covers play's install too
 $(STAMP): $(BIN)/python pyproject.toml
-	$(PIP) install -e '.[all,test]'
-	$(BIN)/python -m eights.fast  # compile the kernel once, into numba's cache
-	touch $(STAMP)
+	@echo '== make: installing eights[all,test] into $(VENV), then compiling the kernel'
+	$(PIP) --quiet install --upgrade pip
+	$(PIP) --quiet install -e '.[all,test]'
+	$(BIN)/python -m eights.fast
+	touch $@ $(PLAY_STAMP)
 
-play: $(STAMP)
-	$(BIN)/eights play
+play: $(PLAY_STAMP)
+	@echo '== make: starting eights play (run it again later as $(BIN)/eights, or see make path)'
+	$(BIN)/eights play $(ARGS)
+
+path:
+	@echo '$(abspath $(BIN))'
 
 test:
 	@tools/test-env $(MAKE) --no-print-directory check

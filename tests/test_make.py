@@ -1,4 +1,10 @@
-"""``make test``'s set-up (tools/test-env): as root it installs the missing Debian
+"""The Makefile and ``make test``'s set-up.
+
+``make play`` installs only what playing needs and compiles nothing before the first
+screen; ``make test`` (``check``) installs every extra and compiles the kernel first
+(read off ``make -n``, nothing installed).
+
+tools/test-env: as root it installs the missing Debian
 packages, not as root it stops at once with the command to run; the test command
 gets the PostgreSQL variables and its exit status is the script's.
 
@@ -10,7 +16,9 @@ still checks the real /usr/bin/chromium, which `make test` has installed).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -80,3 +88,77 @@ def test_the_command_gets_the_database_and_its_status_is_kept(tmp_path: Path, ui
     assert not [line for line in said if "secret" in line]  # the password is not shown
     assert not [c for c in calls(tmp_path) if c.startswith("apt-get")]
     assert [c for c in calls(tmp_path) if c.startswith("psql")] == [f"psql {URL} -qAtc SELECT 1"]
+
+
+# ---------------------------------------------------------------- the Makefile
+# `make -n` (print the commands, run none) with .venv in a temporary directory: what each
+# target would install and run, without installing anything.
+
+def make_n(venv: Path, *args: str) -> list[str]:
+    done = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(ROOT), f"VENV={venv}",
+                           *args], capture_output=True, text=True, timeout=60, check=True)
+    return [line.strip() for line in done.stdout.splitlines()]
+
+
+def installed_extras(lines: list[str]) -> list[set[str]]:
+    """The extras of each ``pip install -e '.[extras]'`` among ``lines``."""
+    return [set(m.group(1).split(",")) for line in lines
+            if (m := re.search(r"pip .*install .*-e '\.\[([a-z,]+)\]'", line))]
+
+
+def test_play_installs_only_the_tui_and_the_kernel_and_compiles_nothing_first(
+        tmp_path: Path) -> None:
+    venv = tmp_path / ".venv"
+    lines = make_n(venv, "play", "ARGS=-r les-huit")
+    assert lines[:2] == [f"echo '== make: creating {venv}'", f"python3 -m venv {venv}"]
+    assert installed_extras(lines) == [{"tui", "fast"}]
+    assert not [line for line in lines if "eights.fast" in line]  # no compile before the game
+    assert lines[-1] == f"{venv}/bin/eights play -r les-huit"
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    for extra in ("tui", "fast"):  # none of them brings another extra (all, test)
+        assert not [r for r in extras[extra] if r.startswith("eights")], extra
+
+
+def test_check_installs_every_extra_and_compiles_the_kernel_before_the_tests(
+        tmp_path: Path) -> None:
+    venv = tmp_path / ".venv"
+    lines = make_n(venv, "check")
+    assert installed_extras(lines) == [{"all", "test"}]
+    warm = lines.index(f"{venv}/bin/python -m eights.fast")
+    first_check = next(i for i, line in enumerate(lines) if "ruff check" in line)
+    assert lines.index(f"touch {venv}/.installed {venv}/.installed-play") == warm + 1
+    assert warm < first_check
+    assert any("pytest" in line for line in lines[first_check:])
+
+
+def fake_venv(venv: Path, *stamps: str) -> None:
+    """A .venv whose python and ``stamps`` are newer than pyproject.toml."""
+    (venv / "bin").mkdir(parents=True)
+    later = (ROOT / "pyproject.toml").stat().st_mtime + 60
+    for i, name in enumerate(["bin/python", *stamps]):
+        path = venv / name
+        path.touch()
+        os.utime(path, (later + i, later + i))
+
+
+@pytest.mark.parametrize("stamps", [(".installed-play",), (".installed", ".installed-play")])
+def test_play_installs_nothing_once_installed(tmp_path: Path, stamps: tuple[str, ...]) -> None:
+    venv = tmp_path / ".venv"
+    fake_venv(venv, *stamps)
+    lines = make_n(venv, "play")
+    assert installed_extras(lines) == []
+    assert lines[-1] == f"{venv}/bin/eights play"
+
+
+def test_after_make_play_check_installs_the_rest(tmp_path: Path) -> None:
+    venv = tmp_path / ".venv"
+    fake_venv(venv, ".installed-play")
+    assert installed_extras(make_n(venv, "check")) == [{"all", "test"}]
+
+
+def test_make_path_prints_the_directory_of_eights(tmp_path: Path) -> None:
+    venv = tmp_path / ".venv"
+    done = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(ROOT), f"VENV={venv}",
+                           "path"], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout == f"{venv}/bin\n"

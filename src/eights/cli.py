@@ -305,8 +305,10 @@ def play(
             _fail(str(exc))
     if plain:
         raise typer.Exit(run_plain(session, _, sys.stdin, sys.stdout))
+    from eights.fast.cache import warm_in_background
     from eights.tui.app import EightsApp
 
+    warm_in_background()  # a cold kernel compiles under the game; search rolls out on the engine meanwhile
     EightsApp(session, _, speed=speed).run()
     if session.path is not None and session.path.exists():
         typer.echo(_("Game saved: {path}", path=session.path))

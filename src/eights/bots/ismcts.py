@@ -63,7 +63,9 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 - ``kernel``: where rollouts are played (after the tree's part of an iteration, which
   stays on the engine): ``auto`` (default: on the compiled kernel,
   :mod:`eights.fast.world`, when numba is installed and the kernel plays the rules,
-  else on the engine), ``on`` (the kernel; an error where it cannot) or ``off`` (the
+  else on the engine; on the engine too while ``eights play`` compiles the kernel in
+  the background, :mod:`eights.fast.cache`, and on the kernel from the first decision
+  after), ``on`` (the kernel; an error where it cannot) or ``off`` (the
   engine). Both play the same policy (the kernel's ``greedy`` is
   :func:`~eights.bots.basic.greedy_choice`, choice for choice) and reward a round
   alike (:func:`outcome_rewards`); the kernel's draws come from its own generator,
@@ -266,14 +268,20 @@ class ISMCTSBot:
 
     def _kernel_for(self, rules: Rules, players: int) -> PlayOuts | None:
         """The kernel's play-outs for these rules and players, or ``None`` for rollouts on
-        the engine (``kernel=off``; ``auto`` without numba or for rules the kernel does not
-        play). Made once per rule set and player count, compiled before any clock runs."""
+        the engine (``kernel=off``; ``auto`` without numba, for rules the kernel does not
+        play, or while the background compile :func:`eights.fast.cache.warm_in_background`
+        runs). Made once per rule set and player count, compiled (or loaded from numba's
+        cache) before any clock runs."""
         key = (rules, players)
         if key in self._playouts:
             return self._playouts[key]
         playouts = None
         if self.kernel == "on" or (self.kernel == "auto"
                                    and importlib.util.find_spec("numba") is not None):
+            from eights.fast.cache import warming
+
+            if self.kernel == "auto" and warming():
+                return None  # compiled in the background (eights play): the engine until then
             from eights.fast.tables import KernelUnsupported, check_supported
 
             try:

@@ -1,8 +1,10 @@
 """A compiled kernel (numba) that plays any supported :class:`~eights.engine.rules.Rules`.
 
 The reference engine (:mod:`eights.engine`) is the specification; the kernel
-is proven against it (``tests/test_fast.py``). Importing this package imports
-numba; :func:`~eights.fast.tables.check_supported` alone does not.
+is proven against it (``tests/test_fast.py``). Its names are imported on first use:
+``import eights.fast`` alone, :mod:`eights.fast.cache` (is the machine code ready, the
+compile in the background) and :func:`~eights.fast.tables.check_supported` import no
+numba; ``FastGame`` and the others do.
 
 Two ways in: :class:`FastGame` steps one round (legal actions, apply, the state as
 one ``int64`` array: ``state.copy()`` copies it), and :func:`random_rounds` /
@@ -23,60 +25,49 @@ encoding cannot code: a state for that many players raises :class:`KernelUnsuppo
 naming the field (:func:`check_supported` with ``players`` tells beforehand).
 """
 
-import hashlib
-from pathlib import Path
+from __future__ import annotations
 
-_HERE = Path(__file__).resolve().parent
+import importlib
+from typing import TYPE_CHECKING, Any
 
-
-def drop_stale_cache(here: Path = _HERE, codes: Path = _HERE.parent / "codes.py") -> bool:
-    """Drop the package's cached machine code when any of its sources has changed.
-
-    numba's cache (``cache=True``) checks only the file of each function: a function of
-    ``world.py`` compiled against an older ``kernel.py`` (whose helpers it inlines) would
-    load unchanged and play the old rules. The sources' hash is kept beside the cache, in
-    the package's ``__pycache__`` (numba's cache for a writable tree); when it differs,
-    every ``*.nbi``/``*.nbc`` there is removed and compiled again on first use. A
-    read-only install caches elsewhere, and an upgrade changes every file at once.
-    Returns whether the cache was dropped.
-    """
-    sources = [*sorted(here.glob("*.py")), codes]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    cache = here / "__pycache__"
-    stamp = cache / "numba-sources.sha256"
-    try:
-        if stamp.read_text("ascii") == digest:
-            return False
-    except OSError:
-        pass  # no stamp yet: whatever is cached is of unknown sources
-    try:
-        for old in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
-            old.unlink(missing_ok=True)
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(digest, "ascii")
-    except OSError:
-        pass  # not writable: numba caches elsewhere (or not at all)
-    return True
-
+from eights.fast.cache import drop_stale_cache
 
 drop_stale_cache()
 
-from eights.codes import N_ACTIONS  # noqa: E402 (after the cache check)
-from eights.fast.game import (  # noqa: E402
-    POLICIES,
-    FastGame,
-    RoundResults,
-    action_code,
-    code_action,
-    policy_rounds,
-    random_rounds,
-)
-from eights.fast.tables import (  # noqa: E402
-    KernelTables,
-    KernelUnsupported,
-    check_supported,
-    compile_rules,
-)
+if TYPE_CHECKING:
+    from eights.codes import N_ACTIONS
+    from eights.fast.game import (
+        POLICIES,
+        FastGame,
+        RoundResults,
+        action_code,
+        code_action,
+        policy_rounds,
+        random_rounds,
+    )
+    from eights.fast.tables import (
+        KernelTables,
+        KernelUnsupported,
+        check_supported,
+        compile_rules,
+    )
+
+_HOMES = {"N_ACTIONS": "eights.codes",
+          **dict.fromkeys(["POLICIES", "FastGame", "RoundResults", "action_code", "code_action",
+                           "policy_rounds", "random_rounds"], "eights.fast.game"),
+          **dict.fromkeys(["KernelTables", "KernelUnsupported", "check_supported",
+                           "compile_rules"], "eights.fast.tables")}
+"""Where each name of the package lives: imported on first use (PEP 562)."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'eights.fast' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "N_ACTIONS",
@@ -89,6 +80,7 @@ __all__ = [
     "check_supported",
     "code_action",
     "compile_rules",
+    "drop_stale_cache",
     "policy_rounds",
     "random_rounds",
 ]
