@@ -108,7 +108,8 @@ def test_the_rules_of_a_table_in_words_for_the_rules_panel(client: TestClient) -
     assert fr["overrides"] == {"target": 200}
     assert fr["points"]["J"] == rules.points[Rank.JACK] and fr["points"]["T"] == 10
     en = client.get(f"/api/tables/{code}/rules").json()
-    assert en["lang"] == "en" and en["specials"][-1].startswith("Jokers:")
+    assert en["lang"] == "en" and en["specials"][-1].startswith("Jacks:")
+    assert not any("oker" in line for line in en["specials"])  # huit-americain deals none
     classic = client.post("/api/tables", json={"rules": "classic", "players": 4}).json()
     words = client.get(f"/api/tables/{classic['code']}/rules?lang=en").json()
     assert words["lowest_wins"] is False and words["reverse"] is False
