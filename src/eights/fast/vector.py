@@ -146,8 +146,9 @@ def _settle(tab: Any, states: Any, seat: int, policies: Any, script: Any, fresh:
             rewards: Any, terminated: Any, truncated: Any, skipped: Any) -> int:
     """Play every table's compiled seats until it waits on the learning seat, on a seat
     played from Python, or at the end of its round (a ``fresh`` round, dealt since the
-    learning seat's last action, that ends first is dealt again); returns the tables
-    waiting on Python's seats. When none waits, writes the step's outputs."""
+    learning seat's last action, that ends first is dealt again), and write the step's
+    outputs of the tables that do not wait on Python; returns the tables that do (the
+    step is over when none does: every table's outputs are written)."""
     buf = np.empty(k.N_ACTIONS, dtype=np.int64)
     waiting = 0
     for b in range(states.shape[0]):
@@ -163,10 +164,7 @@ def _settle(tab: Any, states: Any, seat: int, policies: Any, script: Any, fresh:
             _deal(tab, st, script)
         if not st[k.S_OVER] and st[k.S_TO_MOVE] != seat:
             waiting += 1
-    if waiting:
-        return waiting
-    for b in range(states.shape[0]):
-        st = states[b]
+            continue
         rewards[b] = 0.0
         terminated[b] = False
         truncated[b] = False
@@ -178,7 +176,7 @@ def _settle(tab: Any, states: Any, seat: int, policies: Any, script: Any, fresh:
             truncated[b] = True
             done[b] = True
         _report(tab, st, seat, buf, obs[b], mask[b])
-    return 0
+    return waiting
 
 
 @_njit
