@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import random
+import re
 import runpy
 from collections import Counter
 from pathlib import Path
@@ -186,13 +187,65 @@ def test_random_simulations_keep_openspiel_invariants(rules: str, players: int,
                             verbose=False)
 
 
-def test_a_state_serializes_and_the_observer_is_one_seats() -> None:
+def test_a_state_serializes_and_observers_are_one_seats_or_the_public() -> None:
     game = load("crazy-eights", 3)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
-    public = pyspiel.IIGObservationType(perfect_recall=False,
-                                        private_info=pyspiel.PrivateInfoType.NONE)
-    with pytest.raises(ValueError, match="observes one seat"):
-        game.make_py_observer(public)
+    for refused in (pyspiel.IIGObservationType(perfect_recall=True,
+                                               private_info=pyspiel.PrivateInfoType.NONE),
+                    pyspiel.IIGObservationType(perfect_recall=False,
+                                               private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)):
+        with pytest.raises(ValueError, match=r"observes one seat .* or the public information "
+                                             r"alone \(public_info True, private_info NONE"):
+            game.make_py_observer(refused)
+
+
+PUBLIC = pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
+                                    private_info=pyspiel.PrivateInfoType.NONE)
+
+
+def public_view(observer: Any, state: Any, player: int) -> tuple[str, list[float]]:
+    observer.set_from(state, player)
+    return observer.string_from(state, player), observer.tensor.tolist()
+
+
+@pytest.mark.parametrize(("rules", "players", "seed"), [
+    ("crazy-eights", 3, 1), ("huit-americain", 4, 2), ("les-huit", 4, 3), ("switch", 3, 4)])
+def test_the_public_observer_shows_no_private_card(rules: str, players: int, seed: int) -> None:
+    """OpenSpiel's ``make_observation`` with a public observation type: the same view for
+    every player, unchanged in every world a seat cannot tell from the true one (its
+    hidden cards dealt again), so it holds no card of any hand, the stock or a draw; and
+    it is a seat's observation less its hand, its drawn card and the ``to play`` flag."""
+    from open_spiel.python.observation import make_observation
+
+    game = load(rules, players)
+    observer = make_observation(game, PUBLIC)
+    private = make_observation(game)
+    state = game.new_initial_state()
+    rng = random.Random(seed)
+    sampler = pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+    decisions = differ = 0
+    while not state.is_terminal():
+        view = public_view(observer, state, 0)
+        assert all(public_view(observer, state, p) == view for p in range(1, players))
+        if state.is_chance_node():
+            state.apply_action(chance(state, rng))
+            continue
+        for p in range(players):
+            world = state.resample_from_infostate(p, sampler)
+            assert public_view(observer, world, p) == view
+            differ += any(world.round.game.hands[q] != state.round.game.hands[q]
+                          for q in range(players))
+        private.set_from(state, 0)
+        own = private.dict
+        assert np.array_equal(observer.dict["discard"], own["discard"])
+        assert np.array_equal(observer.dict["seats"], own["seats"])  # seat 0's: absolute
+        assert np.array_equal(observer.dict["flags"], np.delete(own["flags"], 7))
+        assert not re.search(r"\b(hand|drawn|seat)\b", view[0])
+        assert set(observer.dict) == {"top", "discard", "suit", "rank", "pending_rank",
+                                      "counts", "flags", "seats"}
+        state.apply_action(rng.choice(state.legal_actions()))
+        decisions += 1
+    assert decisions >= 10 and differ >= decisions
 
 
 # ---------------------------------------------------------------- resampling

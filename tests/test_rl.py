@@ -21,7 +21,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from eights import Game, IllegalActionError, RulesError, codes, preset_names
-from eights.rl import EightsEnv, env, raw_env
+from eights.rl import EightsEnv, EightsVectorEnv, env, raw_env
 from eights.rl.table import NO_BOUND
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -476,3 +476,126 @@ def test_the_pettingzoo_example_runs(capsys: pytest.CaptureFixture[str]) -> None
     assert set(totals) == {"player_0", "player_1", "player_2"}
     assert sum(totals.values()) == pytest.approx(0)
     assert "player_0: " in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- what self-play research needs
+
+def test_api_test_and_seed_test_with_truncation() -> None:
+    """``max_cycles`` truncates: PettingZoo's own tests pass on episodes cut short."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for message in DICT_WARNINGS:
+            warnings.filterwarnings("ignore", message=message)
+        api_test(env("uno-cards", 4, max_cycles=3), num_cycles=100)
+        seed_test(lambda: env("uno-cards", 4, max_cycles=3), num_cycles=100)
+
+
+def test_max_cycles_truncates_after_cycles_times_players_moves() -> None:
+    """Every agent is truncated, with no reward and no termination, by the move that makes
+    ``max_cycles * players`` moves; each agent then steps once with None and leaves."""
+    table = env("uno-cards", 4, max_cycles=5)
+    table.reset(seed=2)
+    rng = np.random.default_rng(2)
+    moves = 0
+    last: dict[str, tuple[float, bool, bool]] = {}
+    for agent in table.agent_iter():
+        obs, reward, terminated, truncated, _ = table.last()
+        last[agent] = (reward, terminated, truncated)
+        if terminated or truncated:
+            table.step(None)
+            continue
+        assert moves < 20
+        table.step(pick(rng, obs["action_mask"]))
+        moves += 1
+    assert moves == 20 and table.agents == []
+    assert last == dict.fromkeys(table.possible_agents, (0.0, False, True))
+    with pytest.raises(ValueError, match="max_cycles must be a positive number of cycles"):
+        raw_env("classic", max_cycles=0)
+
+
+def test_the_state_is_every_seats_observation_and_passes_pettingzoos_state_test() -> None:
+    from pettingzoo.test.state_test import test_state, test_state_space
+
+    table = env("les-huit", 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        test_state_space(table)
+        test_state(table, num_cycles=20)
+    raw = raw_env("huit-fou", 3)
+    raw.reset(seed=5)
+    size = codes.observation_size(3)
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        state = raw.state()
+        assert raw.state_space.contains(state) and state.shape == (3 * size,)
+        for s, agent in enumerate(raw.possible_agents):
+            assert state[s * size:(s + 1) * size].tolist() == raw.observe(agent)[
+                "observation"].tolist()
+        if raw.terminations[raw.agent_selection]:
+            break
+        raw.step(pick(rng, raw.observe(raw.agent_selection)["action_mask"]))
+    single = EightsEnv("classic", 3, seat=1)
+    obs, _ = single.reset(seed=1)
+    assert single.state_space.contains(single.state())
+    assert single.state()[size:2 * size].tolist() == obs["observation"].tolist()
+
+
+def test_max_steps_truncates_the_gymnasium_episode() -> None:
+    single = EightsEnv("uno-cards", 4, max_steps=3)
+    for seed in range(5):
+        obs, _ = single.reset(seed=seed)
+        for step in range(1, 4):
+            obs, reward, terminated, truncated, _ = single.step(int(obs["action_mask"].argmax()))
+            if terminated:
+                break
+            assert truncated == (step == 3) and reward == 0.0
+        assert terminated or truncated
+        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+            single.step(int(obs["action_mask"].argmax()))
+    with pytest.raises(ValueError, match="max_steps must be a positive number"):
+        EightsEnv("classic", max_steps=-1)
+    made = gymnasium.make_vec("eights/Eights-v0", num_envs=2, vectorization_mode="sync",
+                              rules="uno-cards", max_steps=2)
+    obs, _ = made.reset(seed=1)
+    for _ in range(2):
+        obs, _, terminated, truncated, _ = made.step(obs["action_mask"].argmax(axis=1))
+    assert (np.asarray(terminated) | np.asarray(truncated)).all()
+
+
+@pytest.mark.parametrize("wrap", [np.int64, np.int32, np.uint16, np.array])
+def test_step_takes_numpy_integers_and_0d_arrays(wrap: Any) -> None:
+    """``model.predict`` returns a 0-d array: every environment's step takes it, and the
+    NumPy integer scalars, as the code they hold."""
+    single = EightsEnv("classic", 2, illegal_reward=None)
+    obs, _ = single.reset(seed=1)
+    code = int(obs["action_mask"].argmax())
+    _, _, _, _, info = single.step(wrap(code))
+    assert "illegal_action" not in info
+    for table in (raw_env("classic", 2), env("classic", 2)):
+        table.reset(seed=1)
+        agent = table.agent_selection
+        code = int(table.observe(agent)["action_mask"].argmax())
+        table.step(wrap(code))
+        assert not any(table.terminations.values())  # not taken for an illegal code
+        assert codes.action_code(table.unwrapped.table.live.history[-1][1]) == code
+    one = EightsVectorEnv("classic", 2, 1)
+    obs, _ = one.reset(seed=1)
+    one.step(wrap(int(obs["action_mask"][0].argmax())))  # one table: a scalar will do
+    many = EightsVectorEnv("classic", 2, 2)
+    obs, _ = many.reset(seed=1)
+    many.step([wrap(int(code)) for code in obs["action_mask"].argmax(axis=1)])
+    with pytest.raises(ValueError, match="not an action code"):
+        single.step(np.array([code]))  # not a scalar
+
+
+def test_an_unknown_render_mode_is_a_type_error_as_gymnasiums_tools_expect() -> None:
+    """SB3's make_vec_env asks for ``render_mode="rgb_array"`` and retries without it on a
+    TypeError (tests/test_rl_sb3.py runs it); the error is still a ValueError too."""
+    for make in (EightsEnv, raw_env):
+        with pytest.raises(TypeError, match="unknown render_mode 'rgb_array'"):
+            make("classic", render_mode="rgb_array")
+    with pytest.raises(TypeError, match="unknown render_mode 'rgb_array'"), \
+            pytest.warns(UserWarning, match="not in the possible render_modes"):
+        gymnasium.make("eights/Eights-v0", render_mode="rgb_array")  # Gymnasium warns first
+    with pytest.raises(ValueError, match="unknown render_mode"):
+        EightsEnv("classic", render_mode="rgb_array")

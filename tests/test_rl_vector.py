@@ -112,6 +112,43 @@ def test_steps_are_the_kernel_batchs(rules: str, players: int, seat: int,
     assert ended >= 3
 
 
+def first_legal(obs: npt.NDArray[np.int32], mask: npt.NDArray[np.bool_]) -> npt.NDArray[Any]:
+    """A policy opponent: each row's first legal code."""
+    return np.asarray(np.argmax(mask, axis=1))
+
+
+def test_policy_callables_max_steps_and_the_state_are_the_kernel_batchs() -> None:
+    """Callables take their seats (a shorter list repeated), ``max_steps`` cuts rounds
+    (``truncations``), and ``state()`` is every seat's observation, all as TableBatch."""
+    envs = EightsVectorEnv("classic", 4, 4, seat=1, opponents=[first_legal, "greedy"],
+                           max_steps=6)
+    assert envs.opponents == (first_legal, "greedy", first_legal)
+    tables = TableBatch("classic", 4, 4, seat=1, opponents=list(envs.opponents), seed=11,
+                        max_steps=6)
+    rng = np.random.default_rng(3)
+    obs, _ = envs.reset(seed=11)
+    their_obs, their_mask = tables.reset()
+    cut = ended = 0
+    for _ in range(120):
+        assert np.array_equal(obs["observation"], their_obs)
+        state = envs.state()
+        assert np.array_equal(state, tables.state())
+        assert envs.state_space.contains(state)
+        assert np.array_equal(state[:, 281:562], their_obs)  # seat 1's part
+        actions = random_codes(rng, their_mask)
+        obs, rewards, terminated, truncated, _ = envs.step(actions)
+        their_obs, their_mask, their_rewards, their_terminated = tables.step(actions)
+        assert np.array_equal(rewards, their_rewards)
+        assert np.array_equal(terminated, their_terminated)
+        assert np.array_equal(truncated, tables.truncated) and not (truncated & terminated).any()
+        cut += int(truncated.sum())
+        ended += int(terminated.sum())
+    assert cut >= 10 and ended >= 3
+    made = gymnasium.make_vec("eights/Eights-v0", num_envs=2, rules="classic", players=3,
+                              opponents=first_legal)
+    assert made.unwrapped.opponents == (first_legal, first_legal)  # type: ignore[attr-defined]
+
+
 def test_a_round_over_is_reset_on_the_tables_next_step() -> None:
     """NEXT_STEP autoreset: the ending step gives the reward and the final observation (an
     empty mask); the next ignores that table's action (any code) and deals a new round."""

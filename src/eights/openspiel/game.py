@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 
 import eights.codes as codes
@@ -20,15 +21,18 @@ from eights.engine.tables import tables_for
 from eights.openspiel.chance import Round
 from eights.openspiel.resample import resample
 from eights.openspiel.views import (
+    PUBLIC_FLAGS,
     info_text,
     observation_text,
+    public_text,
     recall,
     recall_blocks,
     referee_text,
 )
 
 __all__ = ["GAME_TYPE", "MAX_GAME_LENGTH", "PARAMETERS", "BotAdapter", "EightsGame",
-           "EightsObserver", "EightsState", "ismcts_bot", "resampler", "utility_range"]
+           "EightsObserver", "EightsPublicObserver", "EightsState", "ismcts_bot", "resampler",
+           "utility_range"]
 
 PARAMETERS: dict[str, Any] = {"rules": "classic", "players": 0, "reward": "points", "dealer": 0}
 """The game's parameters and their defaults: ``rules`` a preset name or a rules file path,
@@ -133,20 +137,26 @@ class EightsGame(pyspiel.Game):  # type: ignore[misc]
         """The round before the deal: a chance node for every card dealt."""
         return EightsState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None,
-                         params: Mapping[str, Any] | None = None) -> EightsObserver:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+                         ) -> EightsObserver | EightsPublicObserver:
         """The observation (``perfect_recall`` false) or information state (true) of one
-        seat: its private cards and everything public."""
+        seat: its private cards and everything public (``private_info`` SINGLE_PLAYER, the
+        default); or the public observation (``private_info`` NONE, ``perfect_recall``
+        false): no seat's cards, the same for every player."""
         if params:
             raise ValueError(f"python_eights observers take no parameters; given {dict(params)}")
-        recall_ = False
-        if iig_obs_type is not None:
-            if (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-                    or not iig_obs_type.public_info):
-                raise ValueError("python_eights observes one seat: its own cards and the public "
-                                 "information (private_info SINGLE_PLAYER, public_info True)")
-            recall_ = bool(iig_obs_type.perfect_recall)
-        return EightsObserver(self.players, recall_)
+        if iig_obs_type is None:
+            return EightsObserver(self.players, False)
+        private = iig_obs_type.private_info
+        if iig_obs_type.public_info and private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return EightsObserver(self.players, bool(iig_obs_type.perfect_recall))
+        if (iig_obs_type.public_info and private == pyspiel.PrivateInfoType.NONE
+                and not iig_obs_type.perfect_recall):
+            return EightsPublicObserver(self.players)
+        raise ValueError("python_eights observes one seat (public_info True, private_info "
+                         "SINGLE_PLAYER, perfect_recall either), or the public information "
+                         "alone (public_info True, private_info NONE, perfect_recall False); "
+                         f"not {iig_obs_type}")
 
 
 class EightsState(pyspiel.State):  # type: ignore[misc]
@@ -205,6 +215,21 @@ class EightsState(pyspiel.State):  # type: ignore[misc]
         return state
 
 
+Pieces = list[tuple[str, int, tuple[int, ...]]]
+"""An observer's named views: name, size and shape, in the tensor's order."""
+
+
+def _views(pieces: Pieces) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+    """The tensor of ``pieces`` and its named views (reshaped slices of it)."""
+    tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+    views: dict[str, Any] = {}
+    at = 0
+    for name, size, shape in pieces:
+        views[name] = tensor[at:at + size].reshape(shape)
+        at += size
+    return tensor, views
+
+
 class EightsObserver:
     """OpenSpiel's Python observer: ``tensor`` with named views in ``dict``, filled by
     :meth:`set_from`; :meth:`string_from` in words. The observation is
@@ -214,20 +239,14 @@ class EightsObserver:
 
     def __init__(self, players: int, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        pieces: list[tuple[str, int, tuple[int, ...]]] = [
-            (name, size, (size,)) for name, size in codes.OBSERVATION_BLOCKS]
+        pieces: Pieces = [(name, size, (size,)) for name, size in codes.OBSERVATION_BLOCKS]
         pieces.append(("seats", 5 * players, (5, players)))
         self.split = sum(size for _, size, _ in pieces)
         if perfect_recall:
             shapes = {"played": (players, 53), "decisions": (3, players)}
             pieces += [(name, size, shapes.get(name, (size,)))
                        for name, size in recall_blocks(players)]
-        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
-        self.dict: dict[str, Any] = {}
-        at = 0
-        for name, size, shape in pieces:
-            self.dict[name] = self.tensor[at:at + size].reshape(shape)
-            at += size
+        self.tensor, self.dict = _views(pieces)
 
     def set_from(self, state: EightsState, player: int) -> None:
         """Fill :attr:`tensor` with what ``player`` sees of ``state``."""
@@ -243,6 +262,46 @@ class EightsObserver:
         if self.perfect_recall:
             return info_text(state.round, player)
         return observation_text(state.round, player)
+
+
+class EightsPublicObserver:
+    """The public observation: what every seat and a spectator see, no seat's cards.
+    ``tensor`` is :func:`eights.codes.observation` without the ``hand`` and ``drawn``
+    blocks and the ``observer to play`` flag, its seats in absolute order (``seats``:
+    hand size, out, to play, dealer, attacker of seat ``s`` in column ``s``); the same
+    for every ``player``. :meth:`string_from` is :func:`~eights.openspiel.views.public_text`.
+    Zeros during the deal; the hands shown at the end are not in it."""
+
+    def __init__(self, players: int) -> None:
+        kept = [(name, size) for name, size in codes.OBSERVATION_BLOCKS
+                if name not in ("hand", "drawn")]
+        pieces: Pieces = [
+            (name, len(PUBLIC_FLAGS) if name == "flags" else size,
+             (len(PUBLIC_FLAGS),) if name == "flags" else (size,)) for name, size in kept]
+        pieces.append(("seats", 5 * players, (5, players)))
+        self.tensor, self.dict = _views(pieces)
+        self._blocks = [(codes.O_TOP, codes.O_DRAWN), (codes.O_SUIT, codes.O_FLAGS)]
+
+    def set_from(self, state: EightsState, player: int) -> None:
+        """Fill :attr:`tensor` with the public information of ``state`` (``player`` is not
+        used: the view is every player's)."""
+        self.tensor.fill(0)
+        obs = state.round.observation(0)  # seat 0's seats are in absolute order
+        if obs is None:
+            return
+        full = codes.observation(obs)
+        at = 0
+        for start, end in self._blocks:
+            self.tensor[at:at + end - start] = full[start:end]
+            at += end - start
+        for i in PUBLIC_FLAGS:
+            self.tensor[at] = full[codes.O_FLAGS + i]
+            at += 1
+        self.tensor[at:] = full[codes.O_SEATS:]
+
+    def string_from(self, state: EightsState, player: int) -> str:
+        """The public information in words (the same for every ``player``)."""
+        return public_text(state.round)
 
 
 # ---------------------------------------------------------------- search and bots

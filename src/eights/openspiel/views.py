@@ -30,8 +30,13 @@ from eights.engine.observation import Observation
 if TYPE_CHECKING:
     from eights.openspiel.chance import Event, Round
 
-__all__ = ["dealt_tally", "event_line", "head_lines", "info_text", "observation_text", "recall",
-           "recall_blocks", "recall_size", "referee_text", "tally"]
+__all__ = ["PUBLIC_FLAGS", "dealt_tally", "event_line", "head_lines", "info_text",
+           "observation_text", "public_text", "recall", "recall_blocks", "recall_size",
+           "referee_text", "tally"]
+
+PUBLIC_FLAGS = (0, 1, 2, 3, 4, 5, 6, 8)
+"""The flags of :func:`eights.codes.observation` that the public observation keeps: all but
+``observer to play`` (7), which names no one there (the seats block says who plays)."""
 
 
 def _cards(cards: Iterable[int]) -> str:
@@ -64,16 +69,35 @@ def observation_text(rnd: Round, seat: int) -> str:
              f"hands {' '.join(str(k) for k in obs.hand_sizes)}", f"stock {obs.stock}",
              "round over" if obs.round_over else f"to play {obs.to_play}",
              f"dealer {obs.dealer}"]
-    parts += _extras(obs)
+    parts += _extras(obs, private=True)
     if obs.revealed is not None:
         parts.append("revealed " + " / ".join(_cards(sorted(h)) for h in obs.revealed))
     return " | ".join(parts)
 
 
-def _extras(obs: Observation) -> list[str]:
-    """The rarer fields, named only when they are set."""
+def public_text(rnd: Round) -> str:
+    """The public observation in words: :func:`observation_text` without the seat, its
+    hand, the card it drew and the hands shown at the end (no seat's cards at all)."""
+    obs = rnd.observation(0)
+    if obs is None:
+        text = f"dealing {min(len(rnd.cards), rnd.deal_size)}/{rnd.deal_size}"
+        if len(rnd.cards) > rnd.deal_size:
+            text += f" | turned {_cards(rnd.cards[rnd.deal_size:])}"
+        return text
+    parts = [f"up {CARDS[obs.up_card]}",
+             f"suit {'-' if obs.suit is None else obs.suit.letter}", f"rank {obs.rank.letter}",
+             f"discard {_cards(obs.discard)}",
+             f"hands {' '.join(str(k) for k in obs.hand_sizes)}", f"stock {obs.stock}",
+             "round over" if obs.round_over else f"to play {obs.to_play}",
+             f"dealer {obs.dealer}"]
+    return " | ".join(parts + _extras(obs, private=False))
+
+
+def _extras(obs: Observation, private: bool) -> list[str]:
+    """The rarer fields, named only when they are set (the card drawn only when
+    ``private``)."""
     out = []
-    if obs.drawn is not None:
+    if private and obs.drawn is not None:
         out.append(f"drawn {CARDS[obs.drawn]}")
     if obs.pending_draw:
         assert obs.pending_rank is not None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import gymnasium
 import numpy as np
@@ -25,9 +25,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from eights.bots import Bot, make_bot
-from eights.rl.table import RENDER_MODES, RulesArg, Table, check_render_mode
+from eights.rl.table import RENDER_MODES, RulesArg, Table, check_limit, check_render_mode
 
-__all__ = ["ID", "EightsEnv", "make_opponents", "opponent_specs"]
+__all__ = ["ID", "EightsEnv", "make_opponents", "opponent_specs", "seat_opponents"]
+
+T = TypeVar("T")
 
 ID = "eights/Eights-v0"
 """The Gymnasium id (``gymnasium.make(ID, rules=..., players=..., opponents=...)``)."""
@@ -36,21 +38,28 @@ REDEALS = 1000
 gives up (a rule set that never lets it play)."""
 
 
-def opponent_specs(opponents: str | Sequence[str], players: int, seat: int) -> dict[int, str]:
+def opponent_specs(opponents: str | Sequence[str], players: int,
+                   seat: int) -> dict[int, str]:
     """The bot spec of every seat but ``seat``, from ``"expert,greedy,random"`` or a list: the
     other seats in order take them, the list repeated when it is shorter.
 
     >>> opponent_specs("expert,random", 4, 1)
     {0: 'expert', 2: 'random', 3: 'expert'}
     """
-    names = [s.strip() for s in (opponents.split(",") if isinstance(opponents, str)
-                                 else opponents)]
+    return seat_opponents(opponents, players, seat)
+
+
+def seat_opponents(opponents: str | Sequence[T], players: int, seat: int) -> dict[int, str | T]:
+    """:func:`opponent_specs` where the list may hold other opponents than specs (the batched
+    environment's policy callables): the strings are stripped, the rest kept as they are."""
+    given: Sequence[str | T] = opponents.split(",") if isinstance(opponents, str) else opponents
+    names = [s.strip() if isinstance(s, str) else s for s in given]
     if not names or not all(names):
         raise ValueError(f"opponents {opponents!r} needs bot specs separated by commas, e.g. "
                          "'expert,greedy,random'")
     others = [s for s in range(players) if s != seat]
     if len(names) > len(others):
-        raise ValueError(f"{len(names)} opponents ({', '.join(names)}) for {len(others)} other "
+        raise ValueError(f"{len(names)} opponents ({', '.join(map(str, names))}) for {len(others)} other "
                          f"seat{'s' * (len(others) != 1)}: give at most {len(others)} (a shorter "
                          "list is repeated over the seats)")
     return {s: names[i % len(names)] for i, s in enumerate(others)}
@@ -82,8 +91,12 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     An illegal code (in the action space, not legal now) ends the episode with
     ``illegal_reward`` and ``info["illegal_action"]``; with ``illegal_reward=None`` it
-    raises :class:`~eights.engine.errors.IllegalActionError` instead. Other options are
-    those of :class:`eights.rl.raw_env`.
+    raises :class:`~eights.engine.errors.IllegalActionError` instead. With ``max_steps``,
+    the step on which the learning seat has made that many decisions in an episode not
+    over returns ``truncated`` True (reward 0), as Gymnasium's ``TimeLimit`` would (the
+    option is EightsVectorEnv's too, so ``gymnasium.make_vec`` takes it in every
+    ``vectorization_mode``). :meth:`state` is the global state for a centralised critic.
+    Other options are those of :class:`eights.rl.raw_env`.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 (Env's)
@@ -92,8 +105,10 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
                  seat: int = 0, opponents: str | Sequence[str] = "random",
                  reward: str = "points", episode: str = "round", dealer: int | None = None,
                  overrides: Sequence[str] | Mapping[str, Any] = (),
-                 illegal_reward: float | None = -1.0, render_mode: str | None = None) -> None:
+                 illegal_reward: float | None = -1.0, max_steps: int | None = None,
+                 render_mode: str | None = None) -> None:
         check_render_mode(render_mode)
+        check_limit("max_steps", max_steps, "the learning seat's decisions in an episode")
         self.table = Table(rules, players, reward=reward, episode=episode, dealer=dealer,
                            overrides=overrides)
         """The rules, the game (``table.game``) and the encodings."""
@@ -109,6 +124,10 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.observation_space = self.table.observation_space
         self.action_space = spaces.Discrete(self.table.actions)
+        self.state_space = self.table.state_space
+        """The global state's space (:meth:`state`)."""
+        self.max_steps = max_steps
+        self._steps = 0
         self._rng = random.Random(0)  # the bots' choices: reseeded from np_random each deal
         self._carried = 0.0  # rewards of rounds over before the learner's first move (match)
         self._done = True
@@ -128,6 +147,7 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise RuntimeError(f"{REDEALS} deals in a row ended before seat {self.seat} had a "
                                f"decision: {self.table.rules.name} gives it none")
         self._done = False
+        self._steps = 0
         if self.render_mode == "human":
             self.render()
         return self.table.observation(self.seat), {}
@@ -146,7 +166,9 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
         reward, ended = self._advance()
         reward += self._carried
         self._carried = 0.0
-        self._done = ended
+        self._steps += 1
+        cut = not ended and self.max_steps is not None and self._steps >= self.max_steps
+        self._done = ended or cut
         info: dict[str, Any] = {}
         if ended:
             game = self.table.live
@@ -154,7 +176,7 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
                     "round_winners": list(game.round_winners or ())}
         if self.render_mode == "human":
             self.render()
-        return self.table.observation(self.seat), reward, ended, False, info
+        return self.table.observation(self.seat), reward, ended, cut, info
 
     def _advance(self) -> tuple[float, bool]:
         """Play the bots up to the learning seat's decision or the end of the episode; the
@@ -175,6 +197,11 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 self.table.refresh()
                 return reward, False
             game.push(self.bots[seat].choose(game.observe(seat), game.legal, self._rng))
+
+    def state(self) -> npt.NDArray[np.int32]:
+        """The global state, for a centralised critic: every seat's observation in seat
+        order, so every hand (:meth:`Table.state <eights.rl.table.Table.state>`)."""
+        return self.table.state()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal codes now, as booleans (sb3-contrib's ``MaskablePPO`` reads this)."""

@@ -14,16 +14,22 @@ Crazy Eights and its family for any number of players, under any preset or rules
 | Action Values      | [0, action_count - 1]: `eights.codes.action_code` of an action   |
 | Observation Shape  | `{"observation": (261 + 5 * players,), "action_mask": (action_count,)}` |
 | Observation Values | integers >= 0 (`eights.codes.observation`); the mask 0 or 1       |
+| State Shape        | `(players * (261 + 5 * players),)`: every seat's observation      |
 
 The agent to act is the seat to play (``agent_selection``); turns follow the rules
 (skips, reverses, play again), not a fixed cycle. An episode is one round (or, with
 ``episode="match"``, a whole match); every agent's reward comes at the end of each round
-from :func:`eights.codes.round_rewards`. An illegal code raises
+from :func:`eights.codes.round_rewards`. With ``max_cycles``, an episode is truncated
+(every agent's ``truncations`` True) after ``max_cycles * players`` moves, a cycle being
+as many moves as seats (turns are not a fixed cycle: skips and plays again count as
+moves). :meth:`raw_env.state` is the global state for a centralised critic: every seat's
+observation in seat order (``state_space``). An illegal code raises
 :class:`~eights.engine.errors.IllegalActionError` in :class:`raw_env`, and ends the
 episode with ``illegal_reward`` for the offender (0 for the others) in :func:`env`, as in
 PettingZoo's classic environments. ``docs/environments.md`` has the details.
 
-Version history: v0, the first version (eights 0.1).
+Version history: v0, the first version (eights 0.1); ``max_cycles``, ``state()`` and
+``state_space`` added to v0 (nothing else changes).
 """
 
 from __future__ import annotations
@@ -32,12 +38,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from eights.rl.table import RENDER_MODES, RulesArg, Table, check_render_mode
+from eights.rl.table import RENDER_MODES, RulesArg, Table, check_limit, check_render_mode
 
 __all__ = ["ID", "env", "raw_env"]
 
@@ -67,8 +74,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
     ``--set``); ``players``: the rule set's default when ``None``; ``reward``:
     ``points`` (zero-sum), ``raw`` or ``win`` (:data:`eights.codes.REWARDS`);
     ``episode``: ``round`` or ``match``; ``dealer``: a fixed dealer, or ``None`` for one
-    drawn from the seed; ``render_mode``: ``ansi`` (the table as a string) or ``human``
-    (printed after every step).
+    drawn from the seed; ``max_cycles``: the episode is truncated after ``max_cycles *
+    players`` moves (``None``: never); ``render_mode``: ``ansi`` (the table as a string) or
+    ``human`` (printed after every step).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "eights_v0",  # noqa: RUF012 (AECEnv's)
@@ -77,9 +85,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
     def __init__(self, rules: RulesArg = "huit-fou", players: int | None = None, *,
                  reward: str = "points", episode: str = "round", dealer: int | None = None,
                  overrides: Sequence[str] | Mapping[str, Any] = (),
-                 render_mode: str | None = None) -> None:
+                 max_cycles: int | None = None, render_mode: str | None = None) -> None:
         super().__init__()
         check_render_mode(render_mode)
+        check_limit("max_cycles", max_cycles, "cycles (of one move a seat)")
         self.table = Table(rules, players, reward=reward, episode=episode, dealer=dealer,
                            overrides=overrides)
         """The rules, the game (``table.game``, an engine :class:`~eights.engine.game.Game`)
@@ -90,8 +99,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
         self.observation_spaces = {a: self.table.observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.table.actions)
                               for a in self.possible_agents}
+        self.state_space = self.table.state_space
+        """The global state's space (:meth:`state`)."""
+        self.max_cycles = max_cycles
         self.agents: list[str] = []
         self.np_random: np.random.Generator | None = None
+        self._moves = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -111,11 +124,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._moves = 0
         assert game.to_play is not None
         self.agent_selection = self.possible_agents[game.to_play]
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.observation(self.agent_name_mapping[agent])
+
+    def state(self) -> npt.NDArray[np.int32]:
+        """The global state, for a centralised critic: every seat's observation in seat
+        order, so every hand (:meth:`Table.state <eights.rl.table.Table.state>`)."""
+        return self.table.state()
 
     def step(self, action: Any) -> None:
         """Play ``action`` (a code) for ``agent_selection``; at the end of a round every
@@ -131,6 +150,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         game.push(chosen)
+        self._moves += 1
         if game.over:
             for a, r in zip(self.possible_agents, self.table.rewards(), strict=True):
                 self.rewards[a] = r
@@ -138,6 +158,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
                 self.terminations = dict.fromkeys(self.agents, True)
             else:
                 game.next_round()
+        if (self.max_cycles is not None and not any(self.terminations.values())
+                and self._moves >= self.max_cycles * self.table.players):
+            self.truncations = dict.fromkeys(self.agents, True)
         self.table.refresh()
         self._accumulate_rewards()
         if game.to_play is not None:

@@ -27,8 +27,8 @@ from eights.engine.rules import Rules, load_rules
 from eights.i18n import translator
 from eights.i18n.text import round_summary, table_words
 
-__all__ = ["EPISODES", "NO_BOUND", "RENDER_MODES", "Table", "check_render_mode",
-           "observation_high"]
+__all__ = ["EPISODES", "NO_BOUND", "RENDER_MODES", "RenderModeError", "Table", "check_limit",
+           "check_render_mode", "observation_high"]
 
 EPISODES = ("round", "match")
 """What one episode is: one round (the default), or a whole match (the rules' target or
@@ -46,11 +46,28 @@ MaskArray = npt.NDArray[np.int8]
 RulesArg = str | Path | Mapping[str, Any] | Rules
 
 
+class RenderModeError(TypeError, ValueError):
+    """A ``render_mode`` the environments do not offer. A :class:`TypeError`, as tools
+    expect of an environment that does not take a keyword's value (Stable-Baselines3's
+    ``make_vec_env`` asks ``gymnasium.make`` for ``render_mode="rgb_array"`` and, on a
+    TypeError, makes the environment again without it), and a :class:`ValueError`, as a
+    bad option is everywhere else in eights."""
+
+
 def check_render_mode(render_mode: str | None) -> None:
-    """A :class:`ValueError` unless ``render_mode`` is one of :data:`RENDER_MODES` or None."""
+    """A :class:`RenderModeError` unless ``render_mode`` is one of :data:`RENDER_MODES` or
+    None."""
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"unknown render_mode {render_mode!r}; render modes: "
-                         f"{', '.join(RENDER_MODES)} or None")
+        raise RenderModeError(f"unknown render_mode {render_mode!r}; render modes: "
+                              f"{', '.join(RENDER_MODES)} or None")
+
+
+def check_limit(name: str, limit: int | None, unit: str) -> None:
+    """A :class:`ValueError` unless ``limit`` is a positive integer or None (no limit)."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 1):
+        raise ValueError(f"{name} must be a positive number of {unit}, or None for no limit, "
+                         f"not {limit!r}")
 
 
 def observation_high(rules: Rules, players: int) -> ObsArray:
@@ -108,6 +125,10 @@ class Table:
                                       (self.size,), np.int32),
             "action_mask": spaces.Box(0, 1, (self.actions,), np.int8),
         })
+        self.state_space = spaces.Box(0, np.tile(observation_high(self.rules, self.players),
+                                                 self.players),
+                                      (self.players * self.size,), np.int32)
+        """The global state's space (:meth:`state`): every seat's observation."""
         self.game: Game | None = None
         self.legal: dict[int, Action] = {}
         """The legal actions of the seat to play, by code."""
@@ -143,9 +164,21 @@ class Table:
         return {"observation": np.array(codes.observation(game.observe(seat)), dtype=np.int32),
                 "action_mask": mask}
 
+    def state(self) -> npt.NDArray[np.int32]:
+        """The global state, for a centralised critic: every seat's observation
+        (:func:`eights.codes.observation`) in seat order, so every hand. The stock's cards
+        are those in no hand and not on the pile; their order (the draws to come) is not in
+        it."""
+        game = self.live
+        return np.array([x for s in range(self.players)
+                         for x in codes.observation(game.observe(s))], dtype=np.int32)
+
     def code(self, action: object) -> int:
-        """The integer code of ``action`` (an int or NumPy integer in the action space), or a
-        :class:`ValueError` saying what is allowed."""
+        """The integer code of ``action`` (an int, a NumPy integer or a 0-d integer array, as
+        ``model.predict`` returns, in the action space), or a :class:`ValueError` saying what
+        is allowed."""
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = action[()]
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             code = int(action)
             if 0 <= code < self.actions:

@@ -10,20 +10,23 @@
 :class:`EightsVectorEnv` is :class:`eights.rl.EightsEnv` for ``num_envs`` tables at once:
 one learning seat a table, the other seats played by the kernel's compiled policies
 (``random``, ``greedy``), every table stepped in one compiled call
-(:class:`eights.fast.vector.TableBatch`). A table's spaces are EightsEnv's
-(``single_observation_space``, ``single_action_space``), so one policy plays both; the
-batched spaces are Gymnasium's :func:`~gymnasium.vector.utils.batch_space` of them.
+(:class:`eights.fast.vector.TableBatch`), or by policy callables such as a frozen
+network: ``policy(obs, mask) -> codes`` on the observations and masks of every table
+where one of its seats is to play (the kernel stops there and goes on with its codes). A
+table's spaces are EightsEnv's (``single_observation_space``, ``single_action_space``), so
+one policy plays both; the batched spaces are Gymnasium's
+:func:`~gymnasium.vector.utils.batch_space` of them.
 
 What differs from EightsEnv, all for speed:
 
-- the opponents are ``random`` or ``greedy`` only (the bots ``expert`` and ``ismcts`` are
-  not compiled), and an episode is one round (the kernel plays every rule set the action
+- the opponents are ``random``, ``greedy`` or policy callables (the bots ``expert`` and
+  ``ismcts`` are not compiled), and an episode is one round (the kernel plays every rule set the action
   codes hold; one it refused would be a :class:`~eights.fast.KernelUnsupported` naming
   the field);
-- rounds that end autoreset on the table's next step (Gymnasium's
-  ``AutoresetMode.NEXT_STEP``): the ending step returns the round's reward and its final
-  observation (an all-zero mask); on the next step that table's action is ignored and it
-  returns the new round's first observation, reward 0;
+- rounds that end (or are cut at ``max_steps``) autoreset on the table's next step
+  (Gymnasium's ``AutoresetMode.NEXT_STEP``): the ending step returns the round's reward
+  and its final observation (an all-zero mask); on the next step that table's action is
+  ignored and it returns the new round's first observation, reward 0;
 - an action that is not legal raises a :class:`ValueError` naming the table, the action
   and the legal codes, and no table moves (EightsEnv's ``illegal_reward`` is not offered);
 - ``infos`` is empty, and there is no ``render``.
@@ -46,12 +49,12 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from eights.bots import BOTS, parse_bot_spec
-from eights.rl.gymnasium_env import opponent_specs
+from eights.rl.gymnasium_env import seat_opponents
 from eights.rl.table import RulesArg, Table
 
 try:
     from eights.fast import POLICIES, KernelUnsupported, check_supported
-    from eights.fast.vector import TableBatch
+    from eights.fast.vector import Opponent, TableBatch
 except ModuleNotFoundError as exc:  # numba
     raise ModuleNotFoundError(f"EightsVectorEnv runs on the compiled kernel, which needs "
                               f"{exc.name}: pip install 'eights[fast]' (or use EightsEnv)",
@@ -64,13 +67,16 @@ _ELSEWHERE = ("EightsEnv (gymnasium.make, or gymnasium.make_vec(..., "
               "vectorization_mode='sync') for a batch of them)")
 
 
-def kernel_opponents(opponents: str | Sequence[str], players: int, seat: int) -> list[str]:
-    """The kernel policy of every seat but ``seat`` in seat order, from specs as EightsEnv
-    takes them (:func:`~eights.rl.gymnasium_env.opponent_specs`); a bot the kernel does
-    not play is a :class:`ValueError` saying where it plays."""
-    specs = opponent_specs(opponents, players, seat)
+def kernel_opponents(opponents: Opponent | Sequence[Opponent], players: int,
+                     seat: int) -> list[Opponent]:
+    """The opponent of every seat but ``seat`` in seat order, from specs as EightsEnv takes
+    them (:func:`~eights.rl.gymnasium_env.opponent_specs`) or policy callables (see
+    :class:`~eights.fast.vector.TableBatch`); a bot the kernel does not play is a
+    :class:`ValueError` saying where it plays."""
+    given: str | Sequence[Opponent] = [opponents] if callable(opponents) else opponents
+    specs = seat_opponents(given, players, seat)
     for spec in specs.values():
-        if spec in POLICIES:
+        if callable(spec) or spec in POLICIES:
             continue
         try:
             name, _ = parse_bot_spec(spec)
@@ -79,30 +85,34 @@ def kernel_opponents(opponents: str | Sequence[str], players: int, seat: int) ->
         compiled = ", ".join(POLICIES)
         if name not in BOTS:
             raise ValueError(f"opponents: unknown bot {name!r}; EightsVectorEnv plays the "
-                             f"kernel's policies: {compiled}")
+                             f"kernel's policies: {compiled}, or policy callables")
         raise ValueError(f"opponents: {spec!r} is not compiled: EightsVectorEnv plays the other "
                          f"seats inside the kernel, by its policies {compiled} (without "
-                         f"options); for {name} use {_ELSEWHERE}")
+                         f"options), or by policy callables; for {name} use {_ELSEWHERE}")
     return list(specs.values())
 
 
 class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` tables of ``rules``; seat ``seat`` of each learns, the ``opponents``
-    (``random``, ``greedy``, or a list of them, as EightsEnv takes specs) play the others
-    inside the compiled kernel.
+    play the others: ``random`` and ``greedy`` inside the compiled kernel, and policy
+    callables (``policy(obs, mask) -> codes``, batched: see
+    :class:`~eights.fast.vector.TableBatch`) asked from Python at their seats' turns; one
+    for all, or a list (as EightsEnv takes specs: a shorter list is repeated).
 
-    ``rules``, ``players``, ``overrides`` and ``reward`` are EightsEnv's; ``episode`` is
-    ``round`` (matches are EightsEnv's); ``repeat_capacity`` sizes each table's record of
-    positions under ``block_on_repetition`` (see :class:`~eights.fast.vector.TableBatch`).
+    ``rules``, ``players``, ``overrides``, ``reward`` and ``max_steps`` (a round cut after
+    that many decisions of the learning seat: ``truncations``) are EightsEnv's;
+    ``episode`` is ``round`` (matches are EightsEnv's); ``repeat_capacity`` sizes each
+    table's record of positions under ``block_on_repetition`` (see
+    :class:`~eights.fast.vector.TableBatch`).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(self, rules: RulesArg = "huit-fou", players: int | None = None,
                  num_envs: int = 1, *, seat: int = 0,
-                 opponents: str | Sequence[str] = "random", reward: str = "points",
+                 opponents: Opponent | Sequence[Opponent] = "random", reward: str = "points",
                  episode: str = "round", overrides: Sequence[str] | Mapping[str, Any] = (),
-                 repeat_capacity: int | None = None) -> None:
+                 repeat_capacity: int | None = None, max_steps: int | None = None) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive number of tables, not {num_envs!r}")
         if episode == "match":
@@ -122,16 +132,21 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
         self.players = table.players
         self.seat = seat
         self.opponents = tuple(kernel_opponents(opponents, table.players, seat))
-        """The kernel policy of each other seat, in seat order."""
+        """The policy of each other seat, in seat order: a kernel policy's name or a
+        callable."""
         self.reward = reward
         self.num_envs = num_envs
         self.single_observation_space = table.observation_space
         self.single_action_space = spaces.Discrete(table.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+        self.single_state_space = table.state_space
+        """A table's global state (:meth:`state`), as :attr:`Table.state_space`."""
+        self.state_space = batch_space(self.single_state_space, num_envs)
+        self.max_steps = max_steps
         self.tables = TableBatch(table.rules, table.players, num_envs, seat=seat,
                                  opponents=self.opponents, reward=reward,
-                                 repeat_capacity=repeat_capacity)
+                                 repeat_capacity=repeat_capacity, max_steps=max_steps)
         """The kernel's tables (:class:`~eights.fast.vector.TableBatch`)."""
         self._seeded = False
         self._mask: npt.NDArray[np.bool_] | None = None
@@ -158,12 +173,20 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
                                                     dict[str, Any]]:
         """Play one code a table for the learning seat: ``(obs, rewards, terminations,
         truncations, {})``, one row a table; a table whose round ended on the last step
-        ignores its action and deals the next round (``NEXT_STEP`` autoreset). Rounds always
-        end, so ``truncations`` is all False."""
+        or was cut ignores its action and deals the next round (``NEXT_STEP`` autoreset).
+        ``truncations`` marks the rounds cut at ``max_steps`` (all False without it)."""
         obs, mask, rewards, terminated = self.tables.step(actions)
         self._mask = mask
         return ({"observation": obs, "action_mask": mask.view(np.int8)}, rewards, terminated,
-                np.zeros(self.num_envs, dtype=np.bool_), {})
+                self.tables.truncated.copy(), {})
+
+    def state(self) -> npt.NDArray[np.int32]:
+        """Every table's global state, for a centralised critic: each seat's observation in
+        seat order (every hand), one row a table (:meth:`TableBatch.state
+        <eights.fast.vector.TableBatch.state>`; :attr:`single_state_space`)."""
+        if self._mask is None:
+            raise RuntimeError("call reset() before state()")
+        return self.tables.state()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal codes of every table now, as booleans (``obs["action_mask"]`` viewed as
