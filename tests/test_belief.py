@@ -91,7 +91,9 @@ def test_search_with_belief_worlds_plays_legal_moves(rules: str, players: int) -
     game = Game(rules, players, seed=5)
     rng = random.Random(5)
     model = shipped(rules, players)
-    while not game.over:
+    for _ in range(40):  # decisions enough to see draws, wild cards and forced draws
+        if game.over:
+            break
         seen = game.observe(game.to_move)
         if len(game.legal) > 1:
             probs, seats = model.deal_probs(seen)

@@ -187,32 +187,26 @@ def sample_weighted_world(seen: Observation, rng: random.Random,
     rng.shuffle(cards)
     places = len(seats) + 1
     need = [seen.hand_sizes[s] for s in seats] + [seen.stock]
-    mass = [0.0] * places
-    for c in cards:
-        row = probs[c]
-        for j in range(places):
-            mass[j] += row[j]
+    mass = [sum(column) for column in zip(*(probs[c] for c in cards), strict=True)] or [0.0] * places
     dealt: list[list[Card]] = [[] for _ in range(places)]
     for c in cards:
         row = probs[c]
-        weights = [row[j] * need[j] / mass[j] if need[j] and mass[j] > 1e-12 else 0.0
-                   for j in range(places)]
+        weights = [r * k / m if k and m > 1e-12 else 0.0 for r, k, m in zip(row, need, mass, strict=True)]
         total = sum(weights)
         if total <= 0:  # the probabilities leave no room: any place with room
             weights = [float(k) for k in need]
             total = sum(weights)
         x = rng.random() * total
         j = -1
-        for i in range(places):
-            if weights[i] > 0:  # only places with room have weight
+        for i, w in enumerate(weights):
+            if w > 0:  # only places with room have weight
                 j = i
-                x -= weights[i]
+                x -= w
                 if x < 0:
                     break
         dealt[j].append(c)
         need[j] -= 1
-        for i in range(places):
-            mass[i] -= row[i]
+        mass = [m - r for m, r in zip(mass, row, strict=True)]
     hands: list[list[Card]] = [[] for _ in range(seen.players)]
     hands[seen.seat] = list(seen.hand)
     for j, s in enumerate(seats):
