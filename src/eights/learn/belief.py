@@ -254,6 +254,13 @@ def evaluate(model: BeliefModel | None, rules: Rules, players: int, games: int, 
     return result
 
 
+def command(rules: str, players: int, games: int, epochs: int, seed: int, bots: str,
+            keep: float) -> str:
+    """The training command line, every option spelt out (a model's card keeps it)."""
+    return (f"python -m eights.learn.belief --rules {rules} --players {players} --games {games} "
+            f"--epochs {epochs} --seed {seed} --bots {bots} --keep {keep}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m eights.learn.belief",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
@@ -290,8 +297,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "seed": args.seed, "games": args.games, "epochs": args.epochs, "bots": bots,
         "keep": args.keep, "decisions": len(data),
         "hidden": list(HIDDEN), "wall_seconds": round(time.time() - start, 1),
-        "command": "python -m eights.learn.belief " + " ".join(
-            sys.argv[1:] if argv is None else list(argv)),
+        "command": command(args.rules, args.players, args.games, args.epochs, args.seed,
+                           args.bots, args.keep),
     }
     out = args.out or MODELS / f"belief-{rules.name}-{args.players}p.npz"
     model.save(out)
