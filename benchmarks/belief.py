@@ -10,6 +10,11 @@
   :func:`eights.learn.belief.deal_seed`, never used in training) of the uniform deal,
   the current sampler (``infer=rules`` and ``infer=model``, its marginals counted over
   ``--worlds`` worlds) and the belief model; a Markdown row each;
+- ``suits``: a reading of whole hands rather than single cards: the log-loss of the
+  true count of each suit in each other hand, counted over ``--worlds`` worlds of the
+  band sampler (``infer=model``) and of the belief model's deal
+  (:func:`eights.bots.worlds.sample_weighted_world`), smoothed by half a world for each
+  of the 14 counts, on the same held-out decisions;
 - ``strength``: 2 players, ``ismcts:time=T:worlds=belief`` against ``ismcts:time=T``
   (the same CPU time a move), on duplicate deals of ``--seed``: deals ``0, 1, …`` are
   handed to ``--jobs`` workers one at a time until ``--deals`` are played or
@@ -25,15 +30,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import multiprocessing
+import random
 import time
+from collections import Counter
 from pathlib import Path
 
 import strength
 from eights import load_rules
 from eights.bots.belief import BeliefModel, model_path
+from eights.bots.worlds import hand_bands, sample_weighted_world, sample_world
 from eights.lab.tournament import RoundOutcome, play_deal, summarise
-from eights.learn.belief import evaluate
+from eights.learn.belief import collect, evaluate
 from strength import _line
 
 PRESETS = ("classic", "huit-americain", "les-huit", "huit-fou")
@@ -54,6 +63,39 @@ def loss_rows(presets: list[str], players: list[int], games: int, seed: int,
             print(f"| {preset} | {n} | {r['decisions']} | {r['uniform']:.4f} | "
                   f"{r['sampler-rules']:.4f} | {r['sampler-model']:.4f} | "
                   f"**{r['belief']:.4f}** | {r['ms_per_decision']:.2f} |", flush=True)
+
+
+def suit_rows(presets: list[str], players: list[int], games: int, seed: int,
+              worlds: int) -> None:
+    print("| preset | players | decisions | band sampler (`infer=model`) | belief worlds |")
+    print("| --- | --- | --- | --- | --- |")
+    for n in players:
+        for preset in presets:
+            data = collect(load_rules(preset), n, games, seed, "eval", observations=True)
+            model = BeliefModel.load(model_path(preset, n) or "")
+            rng = random.Random(seed)
+            loss = {"bands": 0.0, "belief": 0.0}
+            count = 0
+            for seen, labels in zip(data.seen, data.labels, strict=True):
+                probs, seats = model.deal_probs(seen)
+                bands = hand_bands(seen, "model")
+                true = [[int(sum(labels[c, j] for c in range(suit, 52, 4))) for suit in range(4)]
+                        for j in range(n - 1)]
+                for name in loss:
+                    seen_counts: Counter[tuple[int, int, int]] = Counter()
+                    for _ in range(worlds):
+                        world = (sample_world(seen, rng, bands) if name == "bands"
+                                 else sample_weighted_world(seen, rng, probs, seats))
+                        for j, s in enumerate(seats):
+                            for suit in range(4):
+                                held = sum(1 for c in world.hands[s] if c != 52 and c & 3 == suit)
+                                seen_counts[j, suit, held] += 1
+                    loss[name] -= sum(math.log((seen_counts[j, suit, true[j][suit]] + 0.5)
+                                               / (worlds + 7.0))
+                                      for j in range(n - 1) for suit in range(4))
+                count += 4 * (n - 1)
+            print(f"| {preset} | {n} | {len(data)} | {loss['bands'] / count:.4f} | "
+                  f"**{loss['belief'] / count:.4f}** |", flush=True)
 
 
 def _deal(args: tuple[str, tuple[str, ...], int, int]) -> list[RoundOutcome]:
@@ -106,11 +148,14 @@ def main() -> None:
     args = parser.parse_args()
     strength.QUIET = args.quiet
     only = set(args.only.split(","))
-    if not only or only - {"loss", "strength"}:
-        parser.error(f"--only takes loss,strength (comma-separated), not {args.only!r}")
+    if not only or only - {"loss", "suits", "strength"}:
+        parser.error(f"--only takes loss,suits,strength (comma-separated), not {args.only!r}")
     presets = args.presets.split(",")
     if "loss" in only:
         loss_rows(presets, [int(n) for n in args.players.split(",")], args.eval_games,
+                  args.eval_seed, args.worlds)
+    if "suits" in only:
+        suit_rows(presets, [int(n) for n in args.players.split(",")], args.eval_games,
                   args.eval_seed, args.worlds)
     if "strength" in only:
         strength_lines(presets, args.deals, args.time, args.jobs, args.seed, args.minutes,
