@@ -3,7 +3,7 @@
     python benchmarks/belief.py [--only loss,strength] [--presets classic,huit-fou]
                                 [--players 2,4] [--eval-games 150] [--eval-seed 31]
                                 [--worlds 400] [--deals 100] [--time 0.1] [--jobs 2]
-                                [--seed 31] [--minutes 600] [--log FILE] [--quiet]
+                                [--search SPEC] [--seed 31] [--minutes 600] [--log FILE] [--quiet]
 
 - ``loss``: for each preset and player count with a shipped model, the log-loss (nats
   per unseen card) on held-out rounds between experts (the ``eval`` seed stream of
@@ -16,11 +16,12 @@
   (:func:`eights.bots.worlds.sample_weighted_world`), smoothed by half a world for each
   of the 14 counts, on the same held-out decisions;
 - ``strength``: 2 players, ``ismcts:time=T:worlds=belief`` against ``ismcts:time=T``
-  (the same CPU time a move), on duplicate deals of ``--seed``: deals ``0, 1, …`` are
-  handed to ``--jobs`` workers one at a time until ``--deals`` are played or
-  ``--minutes`` have passed, and the deals finished are summarised as a tournament
-  (:func:`eights.lab.tournament.summarise`: the win share with its 95% interval over
-  deals); each deal's rounds are also appended to ``--log`` as they finish.
+  (the same CPU time a move; ``--search SPEC`` for another budget), on duplicate deals
+  of ``--seed``: deals ``0, 1, …`` are handed to ``--jobs`` workers one at a time
+  until ``--deals`` are played or ``--minutes`` have passed, and the deals finished are
+  summarised as a tournament (:func:`eights.lab.tournament.summarise`: the win share
+  with its 95% interval over deals); each deal's rounds are also appended to ``--log``
+  as they finish.
 
 Needs the ``[train]`` extra (the evaluation code lives with the training code).
 """
@@ -103,9 +104,8 @@ def _deal(args: tuple[str, tuple[str, ...], int, int]) -> list[RoundOutcome]:
     return play_deal(load_rules(preset), 2, specs, seed, index)
 
 
-def strength_lines(presets: list[str], deals: int, seconds: float, jobs: int, seed: int,
+def strength_lines(presets: list[str], deals: int, today: str, jobs: int, seed: int,
                    minutes: float, log: Path | None) -> None:
-    today = f"ismcts:time={seconds}"
     belief = f"{today}:worlds=belief"
     specs = (belief, today)
     for preset in presets:
@@ -139,6 +139,8 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=400)
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--time", type=float, default=0.1)
+    parser.add_argument("--search", help="today's search (default ismcts:time=TIME); the "
+                        "first bot is it with :worlds=belief")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--minutes", type=float, default=600.0,
                         help="wall-clock budget of the strength check, shared by the presets")
@@ -158,8 +160,8 @@ def main() -> None:
         suit_rows(presets, [int(n) for n in args.players.split(",")], args.eval_games,
                   args.eval_seed, args.worlds)
     if "strength" in only:
-        strength_lines(presets, args.deals, args.time, args.jobs, args.seed, args.minutes,
-                       args.log)
+        strength_lines(presets, args.deals, args.search or f"ismcts:time={args.time}",
+                       args.jobs, args.seed, args.minutes, args.log)
 
 
 if __name__ == "__main__":
