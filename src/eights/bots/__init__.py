@@ -8,6 +8,7 @@ options after colons: ``greedy``, ``random``, ``ismcts:time=0.5:rollout=greedy``
 - :mod:`eights.bots.basic`: the interface, ``random`` and ``greedy``;
 - :mod:`eights.bots.expert`: a heuristic that reads the public moves;
 - :mod:`eights.bots.worlds`: deals of the unseen cards consistent with an observation;
+- :mod:`eights.bots.belief`: the belief model (NumPy): where each unseen card lies;
 - :mod:`eights.bots.ismcts`: information-set search over those worlds.
 
 The options a bot takes, and their types, are read from its factory's

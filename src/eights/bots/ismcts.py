@@ -60,6 +60,14 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   ``model`` (default: a player draws only when it cannot play and spends a
   wild card only when no plain card plays), ``rules`` (only what the rules
   make certain) or ``none`` (see :func:`eights.bots.worlds.hand_bands`);
+- ``worlds``: how the unseen cards are dealt: ``bands`` (default: at random, within
+  the bands ``infer`` reads, :func:`eights.bots.worlds.sample_world`) or ``belief``
+  (each card by its probability under the belief model, :mod:`eights.bots.belief`,
+  :func:`eights.bots.worlds.sample_weighted_world`; ``infer`` is then unused). The
+  belief model is the one shipped for the rule set and player count, or ``belief``;
+  it needs NumPy;
+- ``belief``: the path of a belief model's ``.npz`` (``worlds=belief`` with rules that
+  ship none, such as a house-rules file: train one with ``python -m eights.learn.belief``);
 - ``kernel``: where rollouts are played (after the tree's part of an iteration, which
   stays on the engine): ``auto`` (default: on the compiled kernel,
   :mod:`eights.fast.world`, when numba is installed and the kernel plays the rules,
@@ -86,7 +94,7 @@ from typing import TYPE_CHECKING
 
 from eights.bots.basic import greedy_choice
 from eights.bots.expert import ExpertBot
-from eights.bots.worlds import INFERENCES, hand_bands, sample_world
+from eights.bots.worlds import INFERENCES, Band, hand_bands, sample_weighted_world, sample_world
 from eights.engine.actions import Action
 from eights.engine.errors import RulesError
 from eights.engine.game import Game
@@ -94,6 +102,7 @@ from eights.engine.observation import Observation
 from eights.engine.rules import Rules, Scoring
 
 if TYPE_CHECKING:
+    from eights.bots.belief import BeliefModel
     from eights.fast.world import PlayOuts
 
 __all__ = ["KERNELS", "ISMCTSBot", "outcome_rewards", "round_rewards"]
@@ -144,17 +153,29 @@ class ISMCTSBot:
                  rollout: str = "greedy", c: float = 0.7, seed: int | None = None,
                  tree: str = "own", prior: str = "expert", z: float = 2.0,
                  epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0,
-                 infer: str = "model", kernel: str = "auto") -> None:
+                 infer: str = "model", kernel: str = "auto", worlds: str = "bands",
+                 belief: str = "") -> None:
         for option, value, allowed in (("tree", tree, TREES), ("prior", prior, ("expert", "none")),
                                        ("infer", infer, INFERENCES),
                                        ("rollout", rollout, ("greedy", "random")),
-                                       ("kernel", kernel, KERNELS)):
+                                       ("kernel", kernel, KERNELS), ("worlds", worlds, WORLDS)):
             if value not in allowed:
                 raise ValueError(f"ismcts {option} must be {' or '.join(allowed)}, not {value!r}")
         if kernel == "on" and importlib.util.find_spec("numba") is None:
             raise ValueError("ismcts kernel=on needs numba, which is not installed "
                              "(pip install 'eights[fast]'); kernel=auto rolls out on the "
                              "engine without it")
+        if belief and worlds != "belief":
+            raise ValueError("ismcts belief=PATH is the model of worlds=belief; add worlds=belief")
+        if worlds == "belief" and importlib.util.find_spec("numpy") is None:
+            raise ValueError("ismcts worlds=belief needs numpy, which is not installed "
+                             "(pip install numpy); worlds=bands needs nothing")
+        self.worlds = worlds
+        self._belief: BeliefModel | None = None
+        if belief:
+            from eights.bots.belief import BeliefModel
+
+            self._belief = BeliefModel.load(belief)
         if iterations is not None and iterations < 1:
             raise ValueError(f"ismcts iterations must be 1 or more, not {iterations}")
         if time is not None and time <= 0:
@@ -197,7 +218,13 @@ class ISMCTSBot:
         k = len(legal)
         base = 0 if self.prior is None else legal.index(self.prior.choose(observation, legal, search))
         me = observation.seat
-        bands = hand_bands(observation, self.infer)
+        bands: dict[int, list[Band]] | None = None
+        probs: list[list[float]] = []
+        seats: tuple[int, ...] = ()
+        if self.worlds == "belief":
+            probs, seats = self._belief_for(observation).deal_probs(observation)
+        else:
+            bands = hand_bands(observation, self.infer)
         scale = self._scale(observation)
         roots = [_Node() for _ in legal]
         total = [0.0] * k
@@ -213,7 +240,8 @@ class ISMCTSBot:
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
             pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
-            world = sample_world(observation, search, bands)
+            world = (sample_world(observation, search, bands) if bands is not None
+                     else sample_weighted_world(observation, search, probs, seats))
             draws = search.getrandbits(64)
             tried = live if self.prior is None else [base, *live]
             values = {}
@@ -265,6 +293,19 @@ class ISMCTSBot:
         points = seen.rules.points
         typical = sum(points.values()) / max(1, len(points))
         return max(1.0, typical * 6 * max(1, seen.players - 1))
+
+    def _belief_for(self, seen: Observation) -> BeliefModel:
+        """The belief model given as ``belief``, else the one shipped for ``seen``'s rules."""
+        if self._belief is None:
+            from eights.bots.belief import shipped
+
+            return shipped(seen.rules.name, seen.players)
+        model = self._belief
+        if (model.rules, model.players) != (seen.rules.name, seen.players):
+            raise ValueError(f"ismcts belief: the model is for {model.rules} with "
+                             f"{model.players} players, not {seen.rules.name} with "
+                             f"{seen.players}")
+        return model
 
     def _kernel_for(self, rules: Rules, players: int) -> PlayOuts | None:
         """The kernel's play-outs for these rules and players, or ``None`` for rollouts on
@@ -378,6 +419,9 @@ PRUNE_EVERY = 4
 KERNELS = ("auto", "on", "off")
 """Where rollouts are played: the compiled kernel when it can (``auto``), always (``on``:
 an error where it cannot), never (``off``: the engine)."""
+
+WORLDS = ("bands", "belief")
+"""How worlds are dealt: within the bands of ``infer``, or by the belief model."""
 
 TREES = ("own", "all", "none")
 """Where the tree grows below the root: the bot's own moves, everyone's, nowhere."""

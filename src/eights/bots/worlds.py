@@ -19,6 +19,10 @@ moment) that avoid those cards; ``infer`` chooses how much to believe
 the constraints cannot all be met, the cards that do not fit are dealt at
 random. :func:`known_voids` is the simpler view the expert uses: each seat's
 last certain void.
+
+A learned reading replaces the bands: :func:`sample_weighted_world` deals every
+unseen card by its probability of lying in each place (the belief model of
+:mod:`eights.bots.belief`), keeping the hand and stock sizes exact.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ from eights.engine.observation import TELL_KINDS, Observation
 from eights.engine.rules import DrawPolicy
 from eights.engine.tables import tables_for
 
-__all__ = ["INFERENCES", "Band", "Void", "hand_bands", "known_voids", "sample_world", "unseen_cards"]
+__all__ = ["INFERENCES", "Band", "Void", "hand_bands", "known_voids", "sample_weighted_world",
+           "sample_world", "unseen_cards"]
 
 Void = tuple[int, int]
 """The suit and rank a seat could not match: it holds no card of that suit, of
@@ -165,6 +170,48 @@ def sample_world(seen: Observation, rng: random.Random,
         at += count
     stock = cards[at:]
     return Game.from_observation(seen, hands, stock, rng)
+
+
+def sample_weighted_world(seen: Observation, rng: random.Random,
+                          probs: Sequence[Sequence[float]], seats: Sequence[int]) -> Game:
+    """A game in ``seen``'s public state with the unseen cards dealt by their probabilities.
+
+    ``probs[card][j]`` is the chance that one copy of ``card`` lies in place ``j``: the
+    hand of ``seats[j]``, or the stock for the last place (``seats`` lists every other
+    seat). Cards are dealt one at a time in a random order, each to a place that still
+    has room, with weight ``probs[card][j]`` times the room left in ``j`` over the
+    probability mass still headed there: the deal keeps the sizes exact and follows the
+    probabilities as closely as the sizes allow.
+    """
+    cards = unseen_cards(seen)
+    rng.shuffle(cards)
+    places = len(seats) + 1
+    need = [seen.hand_sizes[s] for s in seats] + [seen.stock]
+    mass = [sum(column) for column in zip(*(probs[c] for c in cards), strict=True)] or [0.0] * places
+    dealt: list[list[Card]] = [[] for _ in range(places)]
+    for c in cards:
+        row = probs[c]
+        weights = [r * k / m if k and m > 1e-12 else 0.0 for r, k, m in zip(row, need, mass, strict=True)]
+        total = sum(weights)
+        if total <= 0:  # the probabilities leave no room: any place with room
+            weights = [float(k) for k in need]
+            total = sum(weights)
+        x = rng.random() * total
+        j = -1
+        for i, w in enumerate(weights):
+            if w > 0:  # only places with room have weight
+                j = i
+                x -= w
+                if x < 0:
+                    break
+        dealt[j].append(c)
+        need[j] -= 1
+        mass = [m - r for m, r in zip(mass, row, strict=True)]
+    hands: list[list[Card]] = [[] for _ in range(seen.players)]
+    hands[seen.seat] = list(seen.hand)
+    for j, s in enumerate(seats):
+        hands[s] = dealt[j]
+    return Game.from_observation(seen, hands, dealt[-1], rng)
 
 
 def deal_consistent(seen: Observation, hands: Sequence[Sequence[Card]],

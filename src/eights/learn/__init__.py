@@ -1,0 +1,1 @@
+"""Learning: models trained on self-play (the ``[train]`` extra brings PyTorch)."""
