@@ -8,7 +8,9 @@ options after colons: ``greedy``, ``random``, ``ismcts:time=0.5:rollout=greedy``
 - :mod:`eights.bots.basic`: the interface, ``random`` and ``greedy``;
 - :mod:`eights.bots.expert`: a heuristic that reads the public moves;
 - :mod:`eights.bots.worlds`: deals of the unseen cards consistent with an observation;
-- :mod:`eights.bots.ismcts`: information-set search over those worlds.
+- :mod:`eights.bots.ismcts`: information-set search over those worlds;
+- :mod:`eights.bots.learned`: a network trained by self-play (:mod:`eights.learn`), run
+  in NumPy.
 
 The options a bot takes, and their types, are read from its factory's
 signature (:func:`bot_options`): a spec is checked and its values converted
@@ -35,8 +37,9 @@ from typing import Any
 from eights.bots.basic import Bot, GreedyBot, RandomBot
 from eights.bots.expert import ExpertBot
 from eights.bots.ismcts import ISMCTSBot
+from eights.bots.learned import LearnedBot
 
-__all__ = ["BOTS", "Bot", "BotOption", "ExpertBot", "GreedyBot", "ISMCTSBot", "RandomBot",
+__all__ = ["BOTS", "Bot", "BotOption", "ExpertBot", "GreedyBot", "ISMCTSBot", "LearnedBot", "RandomBot",
            "bot_options", "make_bot", "parse_bot_spec"]
 
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -44,6 +47,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "greedy": GreedyBot,
     "expert": ExpertBot,
     "ismcts": ISMCTSBot,
+    "learned": LearnedBot,
 }
 """Bot factories by name; options are passed as keyword arguments."""
 
