@@ -242,8 +242,9 @@ def play(
     rules: RulesOpt = "classic",
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, comma-separated "
-                                           "(random, greedy, expert, ismcts; options after "
-                                           "colons: ismcts:time=0.5), repeated as needed.")]
+                                           "(random, greedy, expert, ismcts, learned; options "
+                                           "after colons: ismcts:time=0.5, "
+                                           "learned:model=PATH), repeated as needed.")]
     = "greedy",
     humans: Annotated[int, typer.Option(help="People sharing this screen (hot-seat).")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the deal and the bots.")] = None,

@@ -49,8 +49,9 @@ __all__ = ["BOTS", "Connection", "Room", "check_bot", "hash_token", "new_token",
 
 log = logging.getLogger("eights.server")
 
-BOTS = ("random", "greedy", "expert", "ismcts")
-"""Bots a table may seat (``ismcts`` with at most 5000 iterations or 3 seconds a move)."""
+BOTS = ("random", "greedy", "expert", "ismcts", "learned")
+"""Bots a table may seat (``ismcts`` with at most 5000 iterations or 3 seconds a move;
+``learned`` with the shipped model only: no ``model`` path from a client)."""
 _SLOW_BOTS = ("ismcts",)
 """Bots that think in a worker thread, so the other tables keep playing meanwhile."""
 
@@ -82,6 +83,9 @@ def check_bot(spec: str) -> Bot:
         if isinstance(value, float) and not math.isfinite(value):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} must be a "
                                 f"finite number, not {value}")
+    if name == "learned" and "model" in options:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "learned plays the shipped model here; "
+                            "the model option is for the command line")
     if name == "ismcts":
         iterations, seconds = options.get("iterations", 1000), options.get("time", 0)
         if not isinstance(iterations, int) or not 1 <= iterations <= 5000:
