@@ -254,15 +254,16 @@ class Trainer:
         self.length = np.zeros(config.tables, dtype=np.int64)
         self.buffer = _Buffer(observation_size(n))
         self.progress = Progress()
-        self._pool_mark = 0
+        self.pool_mark = 0
+        """The samples when the pool last took a checkpoint."""
         self._taken = 0
         for b in range(config.tables):
-            self._line_up(b)
+            self.line_up(b)
         self.tables.kinds[:] = np.where(self.role < 0, GREEDY, OUTSIDE)
 
     # ------------------------------------------------------------------ playing
-    def _line_up(self, b: int) -> None:
-        """Choose who plays table ``b``'s next round."""
+    def line_up(self, b: int) -> None:
+        """Choose who plays table ``b``'s next round (:attr:`role`)."""
         cfg, n = self.config, self.players
         u = self.rng.random()
         learner = int(self.rng.integers(n))
@@ -349,7 +350,7 @@ class Trainer:
         self.done[uids] = True
         self.length[ended] = 0
         for b in ended:
-            self._line_up(int(b))
+            self.line_up(int(b))
             self.uid[b] = self.next_uid
             self.next_uid += 1
         t.kinds[ended] = np.where(self.role[ended] < 0, GREEDY, OUTSIDE)
@@ -395,8 +396,8 @@ class Trainer:
             self.progress.updates += 1
             self.progress.loss = float(loss.detach())
         self.progress.samples += count
-        if self.progress.samples - self._pool_mark >= cfg.pool_every:
-            self._pool_mark = self.progress.samples
+        if self.progress.samples - self.pool_mark >= cfg.pool_every:
+            self.pool_mark = self.progress.samples
             frozen = QNet(state_size(self.players), cfg.hidden)
             frozen.load_state_dict(self.net.state_dict())
             self.pool = [*self.pool, frozen][-cfg.pool_size:]
@@ -470,7 +471,7 @@ class Trainer:
             "value": None if self.value is None else self.value.state_dict(),
             "opt": self.opt.state_dict(), "pool": [m.state_dict() for m in self.pool],
             "rng": self.rng.bit_generator.state, "tables": self.tables.states.copy(),
-            "progress": asdict(self.progress), "pool_mark": self._pool_mark,
+            "progress": asdict(self.progress), "pool_mark": self.pool_mark,
         }
         tmp = path.with_suffix(".tmp")
         torch.save(state, tmp)
@@ -495,9 +496,9 @@ class Trainer:
         trainer.rng.bit_generator.state = state["rng"]
         trainer.tables.states[:] = state["tables"]
         trainer.progress = Progress(**state["progress"])
-        trainer._pool_mark = state["pool_mark"]
+        trainer.pool_mark = state["pool_mark"]
         for b in range(config.tables):  # the tables' rounds restart: the old line-ups are gone
-            trainer._line_up(b)
+            trainer.line_up(b)
         trainer.tables.kinds[:] = np.where(trainer.role < 0, GREEDY, OUTSIDE)
         trainer.tables.deal(np.arange(config.tables))
         return trainer
