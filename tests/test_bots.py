@@ -165,7 +165,7 @@ def test_bot_specs() -> None:
         make_bot("ismcts:rollout=smart")
     with pytest.raises(ValueError, match="tree must be own or all or none, not 'mind-reading'"):
         make_bot("ismcts:tree=mind-reading")
-    with pytest.raises(ValueError, match="prior must be expert or none"):
+    with pytest.raises(ValueError, match="prior must be expert or learned or none"):
         make_bot("ismcts:prior=oracle")
     with pytest.raises(ValueError, match="epsilon must be between 0 and 1, not 2"):
         make_bot("ismcts:epsilon=2")
