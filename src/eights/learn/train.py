@@ -115,6 +115,9 @@ class Progress:
 
     seconds: float = 0.0
     """Training time so far (resumed runs included)."""
+    cpu_seconds: float = 0.0
+    """CPU time of this process while training (measurements left out; a shared machine
+    gives a run less CPU than wall time)."""
     samples: int = 0
     """Decisions learned from."""
     decisions: int = 0
@@ -415,7 +418,8 @@ class Trainer:
             "training": {
                 "command": cfg.command, "seed": cfg.seed, "algorithm": cfg.algorithm,
                 "hidden": list(cfg.hidden), "config": _plain(asdict(cfg), drop=("rules",)),
-                "seconds": round(p.seconds, 1), "samples": p.samples, "rounds": p.rounds,
+                "seconds": round(p.seconds, 1), "cpu_seconds": round(p.cpu_seconds, 1),
+                "samples": p.samples, "rounds": p.rounds,
                 "updates": p.updates, "torch": torch.__version__,
                 "machine": f"{platform.machine()}, {cfg.threads} torch thread(s)",
             },
@@ -431,9 +435,11 @@ class Trainer:
         cfg = self.config
         p = self.progress
         began = time.perf_counter() - p.seconds
+        cpu_began = time.process_time() - p.cpu_seconds
         next_eval = (p.curve[-1]["seconds"] + cfg.eval_every) if p.curve else 0.0
         while True:
             p.seconds = time.perf_counter() - began
+            p.cpu_seconds = time.process_time() - cpu_began
             if (cfg.samples is not None and p.samples >= cfg.samples) or (
                     cfg.samples is None and p.seconds >= cfg.hours * 3600):
                 break
@@ -441,6 +447,7 @@ class Trainer:
                 self.measure()
                 next_eval = p.seconds + cfg.eval_every
                 began += time.perf_counter() - began - p.seconds  # measuring is not training
+                cpu_began += time.process_time() - cpu_began - p.cpu_seconds
                 if checkpoint is not None:
                     self.save(checkpoint)
             self.step()
