@@ -58,8 +58,8 @@ from eights.engine.observation import Observation
 from eights.engine.rules import Rules, load_rules
 
 __all__ = ["ACTION_FEATURES", "FORMAT", "LearnedBot", "Model", "action_features", "action_table",
-           "deck_counts",
-           "shipped_model", "shipped_models", "state_features", "state_size"]
+           "card_path", "deck_counts", "shipped_model", "shipped_models", "state_features",
+           "state_size"]
 
 FORMAT = 1
 """The model files' format (the features and the layout of the weights)."""
@@ -103,7 +103,7 @@ def state_features(obs: npt.NDArray[Any], deck: Float32Array) -> Float32Array:
 
 
 ACTION_FEATURES = 53 + 14 + 5 + 5 + 1 + 4 + 4 + 2
-"""Floats a legal action's features hold (see :func:`action_table`)."""
+"""Floats a legal action's features hold (see :func:`action_features`)."""
 
 
 _UNDER = np.array(UNDER, dtype=np.int64)
