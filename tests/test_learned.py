@@ -179,6 +179,17 @@ def test_playing_and_serving_import_no_training_framework(tmp_path: Path) -> Non
     assert done.stdout.strip() == "[]"
 
 
+def test_the_server_seats_the_learned_bot_with_its_shipped_model_only() -> None:
+    pytest.importorskip("fastapi", reason="the server extra")
+    from eights.server.protocol import ProtocolError
+    from eights.server.room import check_bot
+
+    assert isinstance(check_bot("learned"), LearnedBot)
+    assert isinstance(check_bot("learned:temperature=0.5"), LearnedBot)
+    with pytest.raises(ProtocolError, match="shipped model"):
+        check_bot("learned:model=/etc/passwd")
+
+
 def test_the_search_takes_the_learned_bot_as_its_prior(tmp_path: Path) -> None:
     bot = make_bot("ismcts:iterations=40:prior=learned:seed=1")
     from eights.bots.ismcts import ISMCTSBot
