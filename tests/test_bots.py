@@ -159,7 +159,8 @@ def test_bot_specs() -> None:
     assert parse_bot_spec("Greedy") == ("greedy", {})
     assert parse_bot_spec("x:n=3:t=0.5:mode=fast") == ("x", {"n": 3, "t": 0.5, "mode": "fast"})
     assert isinstance(make_bot("random"), RandomBot)
-    with pytest.raises(ValueError, match="unknown bot 'clever'; bots are expert, greedy, ismcts, learned, random"):
+    with pytest.raises(ValueError,
+                       match="unknown bot 'clever'; bots are expert, greedy, ismcts, learned, random"):
         make_bot("clever")
     with pytest.raises(ValueError, match="rollout must be greedy or random, not 'smart'"):
         make_bot("ismcts:rollout=smart")
