@@ -1,8 +1,9 @@
 """Strength targets of issue 4, measured in duplicate tournaments.
 
     python benchmarks/strength.py [--presets classic,huit-fou|family]
-                                  [--only ladder|search|four|random|oracle]
+                                  [--only ladder|search|four|random|oracle|learned]
                                   [--deals 1500] [--search-deals 150] [--four-deals 100]
+                                  [--learned-deals 300]
                                   [--ismcts ismcts:iterations=2000] [--jobs 2] [--seed 1] [--quiet]
 
 Checks, on each seed preset (``--presets family``: the eight presets of the family):
@@ -15,6 +16,9 @@ Checks, on each seed preset (``--presets family``: the eight presets of the fami
   a seat's share is half its team's wins (50% at most), so there the target
   is the searcher's team beating the experts' team: above 25%;
 - ``random``: 2-player classic, ISMCTS against ``random`` (at least 90%);
+- ``learned``: 2 players, the learned bot (its shipped model) against ``expert``,
+  ``greedy`` and ``random`` (``--learned-deals``; presets without a shipped 2-player
+  model are left out); the issue's target is ``expert``'s interval lying below 0.5;
 - ``oracle`` (an experiment, not a target): the ``four`` line again with the
   search handed the true hidden cards instead of sampled worlds, in one
   process: how much of the gap to a perfect reader of hands is information.
@@ -39,6 +43,7 @@ from typing import Any
 import eights.bots.ismcts
 from eights import Game, load_rules, preset_names
 from eights.bots import make_bot
+from eights.bots.learned import shipped_models
 from eights.cli import progress
 from eights.engine.observation import Observation
 from eights.lab.tournament import Standing, TournamentResult
@@ -48,7 +53,7 @@ PRESETS = ("huit-fou", "huit-americain", "classic", "les-huit")
 FAMILY = ("crazy-eights", "mau-mau", "switch", "black-jack", "last-card", "pesten",
           "tschau-sepp", "uno-cards")
 """The family of docs/rules.md (``--presets family``)."""
-CHECKS = {"ladder", "search", "four", "random", "oracle"}
+CHECKS = {"ladder", "search", "four", "random", "oracle", "learned"}
 
 
 def seconds_per_decision(preset: str, players: int, spec: str, games: int = 3,
@@ -125,7 +130,7 @@ def tournament(rules: str, players: int, bots: Sequence[str], deals: int,
 
 
 def run(presets: Sequence[str], only: set[str], deals: int, search_deals: int, four_deals: int,
-        spec: str, jobs: int, seed: int) -> None:
+        spec: str, jobs: int, seed: int, learned_deals: int = 300) -> None:
     timed = {(p, 2) for p in presets if "search" in only} | {
         (p, 4) for p in presets if "four" in only} | ({("classic", 2)} if "random" in only else set())
     for preset, players in sorted(timed):
@@ -147,6 +152,11 @@ def run(presets: Sequence[str], only: set[str], deals: int, search_deals: int, f
             result = tournament(preset, 4, [spec, "expert"], four_deals, jobs=jobs, seed=seed,
                                 seats=(1, 3))
             print(_line(result, spec, "expert", floor), flush=True)
+        if "learned" in only and (preset, 2) in shipped_models():
+            for other in ("expert", "greedy", "random"):
+                result = tournament(preset, 2, ["learned", other], learned_deals, jobs=jobs,
+                                    seed=seed)
+                print(_line(result, "learned", other, None), flush=True)
         if "oracle" in only:
             with oracle():
                 result = tournament(preset, 4, [spec, "expert"], four_deals, jobs=1, seed=seed,
@@ -164,6 +174,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1500)
     parser.add_argument("--search-deals", type=int, default=150)
     parser.add_argument("--four-deals", type=int, default=100)
+    parser.add_argument("--learned-deals", type=int, default=300)
     parser.add_argument("--ismcts", default="ismcts:iterations=2000")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
@@ -182,7 +193,7 @@ def main() -> None:
         parser.error(f"--presets takes {','.join(preset_names())} or family, "
                      f"not {','.join(sorted(unknown))}")
     run(presets, only, args.deals, args.search_deals,
-        args.four_deals, args.ismcts, args.jobs, args.seed)
+        args.four_deals, args.ismcts, args.jobs, args.seed, args.learned_deals)
 
 
 if __name__ == "__main__":

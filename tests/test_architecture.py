@@ -8,7 +8,8 @@
   ``eights.i18n`` on the engine only, ``eights.lab`` on the engine, the bots and the kernel,
   ``eights.rl`` (the environments) on all of these (and ``eights.i18n`` for the
   table in words of ``render``), ``eights.openspiel`` (the OpenSpiel game) on the
-  engine, the codes and the bots;
+  engine, the codes and the bots; ``eights.learn`` (self-play training) on the engine,
+  the codes, the bots, the kernel and the lab;
 - the front-ends (cli, plain, session, tui, server) sit on top;
 - nothing outside the engine reads a private attribute of another object
   (``game._t``): what a front-end needs is public (``Game.apply`` returns a
@@ -33,6 +34,7 @@ ALLOWED = {
     "lab": {"engine", "bots", "codes", "fast", "lab"},
     "rl": {"engine", "bots", "codes", "fast", "i18n", "rl"},
     "openspiel": {"engine", "bots", "codes", "openspiel"},
+    "learn": {"engine", "bots", "codes", "fast", "lab", "learn"},
 }
 
 

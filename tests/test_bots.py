@@ -159,13 +159,14 @@ def test_bot_specs() -> None:
     assert parse_bot_spec("Greedy") == ("greedy", {})
     assert parse_bot_spec("x:n=3:t=0.5:mode=fast") == ("x", {"n": 3, "t": 0.5, "mode": "fast"})
     assert isinstance(make_bot("random"), RandomBot)
-    with pytest.raises(ValueError, match="unknown bot 'clever'; bots are expert, greedy, ismcts, random"):
+    with pytest.raises(ValueError,
+                       match="unknown bot 'clever'; bots are expert, greedy, ismcts, learned, random"):
         make_bot("clever")
     with pytest.raises(ValueError, match="rollout must be greedy or random, not 'smart'"):
         make_bot("ismcts:rollout=smart")
     with pytest.raises(ValueError, match="tree must be own or all or none, not 'mind-reading'"):
         make_bot("ismcts:tree=mind-reading")
-    with pytest.raises(ValueError, match="prior must be expert or none"):
+    with pytest.raises(ValueError, match="prior must be expert or learned or none"):
         make_bot("ismcts:prior=oracle")
     with pytest.raises(ValueError, match="epsilon must be between 0 and 1, not 2"):
         make_bot("ismcts:epsilon=2")

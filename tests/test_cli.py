@@ -410,7 +410,7 @@ def test_version() -> None:
 
 @pytest.mark.parametrize(("args", "needles"), [
     (("--speed", "warp"), ("unknown speed 'warp'", "slow, normal, fast, instant")),
-    (("--bots", "clever"), ("unknown bot 'clever'", "expert, greedy, ismcts, random")),
+    (("--bots", "clever"), ("unknown bot 'clever'", "expert, greedy, ismcts, learned, random")),
     (("--bots", "ismcts:iterations=abc"), ("option iterations must be a whole number, not 'abc'",)),
     (("--bots", "greedy:depth=2"), ("has no option 'depth'",)),
     (("--rules", "nope"), ("nope",)),

@@ -361,7 +361,7 @@ def test_gymnasium_illegal_codes() -> None:
 
 
 @pytest.mark.parametrize(("opponents", "message"), [
-    ("greedy,dummy", "opponents: unknown bot 'dummy'; bots are expert, greedy, ismcts, random"),
+    ("greedy,dummy", "opponents: unknown bot 'dummy'; bots are expert, greedy, ismcts, learned, random"),
     ("expert:depth=2", "opponents: bot 'expert' has no option 'depth'"),
     ("greedy,,random", "needs bot specs separated by commas"),
     ("", "needs bot specs separated by commas"),

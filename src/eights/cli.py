@@ -110,6 +110,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rl": ("pettingzoo", "gymnasium"),
     "openspiel": ("pyspiel",),
     "ray": ("ray",),
+    "train": ("torch",),
 }
 """The optional libraries of each extra (``pip install 'eights[extra]'``)."""
 
@@ -268,8 +269,9 @@ def play(
     rules: RulesOpt = "classic",
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, comma-separated "
-                                           "(random, greedy, expert, ismcts; options after "
-                                           "colons: ismcts:time=0.5), repeated as needed.")]
+                                           "(random, greedy, expert, ismcts, learned; options "
+                                           "after colons: ismcts:time=0.5, "
+                                           "learned:model=PATH), repeated as needed.")]
     = "greedy",
     humans: Annotated[int, typer.Option(help="People sharing this screen (hot-seat).")] = 1,
     seed: Annotated[int | None, typer.Option(help="Seed of the deal and the bots.")] = None,
@@ -826,6 +828,121 @@ def db_revision(db: Annotated[str | None, _DB_URL] = None) -> None:
     head = ScriptDirectory.from_config(config).get_current_head()
     state = "up to date" if current == head else "needs: eights db upgrade"
     typer.echo(f"{shown}: revision {current or '(empty)'}; newest {head} ({state})")
+
+
+@app.command()
+def train(
+    rules: Annotated[str, typer.Argument(help="Preset name or rules file (house rules).")],
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")]
+    = None,
+    hours: Annotated[float, typer.Option(help="Hours of training (with --resume: in all).")]
+    = 1.0,
+    seed: Annotated[int, typer.Option(help="Seed of every random choice of the run.")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        help="Directory of the checkpoint, the model and the learning curve "
+             "(default: RULES-Np).")] = None,
+    resume: Annotated[bool, typer.Option(help="Go on from the checkpoint in --out.")] = False,
+    samples: Annotated[int | None, typer.Option(
+        help="Stop after this many decisions learned from (repeatable runs: the time "
+             "limit depends on the machine).")] = None,
+    algorithm: Annotated[str, typer.Option(
+        help="pg (policy gradient with action masks, the default) or dmc (Deep "
+             "Monte-Carlo).")] = "pg",
+    eval_every: Annotated[float, typer.Option(
+        help="Minutes between two measurements against the expert (0: none).")] = 5.0,
+    eval_deals: Annotated[int, typer.Option(
+        help="Duplicate deals of each measurement against the expert.")] = 100,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    set_: SetOpt = None,
+) -> None:
+    """Train a learned bot by self-play for a rule set and player count."""
+    _need("train", "eights train")
+    _need("fast", "eights train")
+    _need("lab", "eights train", "matplotlib", "openskill")
+    from eights.learn.train import ALGORITHMS, Config, Trainer, save_curve
+
+    rules_obj = _rules(rules, set_)
+    n = _players(rules_obj, players)
+    if algorithm not in ALGORITHMS:
+        _fail(f"unknown algorithm {algorithm!r}; algorithms: {', '.join(ALGORITHMS)}")
+    if hours <= 0:
+        _fail(f"--hours must be positive, not {hours}")
+    if samples is not None and samples < 1:
+        _fail(f"--samples must be 1 or more, not {samples}")
+    if eval_every < 0:
+        _fail(f"--eval-every must be 0 or more minutes, not {eval_every}")
+    if eval_deals < 1:
+        _fail(f"--eval-deals must be 1 or more, not {eval_deals}")
+    folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
+    checkpoint = folder / "checkpoint.pt"
+    command = "eights train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
+    changes: dict[str, Any] = {"hours": hours, "samples": samples, "command": command,
+               "eval_every": eval_every * 60, "eval_deals": eval_deals}
+    if resume:
+        if not checkpoint.exists():
+            _fail(f"--resume: no checkpoint {str(checkpoint)!r} (start without --resume)")
+        trainer = Trainer.load(checkpoint, **changes)
+        if trainer.rules != rules_obj or trainer.players != n:
+            _fail(f"--resume: the checkpoint in {str(folder)!r} trains "
+                  f"{trainer.rules.name} with {trainer.players} players, not these rules "
+                  f"with {n}")
+    else:
+        if checkpoint.exists():
+            _fail(f"{str(folder)!r} holds a checkpoint already: --resume to go on, or "
+                  "another --out")
+        _check_output(folder, "--out", directory=True)
+        trainer = Trainer(Config(rules_obj.to_table(), n, seed=seed, algorithm=algorithm,
+                                 **changes))
+    with _training_bar(trainer, quiet) as report:
+        result = trainer.run(report, checkpoint)
+    curve = folder / "curve.png"
+    if result.curve:
+        save_curve(result.curve, curve, f"{rules_obj.name}, {n} players")
+    rate = result.samples / max(result.seconds, 1e-9)
+    typer.echo(f"trained {result.seconds / 60:.1f} min: {result.samples:,} decisions learned "
+               f"from ({rate:,.0f} a second), {result.rounds:,} rounds")
+    if result.curve:
+        last = result.curve[-1]
+        typer.echo(f"against the expert: {last['win_share']:.3f} [{last['low']:.3f}, "
+                   f"{last['high']:.3f}] ({int(last['rounds'])} rounds); curve: {curve}")
+    model = folder / "model.npz"
+    typer.echo(f"model: {model} (play it: eights play -r {rules} -n {n} "
+               f"--bots learned:model={model})")
+
+
+@contextmanager
+def _training_bar(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], None]]:
+    """A progress bar over the training time: time left, samples, strength against the
+    expert (as :func:`progress` decides whether to show it)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    forced = os.environ.get("EIGHTS_PROGRESS", "")
+    console = Console(stderr=True, force_terminal=True if forced == "1" else None)
+    if quiet or forced == "0" or not (forced == "1" or console.is_terminal):
+        yield lambda p: None
+        return
+    total = trainer.config.hours * 3600 if trainer.config.samples is None else \
+        trainer.config.samples
+    columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
+               TextColumn("left  {task.fields[samples]} samples  vs expert {task.fields[vs]}"))
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(f"training {trainer.rules.name} {trainer.players}p", total=total,
+                            samples="0", vs="(measuring)")
+        shown = 0.0
+
+        def update(p: Any) -> None:
+            nonlocal shown
+            now = time.monotonic()
+            if now - shown < 0.2:
+                return
+            shown = now
+            vs = (f"{p.curve[-1]['win_share']:.2f} [{p.curve[-1]['low']:.2f}, "
+                  f"{p.curve[-1]['high']:.2f}]" if p.curve else "(measuring)")
+            bar.update(task, completed=p.seconds if trainer.config.samples is None
+                       else p.samples, samples=f"{p.samples:,}", vs=vs)
+
+        yield update
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -9,7 +9,9 @@ options after colons: ``greedy``, ``random``, ``ismcts:time=0.5:rollout=greedy``
 - :mod:`eights.bots.expert`: a heuristic that reads the public moves;
 - :mod:`eights.bots.worlds`: deals of the unseen cards consistent with an observation;
 - :mod:`eights.bots.belief`: the belief model (NumPy): where each unseen card lies;
-- :mod:`eights.bots.ismcts`: information-set search over those worlds.
+- :mod:`eights.bots.ismcts`: information-set search over those worlds;
+- :mod:`eights.bots.learned`: a network trained by self-play (:mod:`eights.learn`), run
+  in NumPy.
 
 The options a bot takes, and their types, are read from its factory's
 signature (:func:`bot_options`): a spec is checked and its values converted
@@ -36,8 +38,9 @@ from typing import Any
 from eights.bots.basic import Bot, GreedyBot, RandomBot
 from eights.bots.expert import ExpertBot
 from eights.bots.ismcts import ISMCTSBot
+from eights.bots.learned import LearnedBot
 
-__all__ = ["BOTS", "Bot", "BotOption", "ExpertBot", "GreedyBot", "ISMCTSBot", "RandomBot",
+__all__ = ["BOTS", "Bot", "BotOption", "ExpertBot", "GreedyBot", "ISMCTSBot", "LearnedBot", "RandomBot",
            "bot_options", "make_bot", "parse_bot_spec"]
 
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -45,6 +48,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "greedy": GreedyBot,
     "expert": ExpertBot,
     "ismcts": ISMCTSBot,
+    "learned": LearnedBot,
 }
 """Bot factories by name; options are passed as keyword arguments."""
 

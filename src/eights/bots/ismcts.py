@@ -46,8 +46,9 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 - ``rollout``: ``greedy`` (default: the greedy bot's rules read straight off
   the sampled world) or ``random``;
 - ``epsilon``: share of random moves in greedy rollouts (default 0);
-- ``prior``: ``expert`` (default: the action to beat) or ``none`` (play the
-  action with the best mean);
+- ``prior``: ``expert`` (default: the action to beat), ``learned`` (the
+  learned bot's choice, :mod:`eights.bots.learned`, with the shipped model of the
+  rules and player count) or ``none`` (play the action with the best mean);
 - ``z``: how many standard errors an action must beat the prior by (default 2);
 - ``prune``: every 4 worlds after the first 16, an action whose paired
   advantage is more than ``prune`` standard errors below zero leaves the race
@@ -94,6 +95,7 @@ from typing import TYPE_CHECKING
 
 from eights.bots.basic import greedy_choice
 from eights.bots.expert import ExpertBot
+from eights.bots.learned import LearnedBot
 from eights.bots.worlds import INFERENCES, Band, hand_bands, sample_weighted_world, sample_world
 from eights.engine.actions import Action
 from eights.engine.errors import RulesError
@@ -155,7 +157,7 @@ class ISMCTSBot:
                  epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0,
                  infer: str = "model", kernel: str = "auto", worlds: str = "bands",
                  belief: str = "") -> None:
-        for option, value, allowed in (("tree", tree, TREES), ("prior", prior, ("expert", "none")),
+        for option, value, allowed in (("tree", tree, TREES), ("prior", prior, PRIORS),
                                        ("infer", infer, INFERENCES),
                                        ("rollout", rollout, ("greedy", "random")),
                                        ("kernel", kernel, KERNELS), ("worlds", worlds, WORLDS)):
@@ -193,7 +195,8 @@ class ISMCTSBot:
         self.c = c
         self.seed = seed
         self.tree = tree
-        self.prior = ExpertBot() if prior == "expert" else None
+        self.prior: ExpertBot | LearnedBot | None = (
+            ExpertBot() if prior == "expert" else LearnedBot() if prior == "learned" else None)
         self.z = z
         self.epsilon = epsilon
         self.points = points
@@ -422,6 +425,8 @@ an error where it cannot), never (``off``: the engine)."""
 
 WORLDS = ("bands", "belief")
 """How worlds are dealt: within the bands of ``infer``, or by the belief model."""
+PRIORS = ("expert", "learned", "none")
+"""The action a searched action must beat: the expert's, the learned bot's, none."""
 
 TREES = ("own", "all", "none")
 """Where the tree grows below the root: the bot's own moves, everyone's, nowhere."""

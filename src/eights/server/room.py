@@ -590,7 +590,7 @@ class Room:
         if old.kind == "person" and self.connected(msg.seat):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"{old.name} is connected at seat "
                                 f"{msg.seat}; only a missing player can be replaced")
-        check_bot(msg.bot, self.limits.bot_seconds)
+        check_bot(msg.bot, self.limits.bot_seconds, self.game.rules, self.n)
         name = bot_name(s.name for i, s in enumerate(self.seats) if i != msg.seat)
         await self._set_seat(msg.seat, _Seat.of_bot(name, msg.bot, self.limits.bot_seconds))
         if self.status == "waiting":  # nothing said yet: count the bots in seat order

@@ -39,15 +39,17 @@ from typing import Literal
 from eights.bots import Bot, bot_options, make_bot, parse_bot_spec
 from eights.engine.actions import Action
 from eights.engine.observation import Observation
+from eights.engine.rules import Rules
 from eights.server.protocol import ErrorCode, ProtocolError
 
 __all__ = ["BOTS", "INLINE_BOTS", "Pool", "Thinker", "check_bot", "server_bot"]
 
 log = logging.getLogger("eights.server")
 
-BOTS = ("random", "greedy", "expert", "ismcts")
-"""Bots a table may seat."""
-INLINE_BOTS = frozenset({"random", "greedy", "expert"})
+BOTS = ("random", "greedy", "expert", "ismcts", "learned")
+"""Bots a table may seat (``learned`` with the model shipped for the table's rules and
+players: a client names no file)."""
+INLINE_BOTS = frozenset({"random", "greedy", "expert", "learned"})
 """Bots quick enough to choose on the event loop; every other bot thinks in the pool."""
 MAX_ITERATIONS = 5000
 """Most ``iterations`` a bot spec may ask for (it bounds a search's memory, not its time)."""
@@ -80,9 +82,13 @@ def server_bot(spec: str, seconds: float) -> tuple[str, Bot]:
     return bounded, make_bot(bounded)
 
 
-def check_bot(spec: str, seconds: float) -> Bot:
+def check_bot(spec: str, seconds: float, rules: Rules | None = None,
+              players: int | None = None) -> Bot:
     """The bot of ``spec``, if the server seats such a bot within its budget of ``seconds``
-    a move (else :class:`ProtocolError` saying what is allowed)."""
+    a move, and (given ``rules`` and ``players``) at such a table: a bot that needs
+    something made for the table (a learned bot, its model) says so by a
+    ``check_table(rules, players)`` that raises :class:`ValueError`. Else
+    :class:`ProtocolError` saying what is allowed."""
     try:
         name, options = parse_bot_spec(spec)
     except ValueError as exc:
@@ -94,6 +100,9 @@ def check_bot(spec: str, seconds: float) -> Bot:
         if isinstance(value, float) and not math.isfinite(value):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} must be a "
                                 f"finite number, not {value}")
+    if "model" in options:
+        raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: the model option is for the "
+                            "command line; a server's bots play the models it ships")
     iterations, time = options.get("iterations"), options.get("time")
     if isinstance(iterations, int) and not 1 <= iterations <= MAX_ITERATIONS:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: iterations must be 1 to "
@@ -102,9 +111,13 @@ def check_bot(spec: str, seconds: float) -> Bot:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: time must be more than 0 and "
                             f"at most {seconds:g} seconds a move on this server, not {time:g}")
     try:
-        return server_bot(spec, seconds)[1]
+        bot = server_bot(spec, seconds)[1]
+        fits = getattr(bot, "check_table", None)
+        if rules is not None and players is not None and callable(fits):
+            fits(rules, players)
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
+    return bot
 
 
 # --------------------------------------------------------------------------- the pool

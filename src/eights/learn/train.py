@@ -1,0 +1,564 @@
+"""Self-play training of the learned bot on the compiled kernel (PyTorch, CPU).
+
+Two learners share the network of :mod:`eights.bots.learned` (``Q(s, a)``, one score
+a legal action) and everything else; they differ in how the score is read and fitted:
+
+- ``dmc`` (Deep Monte-Carlo, DouZero): the score is the round's expected reward; the
+  seats play the best-scored action (``epsilon`` of the time a random one), and each
+  decision's score is fitted to the reward its seat got at the round's end (mean
+  squared error). Off-policy tolerant: every seat of every table may learn.
+- ``pg`` (policy gradient with action masks, as PPO's actor without its clipping):
+  the scores are the logits of a softmax over the legal actions; the seats sample
+  from it, and each decision's log-probability is pushed by its advantage (the
+  round's reward less a value ``V(s)`` fitted alongside), with an entropy bonus.
+
+Opponents: a round is self-play (every seat the current network: every seat learns)
+or one learning seat against the kernel's greedy policy, or against a frozen past
+checkpoint from a pool (the last few, added every ``pool_every`` samples), by
+``greedy_share`` and ``pool_share``. The reward is +1 for each winner of the round
+and -1 for every other seat (:func:`eights.codes.round_rewards`, ``win``).
+
+Every random choice flows from ``seed``: the tables' deals and draws, the line-ups,
+the exploration and the network's initial weights (one torch thread makes the
+arithmetic repeatable). A run stops after ``hours`` of training or ``samples``
+decisions learned from, whichever comes first; the strength against ``expert`` is
+measured every ``eval_every`` seconds on duplicate deals of ``eval_seed`` (never the
+seeds of the final measurements) and kept as the learning curve.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from eights.bots.learned import (
+    ACTION_FEATURES,
+    FORMAT,
+    Model,
+    action_table,
+    deck_counts,
+    state_features,
+    state_size,
+)
+from eights.codes import action_count, observation_size
+from eights.engine.rules import Rules, load_rules
+from eights.fast.selfplay import GREEDY, OUTSIDE, Tables
+
+__all__ = ["ALGORITHMS", "Config", "Progress", "QNet", "Trainer", "evaluate"]
+
+ALGORITHMS = ("dmc", "pg")
+
+
+@dataclass
+class Config:
+    """A training run (the defaults are those of the shipped models)."""
+
+    rules: dict[str, Any]
+    """The rules as a table (:meth:`~eights.engine.rules.Rules.to_table`)."""
+    players: int
+    seed: int = 0
+    hours: float = 1.0
+    samples: int | None = None
+    """Stop after this many decisions learned from (``None``: the time decides)."""
+    algorithm: str = "pg"
+    hidden: tuple[int, ...] = (256, 128, 64)
+    tables: int = 256
+    batch: int = 1024
+    lr: float = 5e-4
+    epsilon: float = 0.05
+    entropy: float = 0.01
+    greedy_share: float = 0.15
+    pool_share: float = 0.25
+    pool_every: int = 500_000
+    pool_size: int = 5
+    eval_every: float = 300.0
+    """Seconds of training between two measurements against the expert (0: none)."""
+    eval_deals: int = 100
+    eval_seed: int = 7
+    threads: int = 1
+    max_decisions: int = 2000
+    """A round longer than this (decisions of its outside seats) is dealt again and not
+    learned from: an early network may draw for ever where drawing is always allowed."""
+    command: str = ""
+    """The command line that started the run (for the model card)."""
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {self.algorithm!r}; algorithms: "
+                             f"{', '.join(ALGORITHMS)}")
+        if self.hours <= 0 and self.samples is None:
+            raise ValueError(f"hours must be positive, not {self.hours}")
+        if self.samples is not None and self.samples < 1:
+            raise ValueError(f"samples must be 1 or more, not {self.samples}")
+        for name in ("greedy_share", "pool_share", "epsilon"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be between 0 and 1, not {getattr(self, name)}")
+        self.hidden = tuple(self.hidden)
+
+
+@dataclass
+class Progress:
+    """Where a run stands (passed to the progress callback after each step)."""
+
+    seconds: float = 0.0
+    """Training time so far (resumed runs included)."""
+    cpu_seconds: float = 0.0
+    """CPU time of this process while training (measurements left out; a shared machine
+    gives a run less CPU than wall time)."""
+    samples: int = 0
+    """Decisions learned from."""
+    decisions: int = 0
+    """Decisions played by the learning network (exploring included)."""
+    rounds: int = 0
+    dropped: int = 0
+    """Rounds dealt again for passing ``max_decisions`` (not learned from)."""
+    updates: int = 0
+    loss: float = 0.0
+    curve: list[dict[str, float]] = field(default_factory=list)
+    """``{seconds, samples, win_share, low, high}`` of each measurement against the expert."""
+
+
+class QNet(nn.Module):
+    """``Q(s, a)``: ``relu(W_s s + b + W_a a)``, then the hidden layers, then a scalar (the
+    layout :class:`eights.bots.learned.Model` runs in NumPy)."""
+
+    def __init__(self, state: int, hidden: tuple[int, ...]) -> None:
+        super().__init__()
+        self.state = nn.Linear(state, hidden[0])
+        self.action = nn.Linear(ACTION_FEATURES, hidden[0], bias=False)
+        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in pairwise(hidden))
+        self.out = nn.Linear(hidden[-1], 1)
+
+    def forward(self, s: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+        """Scores ``(G, W)`` of ``W`` actions ``a (G, W, F)`` in each of ``G`` states."""
+        h = torch.relu(self.state(s)[:, None, :] + self.action(a))
+        for layer in self.layers:
+            h = torch.relu(layer(h))
+        out: torch.Tensor = self.out(h)[..., 0]
+        return out
+
+    def flat(self, s: torch.Tensor, rows: torch.Tensor, codes: torch.Tensor,
+             table: torch.Tensor) -> torch.Tensor:
+        """Scores of the actions ``codes (K,)`` (their features in ``table``), action ``i`` in
+        state ``rows[i]`` of ``s (G, S)``; each distinct action is projected once."""
+        distinct, index = torch.unique(codes, return_inverse=True)
+        h = torch.relu(self.state(s)[rows] + self.action(table[distinct])[index])
+        for layer in self.layers:
+            h = torch.relu(layer(h))
+        out: torch.Tensor = self.out(h)[:, 0]
+        return out
+
+    def weights(self) -> tuple[npt.NDArray[np.float32], ...]:
+        """The weights in :class:`~eights.bots.learned.Model`'s order."""
+        def np_(t: torch.Tensor) -> npt.NDArray[np.float32]:
+            return t.detach().numpy().astype(np.float32).copy()
+        out = [np_(self.state.weight.T), np_(self.action.weight.T), np_(self.state.bias)]
+        for layer in self.layers:
+            assert isinstance(layer, nn.Linear)
+            out += [np_(layer.weight.T), np_(layer.bias)]
+        return (*out, np_(self.out.weight.T), np_(self.out.bias))
+
+
+class _Buffer:
+    """Decisions waiting for their round's end, then for the learner."""
+
+    def __init__(self, obs: int) -> None:
+        self.size = 0
+        self.obs = np.zeros((4096, obs), dtype=np.int16)
+        self.code = np.zeros(4096, dtype=np.int64)
+        self.uid = np.zeros(4096, dtype=np.int64)
+        self.seat = np.zeros(4096, dtype=np.int64)
+        self.legal = np.full((4096, 1), -1, dtype=np.int64)
+
+    def add(self, obs: npt.NDArray[Any], code: npt.NDArray[np.int64],
+            uid: npt.NDArray[np.int64], seat: npt.NDArray[np.int64],
+            legal: npt.NDArray[np.int64] | None) -> None:
+        n = len(code)
+        width = 1 if legal is None else legal.shape[1]
+        if self.size + n > len(self.code) or width > self.legal.shape[1]:
+            cap = max(len(self.code), 2 * (self.size + n))
+            for name in ("obs", "code", "uid", "seat"):
+                old = getattr(self, name)
+                new = np.zeros((cap, *old.shape[1:]), dtype=old.dtype)
+                new[:self.size] = old[:self.size]
+                setattr(self, name, new)
+            legal_new = np.full((cap, max(width, self.legal.shape[1])), -1, dtype=np.int64)
+            legal_new[:self.size, :self.legal.shape[1]] = self.legal[:self.size]
+            self.legal = legal_new
+        at = slice(self.size, self.size + n)
+        self.obs[at] = obs
+        self.code[at] = code
+        self.uid[at] = uid
+        self.seat[at] = seat
+        if legal is not None:
+            self.legal[at, :width] = legal
+            self.legal[at, width:] = -1
+        self.size += n
+
+    def take(self, done: npt.NDArray[np.bool_]) -> dict[str, npt.NDArray[Any]]:
+        """Remove the decisions whose round is over (``done[uid]``) and return them."""
+        live = slice(0, self.size)
+        over = done[self.uid[live]]
+        out = {name: getattr(self, name)[live][over] for name in
+               ("obs", "code", "uid", "seat", "legal")}
+        keep = ~over
+        kept = int(keep.sum())
+        for name in ("obs", "code", "uid", "seat", "legal"):
+            arr = getattr(self, name)
+            arr[:kept] = arr[live][keep]
+        self.size = kept
+        return out
+
+
+class Trainer:
+    """One training run (see the module text); :meth:`run` trains, :meth:`model` is the
+    network as a :class:`~eights.bots.learned.Model` with its card."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        torch.set_num_threads(config.threads)
+        torch.manual_seed(config.seed)
+        self.rules: Rules = load_rules(config.rules)
+        n = self.players = config.players
+        self.rules.check_players(n)
+        self.actions = action_count(self.rules, n)
+        self.table = torch.from_numpy(np.array(action_table(self.actions)))
+        self.deck = deck_counts(self.rules, n)
+        self.net = QNet(state_size(n), config.hidden)
+        self.value = (nn.Sequential(nn.Linear(state_size(n), 128), nn.ReLU(), nn.Linear(128, 1))
+                      if config.algorithm == "pg" else None)
+        params = list(self.net.parameters()) + ([] if self.value is None
+                                                else list(self.value.parameters()))
+        self.opt = torch.optim.Adam(params, lr=config.lr)
+        self.rng = np.random.default_rng(config.seed)
+        self.tables = Tables(self.rules, n, config.tables, seed=config.seed)
+        self.pool: list[QNet] = []
+        self.role = np.zeros((config.tables, n), dtype=np.int64)
+        """Who plays each seat: 0 the learning network, ``i > 0`` pool member ``i - 1``,
+        -1 the kernel's greedy policy."""
+        self.uid = np.arange(config.tables, dtype=np.int64)
+        self.next_uid = config.tables
+        self.rewards = np.zeros((1024, n), dtype=np.float32)
+        self.done = np.zeros(1024, dtype=np.bool_)
+        self.dropped = np.zeros(1024, dtype=np.bool_)
+        self.length = np.zeros(config.tables, dtype=np.int64)
+        self.buffer = _Buffer(observation_size(n))
+        self.progress = Progress()
+        self.pool_mark = 0
+        """The samples when the pool last took a checkpoint."""
+        self._taken = 0
+        for b in range(config.tables):
+            self.line_up(b)
+        self.tables.kinds[:] = np.where(self.role < 0, GREEDY, OUTSIDE)
+
+    # ------------------------------------------------------------------ playing
+    def line_up(self, b: int) -> None:
+        """Choose who plays table ``b``'s next round (:attr:`role`)."""
+        cfg, n = self.config, self.players
+        u = self.rng.random()
+        learner = int(self.rng.integers(n))
+        if u < cfg.greedy_share:
+            self.role[b] = -1
+        elif u < cfg.greedy_share + cfg.pool_share and self.pool:
+            self.role[b] = 1 + int(self.rng.integers(len(self.pool)))
+        else:
+            self.role[b] = 0
+        self.role[b, learner] = 0
+
+    def _scores(self, net: QNet, which: npt.NDArray[np.int64]) -> tuple[torch.Tensor,
+                                                                          npt.NDArray[np.int64]]:
+        """The scores of the legal actions at tables ``which`` (``-inf`` past each table's
+        last), and the legal codes (padded with -1)."""
+        t = self.tables
+        legal = t.legal[which, :int(t.counts[which].max())]
+        rows, cols = np.nonzero(legal >= 0)
+        s = torch.from_numpy(state_features(t.obs[which], self.deck))
+        with torch.no_grad():
+            flat = net.flat(s, torch.from_numpy(rows), torch.from_numpy(legal[rows, cols]),
+                            self.table)
+        q = torch.full(legal.shape, -math.inf)
+        q[torch.from_numpy(rows), torch.from_numpy(cols)] = flat
+        return q, legal
+
+    def _choose(self, q: torch.Tensor, legal: npt.NDArray[np.int64],
+                explore: bool) -> npt.NDArray[np.int64]:
+        counts = (legal >= 0).sum(axis=1)
+        if explore and self.config.algorithm == "pg":
+            gumbel = -np.log(-np.log(self.rng.random(legal.shape)))
+            pick = np.argmax(q.numpy() + gumbel, axis=1)
+        else:
+            pick = q.argmax(dim=1).numpy()
+            if explore and self.config.epsilon > 0:
+                wild = self.rng.random(len(pick)) < self.config.epsilon
+                pick = np.where(wild, (self.rng.random(len(pick)) * counts).astype(np.int64),
+                                pick)
+        return np.asarray(legal[np.arange(len(pick)), pick], dtype=np.int64)
+
+    def step(self) -> None:
+        """One decision at every table (the greedy seats' moves before it included)."""
+        t = self.tables
+        while True:
+            t.advance()
+            ended = np.nonzero(t.ended)[0]
+            if not len(ended):
+                break
+            self._end_rounds(ended)
+            t.deal(ended)
+        roles = self.role[np.arange(t.batch), t.to_move]
+        for who in np.unique(roles):
+            which = np.nonzero(roles == who)[0]
+            net = self.net if who == 0 else self.pool[who - 1]
+            q, legal = self._scores(net, which)
+            codes = self._choose(q, legal, explore=who == 0)
+            if who == 0:
+                self.buffer.add(t.obs[which], codes, self.uid[which], t.to_move[which],
+                                legal if self.config.algorithm == "pg" else None)
+                self.progress.decisions += len(which)
+            t.apply(which, codes)
+        self.length += 1
+        long = np.nonzero(self.length > self.config.max_decisions)[0]
+        if len(long):
+            self._end_rounds(long, dropped=True)
+            t.deal(long)
+
+    def _end_rounds(self, ended: npt.NDArray[np.int64], dropped: bool = False) -> None:
+        t, n = self.tables, self.players
+        need = self.next_uid + len(ended)
+        if need > len(self.done):
+            cap = 2 * need
+            self.rewards = np.resize(self.rewards, (cap, n))
+            self.done = np.concatenate([self.done, np.zeros(cap - len(self.done), np.bool_)])
+            self.dropped = np.concatenate([self.dropped,
+                                           np.zeros(cap - len(self.dropped), np.bool_)])
+        uids = self.uid[ended]
+        if dropped:
+            self.dropped[uids] = True
+            self.progress.dropped += len(ended)
+        else:
+            self.rewards[uids] = np.where(t.results[ended, :n] > 0, 1.0, -1.0)
+            self.progress.rounds += len(ended)
+        self.done[uids] = True
+        self.length[ended] = 0
+        for b in ended:
+            self.line_up(int(b))
+            self.uid[b] = self.next_uid
+            self.next_uid += 1
+        t.kinds[ended] = np.where(self.role[ended] < 0, GREEDY, OUTSIDE)
+
+    # ------------------------------------------------------------------ learning
+    def learn(self) -> None:
+        """Fit the network to the decisions whose rounds are over, ``batch`` at a time."""
+        cfg = self.config
+        if self.progress.decisions - self._taken < 4 * cfg.batch:
+            return
+        self._taken = self.progress.decisions
+        got = self.buffer.take(self.done)
+        kept = ~self.dropped[got["uid"]]
+        got = {name: value[kept] for name, value in got.items()}
+        count = len(got["code"])
+        if not count:
+            return
+        order = self.rng.permutation(count)
+        target_all = self.rewards[got["uid"], got["seat"]]
+        for start in range(0, count, cfg.batch):
+            part = order[start:start + cfg.batch]
+            s = torch.from_numpy(state_features(got["obs"][part], self.deck))
+            g = torch.from_numpy(target_all[part])
+            if cfg.algorithm == "dmc":
+                a = self.table[torch.from_numpy(got["code"][part])][:, None, :]
+                loss = ((self.net(s, a)[:, 0] - g) ** 2).mean()
+            else:
+                assert self.value is not None
+                legal = got["legal"][part]
+                legal = legal[:, :int((legal >= 0).sum(axis=1).max())]
+                logits = self.net(s, self.table[torch.from_numpy(np.maximum(legal, 0))])
+                logits = logits.masked_fill(torch.from_numpy(legal < 0), -1e9)
+                logp = torch.log_softmax(logits, dim=1)
+                chosen = torch.from_numpy(np.argmax(legal == got["code"][part, None], axis=1))
+                v = self.value(s)[:, 0]
+                advantage = (g - v).detach()
+                entropy = -(logp.exp() * logp).sum(dim=1).mean()
+                loss = (-(advantage * logp[torch.arange(len(part)), chosen]).mean()
+                        + 0.5 * ((v - g) ** 2).mean() - cfg.entropy * entropy)
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            self.progress.updates += 1
+            self.progress.loss = float(loss.detach())
+        self.progress.samples += count
+        if self.progress.samples - self.pool_mark >= cfg.pool_every:
+            self.pool_mark = self.progress.samples
+            frozen = QNet(state_size(self.players), cfg.hidden)
+            frozen.load_state_dict(self.net.state_dict())
+            self.pool = [*self.pool, frozen][-cfg.pool_size:]
+
+    # ------------------------------------------------------------------ the run
+    def model(self, strength: list[dict[str, Any]] | None = None) -> Model:
+        """The network now, with its card."""
+        cfg = self.config
+        p = self.progress
+        card = {
+            "format": FORMAT,
+            "rules": cfg.rules,
+            "rules_name": self.rules.name,
+            "players": self.players,
+            "training": {
+                "command": cfg.command, "seed": cfg.seed, "algorithm": cfg.algorithm,
+                "hidden": list(cfg.hidden), "config": _plain(asdict(cfg), drop=("rules",)),
+                "seconds": round(p.seconds, 1), "cpu_seconds": round(p.cpu_seconds, 1),
+                "samples": p.samples, "rounds": p.rounds,
+                "updates": p.updates, "torch": torch.__version__,
+                "machine": f"{platform.machine()}, {cfg.threads} torch thread(s)",
+            },
+            "curve": p.curve,
+            "strength": strength or [],
+        }
+        return Model(self.net.weights(), card)
+
+    def run(self, report: Callable[[Progress], None] | None = None,
+            checkpoint: Path | None = None) -> Progress:
+        """Train until the time or the samples run out, measuring as configured; saves
+        ``checkpoint`` (and the model beside it) after each measurement and at the end."""
+        cfg = self.config
+        p = self.progress
+        began = time.perf_counter() - p.seconds
+        cpu_began = time.process_time() - p.cpu_seconds
+        next_eval = (p.curve[-1]["seconds"] + cfg.eval_every) if p.curve else 0.0
+        while True:
+            p.seconds = time.perf_counter() - began
+            p.cpu_seconds = time.process_time() - cpu_began
+            if (cfg.samples is not None and p.samples >= cfg.samples) or (
+                    cfg.samples is None and p.seconds >= cfg.hours * 3600):
+                break
+            if cfg.eval_every > 0 and p.seconds >= next_eval:
+                self.measure()
+                next_eval = p.seconds + cfg.eval_every
+                began += time.perf_counter() - began - p.seconds  # measuring is not training
+                cpu_began += time.process_time() - cpu_began - p.cpu_seconds
+                if checkpoint is not None:
+                    self.save(checkpoint)
+            self.step()
+            self.learn()
+            if report is not None:
+                report(p)
+        if cfg.eval_every > 0:
+            self.measure()
+        if checkpoint is not None:
+            self.save(checkpoint)
+        return p
+
+    def measure(self) -> dict[str, float]:
+        """The network's win share against the expert now (appended to the curve)."""
+        cfg = self.config
+        result = evaluate(self.model(), "expert", cfg.eval_deals, cfg.eval_seed)
+        point = {"seconds": round(self.progress.seconds, 1), "samples": self.progress.samples,
+                 **result}
+        self.progress.curve.append(point)
+        return point
+
+    def save(self, path: Path) -> None:
+        """A checkpoint ``path`` (``.pt``: everything :meth:`load` needs to go on) and the
+        model beside it (``model.npz``, ``model.json``)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        state = {
+            "config": asdict(self.config), "net": self.net.state_dict(),
+            "value": None if self.value is None else self.value.state_dict(),
+            "opt": self.opt.state_dict(), "pool": [m.state_dict() for m in self.pool],
+            "rng": self.rng.bit_generator.state, "tables": self.tables.states.copy(),
+            "progress": asdict(self.progress), "pool_mark": self.pool_mark,
+        }
+        tmp = path.with_suffix(".tmp")
+        torch.save(state, tmp)
+        tmp.replace(path)
+        self.model().save(path.parent / "model.npz")
+
+    @classmethod
+    def load(cls, path: Path, **changes: Any) -> Trainer:
+        """Go on from a checkpoint; ``changes`` (``hours``, ``samples``, ``command``) replace
+        the saved configuration's."""
+        state = torch.load(path, weights_only=False)
+        config = Config(**{**state["config"], **changes})
+        trainer = cls(config)
+        trainer.net.load_state_dict(state["net"])
+        if trainer.value is not None and state["value"] is not None:
+            trainer.value.load_state_dict(state["value"])
+        trainer.opt.load_state_dict(state["opt"])
+        for saved in state["pool"]:
+            frozen = QNet(state_size(config.players), config.hidden)
+            frozen.load_state_dict(saved)
+            trainer.pool.append(frozen)
+        trainer.rng.bit_generator.state = state["rng"]
+        trainer.tables.states[:] = state["tables"]
+        trainer.progress = Progress(**state["progress"])
+        trainer.pool_mark = state["pool_mark"]
+        for b in range(config.tables):  # the tables' rounds restart: the old line-ups are gone
+            trainer.line_up(b)
+        trainer.tables.kinds[:] = np.where(trainer.role < 0, GREEDY, OUTSIDE)
+        trainer.tables.deal(np.arange(config.tables))
+        return trainer
+
+
+def _plain(table: dict[str, Any], drop: tuple[str, ...]) -> dict[str, Any]:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in table.items()
+            if k not in drop}
+
+
+def evaluate(model: Model, opponent: str, deals: int, seed: int,
+             jobs: int | None = None) -> dict[str, float]:
+    """``model``'s win share against ``opponent`` (a bot spec) in a duplicate tournament
+    (one learned seat against the others at more than two players), with its 95%
+    interval: ``{win_share, low, high, rounds}``."""
+    from eights.lab.tournament import tournament
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "model.npz"
+        model.save(path)
+        spec = f"learned:model={path}"
+        n = model.players
+        result = tournament(model.rules, n, [spec, opponent], deals, seed=seed, jobs=jobs,
+                            seats=None if n == 2 else (1, n - 1))
+    mine = next(s for s in result.standings if s.bot == spec)
+    return {"win_share": round(mine.win_share, 4), "low": round(mine.ci95[0], 4),
+            "high": round(mine.ci95[1], 4), "rounds": len(result.outcomes)}
+
+
+def save_curve(curve: list[dict[str, float]], path: Path, title: str) -> None:
+    """The learning curve as a PNG: win share against the expert (with its 95% interval)
+    over training time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    minutes = [c["seconds"] / 60 for c in curve]
+    ax.plot(minutes, [c["win_share"] for c in curve], marker="o", label="learned vs expert")
+    ax.fill_between(minutes, [c["low"] for c in curve], [c["high"] for c in curve], alpha=0.25,
+                    label="95% interval")
+    ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlabel("training time (minutes)")
+    ax.set_ylabel("win share")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def card_text(card: dict[str, Any]) -> str:
+    """A model card as JSON text (for printing)."""
+    return json.dumps(card, indent=1, sort_keys=True)

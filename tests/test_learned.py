@@ -1,0 +1,280 @@
+"""The learned bot (eights.bots.learned) and its training (eights.learn, extra ``train``):
+legal at every awkward moment of every preset and player count, the shipped models load
+with their cards, playing imports no training framework, and a tiny training run beats
+random and is repeatable for a seed."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from eights import Action, Game, load_rules, preset_names
+from eights.bots import make_bot
+from eights.bots.learned import (
+    ACTION_FEATURES,
+    FORMAT,
+    LearnedBot,
+    Model,
+    action_features,
+    action_table,
+    shipped_model,
+    shipped_models,
+    state_size,
+)
+from eights.codes import N_ACTIONS, action_code
+from eights.engine.rules import Rules
+from test_bots_family import AWKWARD
+
+MODELS = Path(__file__).resolve().parent.parent / "src" / "eights" / "models"
+
+
+def random_model(rules: Rules, players: int, seed: int = 0, hidden: int = 16) -> Model:
+    """A model of untrained weights for ``rules`` (what matters here is the plumbing)."""
+    rng = np.random.default_rng(seed)
+    shapes = [(state_size(players), hidden), (ACTION_FEATURES, hidden), (hidden,),
+              (hidden, hidden), (hidden,), (hidden, 1), (1,)]
+    weights = tuple(rng.normal(0, 0.3, s).astype(np.float32) for s in shapes)
+    return Model(weights, {"format": FORMAT, "rules": rules.to_table(), "players": players})
+
+
+def test_the_action_table_tells_every_code_apart() -> None:
+    table = action_table()
+    assert table.shape == (N_ACTIONS, ACTION_FEATURES)
+    assert len({row.tobytes() for row in table}) == N_ACTIONS
+    seven = int(Action.parse("7h").card)  # type: ignore[arg-type]
+    one, two, eight = action_features([action_code(Action.parse(a)) for a in ("7h", "7s+7h", "8h=s")])
+    assert one[seven] == 1 and one[-1] == 0.25 and one[72 + 4] == 1  # one card, no suit named
+    assert two[seven] == 1 and two[-1] == 0.5 and two[78 + 4 + 3] == 0.5  # a spade under it
+    assert eight[72 + 3] == 1  # names spades
+
+
+MOMENTS = {
+    "a decision": lambda g: True,
+    "naming a suit": lambda g: any(a.suit is not None for a in g.legal_actions()),
+    "a pending draw": lambda g: g.pending > 0,
+    **AWKWARD,
+}
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_the_learned_bot_is_legal_in_every_preset_at_every_player_count(
+        name: str, tmp_path: Path) -> None:
+    rules = load_rules(name)
+    found = dict.fromkeys(MOMENTS, 0)
+    for n in range(rules.players[0], rules.players[1] + 1):
+        path = tmp_path / f"{n}.npz"
+        random_model(rules, n, seed=n).save(path)
+        bot = LearnedBot(str(path), temperature=float(n % 2))  # the best, or drawn
+        game = Game(rules, n, seed=n)
+        rng = random.Random(n)
+        for _ in range(2000):
+            if game.over:
+                break
+            legal = game.legal_actions()
+            choice = bot.choose(game.observe(game.to_move), legal, rng)
+            assert choice in legal
+            for moment, test in MOMENTS.items():
+                found[moment] += test(game)
+            game.apply(choice if rng.random() < 0.7 else rng.choice(legal))
+    assert found["a decision"] > 0 and found["naming a suit"] > 0, found
+
+
+def test_the_learned_bot_met_every_awkward_moment(tmp_path: Path) -> None:
+    """Across the family presets (and the toggles that bring in passing a skip on) the
+    learned bot chose at every kind of moment the other bots are tested at."""
+    from test_bots_family import TABLES
+
+    found = dict.fromkeys(AWKWARD, 0)
+    for name, overrides in TABLES:
+        rules = load_rules(name, list(overrides))
+        for n in (2, 3, 4):
+            path = tmp_path / f"{name}-{len(overrides)}-{n}.npz"
+            random_model(rules, n).save(path)
+            bot = LearnedBot(str(path), temperature=2.0)
+            for seed in range(4):
+                game = Game(rules, n, seed=seed)
+                rng = random.Random(seed)
+                while not game.over:
+                    legal = game.legal_actions()
+                    choice = bot.choose(game.observe(game.to_move), legal, rng)
+                    assert choice in legal
+                    for moment, test in AWKWARD.items():
+                        found[moment] += test(game)
+                    game.apply(choice)
+    assert all(found.values()), found
+
+
+def test_a_model_for_other_rules_or_players_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m.npz"
+    random_model(load_rules("classic"), 2).save(path)
+    bot = make_bot(f"learned:model={path}")
+    game = Game(load_rules("classic"), 3, seed=1)
+    with pytest.raises(ValueError, match="plays 2 players, not 3"):
+        bot.choose(game.observe(game.to_move), game.legal_actions(), random.Random(0))
+    game = Game(load_rules("classic", ["hand_size=5"]), 2, seed=1)
+    with pytest.raises(ValueError, match="differ from these"):
+        bot.choose(game.observe(game.to_move), game.legal_actions(), random.Random(0))
+    with pytest.raises(ValueError, match="cannot read the model"):
+        make_bot(f"learned:model={tmp_path / 'none.npz'}")
+    with pytest.raises(ValueError, match="temperature must be 0 or more"):
+        make_bot("learned:temperature=-1")
+
+
+def test_without_a_shipped_model_the_error_says_what_ships() -> None:
+    with pytest.raises(ValueError, match="no learned model ships for classic with 7 players"):
+        shipped_model(load_rules("classic"), 7)
+
+
+def test_every_shipped_model_loads_has_its_card_and_plays() -> None:
+    shipped = shipped_models()
+    assert shipped, "no model ships"
+    for name, players in shipped:
+        rules = load_rules(name)
+        path = shipped_model(rules, players)
+        model = Model.load(path)
+        card = model.card
+        assert card["rules_name"] == name and model.players == players
+        assert model.rules == rules
+        training = card["training"]
+        assert training["command"].startswith("eights train ")
+        assert training["samples"] > 0 and training["seconds"] > 0
+        assert {"seed", "algorithm"} <= set(training)
+        assert card["strength"], f"{path}: no measured strength on its card"
+        for line in card["strength"]:
+            assert line["low"] <= line["win_share"] <= line["high"]
+            assert {"opponent", "deals", "seed"} <= set(line)
+        game = Game(rules, players, seed=3)
+        bot = make_bot("learned")
+        rng = random.Random(3)
+        while not game.over:
+            legal = game.legal_actions()
+            game.apply(bot.choose(game.observe(game.to_move), legal, rng))
+    assert sum(p.stat().st_size for p in MODELS.iterdir()) < 8_000_000  # a few MB in all
+
+
+def test_playing_and_serving_import_no_training_framework(tmp_path: Path) -> None:
+    code = (
+        "import sys, random\n"
+        "import eights.cli, eights.bots, eights.session, eights.plain, eights.tui.app\n"
+        "import eights.server, eights.server.app, eights.server.room\n"
+        "from eights import Game, load_rules\n"
+        "from eights.bots import make_bot\n"
+        f"bot = make_bot('learned:model={tmp_path / 'm.npz'}')\n"
+        "game = Game(load_rules('classic'), 2, seed=1)\n"
+        "bot.choose(game.observe(game.to_move), game.legal_actions(), random.Random(1))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'jax')))\n"
+    )
+    random_model(load_rules("classic"), 2).save(tmp_path / "m.npz")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False,
+                          env={**os.environ, "EIGHTS_DATA_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_server_seats_the_learned_bot_with_its_shipped_model_only() -> None:
+    pytest.importorskip("fastapi", reason="the server extra")
+    from eights.server.protocol import ProtocolError
+    from eights.server.room import check_bot
+
+    classic = load_rules("classic")
+    assert isinstance(check_bot("learned", 3.0, classic, 2), LearnedBot)
+    assert isinstance(check_bot("learned:temperature=0.5", 3.0), LearnedBot)
+    with pytest.raises(ProtocolError, match="the models it ships"):
+        check_bot("learned:model=/etc/passwd", 3.0)
+    with pytest.raises(ProtocolError, match="no learned model ships for classic with 5 players"):
+        check_bot("learned", 3.0, classic, 5)  # refused when the table is made, not at its move
+
+
+def test_the_search_takes_the_learned_bot_as_its_prior(tmp_path: Path) -> None:
+    bot = make_bot("ismcts:iterations=40:prior=learned:seed=1")
+    from eights.bots.ismcts import ISMCTSBot
+
+    assert isinstance(bot, ISMCTSBot) and isinstance(bot.prior, LearnedBot)
+    shipped = shipped_models()
+    name, players = shipped[0]
+    game = Game(load_rules(name), players, seed=2)
+    rng = random.Random(2)
+    for _ in range(30):
+        if game.over:
+            break
+        legal = game.legal_actions()
+        choice = bot.choose(game.observe(game.to_move), legal, rng)
+        assert choice in legal
+        game.apply(choice)
+
+
+# training ---------------------------------------------------------------------------------
+
+torch = pytest.importorskip("torch", reason="the train extra")
+
+
+TINY = ["hand_size=5"]
+
+
+def _tiny_run(seed: int, samples: int = 12_000) -> Model:
+    from eights.learn.train import Config, Trainer
+
+    config = Config(load_rules("classic", TINY).to_table(), 2, seed=seed, samples=samples,
+                    hidden=(32, 16), tables=32, batch=256, lr=2e-3, eval_every=0,
+                    pool_every=4000)
+    trainer = Trainer(config)
+    trainer.run()
+    return trainer.model()
+
+
+def test_a_tiny_training_run_beats_random_and_repeats_for_a_seed() -> None:
+    from eights.learn.train import evaluate
+
+    first, again, other = _tiny_run(3), _tiny_run(3), _tiny_run(4)
+    assert all(np.array_equal(a, b) for a, b in zip(first.weights, again.weights, strict=True))
+    assert not np.array_equal(first.weights[0], other.weights[0])
+    result = evaluate(first, "random", deals=150, seed=11)
+    assert result["low"] > 0.5, result
+
+
+def test_eights_train_writes_a_model_a_curve_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "eights.cli", "train", "classic", "--set", "hand_size=5",
+            "--players", "2", "--samples", "3000", "--out", str(out), "--eval-every", "1",
+            "--eval-deals", "4", "--seed", "5"]
+    env = {**os.environ, "EIGHTS_PROGRESS": "0"}
+    done = subprocess.run(args, capture_output=True, text=True, timeout=600, env=env,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "against the expert" in done.stdout
+    assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    card = json.loads((out / "model.json").read_text("utf-8"))
+    assert card["training"]["samples"] >= 3000 and card["curve"]
+    again = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env,
+                           check=False)
+    assert again.returncode == 2 and "--resume" in again.stderr
+    more = subprocess.run([*args[:args.index("--samples") + 1], "6000",
+                           *args[args.index("--samples") + 2:], "--resume"],
+                          capture_output=True, text=True, timeout=600, env=env, check=False)
+    assert more.returncode == 0, more.stderr
+    card = json.loads((out / "model.json").read_text("utf-8"))
+    assert card["training"]["samples"] >= 6000
+    game = Game(load_rules("classic", TINY), 2, seed=1)
+    bot = make_bot(f"learned:model={out / 'model.npz'}")
+    assert bot.choose(game.observe(game.to_move), game.legal_actions(),
+                      random.Random(1)) in game.legal_actions()
+
+
+def test_a_table_seats_the_learned_bot_only_where_a_model_ships(tmp_path: Path) -> None:
+    from test_server import create, make_client
+
+    with make_client(f"sqlite:///{tmp_path / 'server.sqlite3'}") as client:
+        made = create(client, rules="classic", players=2, name="Ana", bots={"1": "learned"})
+        assert made["table"]["seats"][1]["bot"] == "learned"
+        refused = client.post("/api/tables", json={"rules": "classic", "players": 3,
+                                                    "name": "Ana", "bots": {"1": "learned"}})
+        assert refused.status_code == 400
+        assert "no learned model ships for classic with 3 players" in refused.json()["message"]
