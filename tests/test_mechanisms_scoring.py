@@ -222,10 +222,10 @@ def test_call_out_in_words() -> None:
     rules = load_rules(HA, ["call_out=true", "call_out_penalty=4"])
     en = "\n".join(describe(rules))
     fr = "\n".join(describe(rules, translator("fr")))
-    assert "must call it (a trailing !, or the announce key) to go out" in en
+    assert "must call “out!” (a trailing !, or the announce key) to go out" in en
     assert "draws 4 cards at the end of the turn and stays in the round" in en
     assert "pioche 4 cartes à la fin du tour et reste dans la manche" in fr
-    assert "must call it" not in "\n".join(describe(load_rules(HA)))
+    assert "must call" not in "\n".join(describe(load_rules(HA)))
 
 
 @pytest.mark.parametrize("bot", ["greedy", "expert"])

@@ -226,9 +226,12 @@ def _models_dir() -> Path:
 
 
 def shipped_models() -> list[tuple[str, int]]:
-    """The shipped models: (rules name, players), sorted."""
+    """The shipped models: (rules name, players), sorted (a learned model is an ``.npz``
+    beside its ``.json`` card; the belief models, cards inside, are not among them)."""
     found = []
     for p in sorted(_models_dir().glob("*p.npz")):
+        if not card_path(p).exists():
+            continue
         name, _, players = p.stem.rpartition("-")
         found.append((name, int(players[:-1])))
     return found
