@@ -161,6 +161,14 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
     words = page.evaluate("async () => { const lobby = await import('/static/lobby.js');"
                           " return ['learned', 'someday'].map(lobby.levelWords); }")
     assert words == ["trained (learned)", "someday"]  # the learned bot's word, once it exists
+    learned = page.locator("#create-level option[value='learned']")
+    page.select_option("#create-rules", "classic")
+    page.select_option("#create-players", "2")
+    expect(learned).to_be_enabled()  # a model ships for classic at 2 players
+    page.select_option("#create-level", "learned")
+    page.select_option("#create-players", "4")
+    expect(learned).to_be_disabled()  # and none at 4: not offered, and the level falls back
+    expect(page.locator("#create-level")).to_have_value("greedy")
     page.select_option("#create-rules", "classic")
     page.select_option("#create-players", "10")
     page.select_option("#create-bots", "9")

@@ -34,7 +34,7 @@ from eights.server.protocol import (
 )
 from eights.server.room import BOTS, Connection, Room
 from eights.server.store import Store
-from eights.server.thinking import Pool
+from eights.server.thinking import Pool, table_fits
 from eights.server.web import add_web_routes
 
 __all__ = ["create_app", "data_dir", "default_db_url"]
@@ -164,15 +164,21 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         """``ok``, or ``degraded`` while some table waits for the database (see Hub.health)."""
         return hub.health()
 
+    listed: list[dict[str, Any]] = []
+
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        """The rule sets a table can use, and the bots it can seat (``bots``: their names)."""
-        out = []
-        for name in preset_names():
-            rules = load_rules(name)
-            out.append({"name": name, "title": rules.title, "players": list(rules.players),
-                        "default_players": rules.default_players, "target": rules.target})
-        return {"presets": out, "bots": list(BOTS)}
+        """The rule sets a table can use, and the bots it can seat (``bots``: their names;
+        a preset's ``bot_players``: the player counts a bot that needs something made for the
+        table, the learned bot's model, can be seated at)."""
+        if not listed:  # the same for the server's life; the models are read once
+            for name in preset_names():
+                rules = load_rules(name)
+                listed.append({"name": name, "title": rules.title,
+                               "players": list(rules.players),
+                               "default_players": rules.default_players, "target": rules.target,
+                               "bot_players": await asyncio.to_thread(table_fits, rules)})
+        return {"presets": listed, "bots": list(BOTS)}
 
     @app.get("/api/tables")
     async def lobby() -> dict[str, Any]:

@@ -42,7 +42,7 @@ from eights.engine.observation import Observation
 from eights.engine.rules import Rules
 from eights.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["BOTS", "INLINE_BOTS", "Pool", "Thinker", "check_bot", "server_bot"]
+__all__ = ["BOTS", "INLINE_BOTS", "Pool", "Thinker", "check_bot", "server_bot", "table_fits"]
 
 log = logging.getLogger("eights.server")
 
@@ -118,6 +118,31 @@ def check_bot(spec: str, seconds: float, rules: Rules | None = None,
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
     return bot
+
+
+def table_fits(rules: Rules) -> dict[str, list[int]]:
+    """For each seatable bot that needs something made for its table (a ``check_table``,
+    such as the learned bot's model), the player counts of ``rules`` it can be seated at;
+    the other bots fit every count and are not listed.
+
+    >>> from eights.engine.rules import load_rules
+    >>> table_fits(load_rules("classic"))
+    {'learned': [2]}
+    """
+    fits: dict[str, list[int]] = {}
+    for name in BOTS:
+        check = getattr(make_bot(name), "check_table", None)
+        if not callable(check):
+            continue
+        counts = []
+        for players in range(rules.players[0], rules.players[1] + 1):
+            try:
+                check(rules, players)
+            except ValueError:
+                continue
+            counts.append(players)
+        fits[name] = counts
+    return fits
 
 
 # --------------------------------------------------------------------------- the pool

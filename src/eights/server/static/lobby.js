@@ -117,6 +117,12 @@ function createDialog(presets, botNames) {
   };
   const fillBots = () => {
     const n = Number(players.value);
+    // A bot that needs something made for the table (the learned bot's model) only where it fits.
+    const fits = byName[rules.value]?.bot_players ?? {};
+    for (const option of level.options) {
+      option.disabled = option.value in fits && !fits[option.value].includes(n);
+    }
+    if (level.selectedOptions[0]?.disabled) level.value = "greedy";
     // Default: you, one friend, and bots in the other seats.
     const choice = bots.dataset.touched ? Math.min(Number(bots.value), n - 1) : Math.max(0, n - 2);
     bots.replaceChildren(...Array.from({ length: n }, (_, i) => i)
