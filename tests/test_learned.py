@@ -10,13 +10,14 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from eights import Action, Game, load_rules, preset_names
-from eights.bots import make_bot
+from eights.bots import Bot, make_bot
 from eights.bots.learned import (
     ACTION_FEATURES,
     FORMAT,
@@ -63,6 +64,19 @@ MOMENTS = {
 }
 
 
+def legal_choices(bot: Bot, game: Game, rng: random.Random,
+                  moves: int) -> Iterator[tuple[Action, list[Action]]]:
+    """Up to ``moves`` choices of ``bot`` for the seat to move, each asserted legal, with the
+    legal actions; the caller applies a move after each (the game may end)."""
+    for _ in range(moves):
+        if game.over:
+            return
+        legal = game.legal_actions()
+        choice = bot.choose(game.observe(game.to_move), legal, rng)
+        assert choice in legal
+        yield choice, legal
+
+
 @pytest.mark.parametrize("name", preset_names())
 def test_the_learned_bot_is_legal_in_every_preset_at_every_player_count(
         name: str, tmp_path: Path) -> None:
@@ -74,12 +88,7 @@ def test_the_learned_bot_is_legal_in_every_preset_at_every_player_count(
         bot = LearnedBot(str(path), temperature=float(n % 2))  # the best, or drawn
         game = Game(rules, n, seed=n)
         rng = random.Random(n)
-        for _ in range(2000):
-            if game.over:
-                break
-            legal = game.legal_actions()
-            choice = bot.choose(game.observe(game.to_move), legal, rng)
-            assert choice in legal
+        for choice, legal in legal_choices(bot, game, rng, 2000):
             for moment, test in MOMENTS.items():
                 found[moment] += test(game)
             game.apply(choice if rng.random() < 0.7 else rng.choice(legal))
@@ -202,12 +211,7 @@ def test_the_search_takes_the_learned_bot_as_its_prior(tmp_path: Path) -> None:
     name, players = shipped[0]
     game = Game(load_rules(name), players, seed=2)
     rng = random.Random(2)
-    for _ in range(30):
-        if game.over:
-            break
-        legal = game.legal_actions()
-        choice = bot.choose(game.observe(game.to_move), legal, rng)
-        assert choice in legal
+    for choice, _ in legal_choices(bot, game, rng, 30):
         game.apply(choice)
 
 

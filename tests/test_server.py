@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +131,19 @@ def create(client: TestClient, **body: Any) -> Message:
     assert response.status_code == 201, response.text
     data: Message = response.json()
     return data
+
+
+@contextmanager
+def watched_bot_table(client: TestClient, **options: Any) -> Iterator[tuple[Message, Peer]]:
+    """A classic table of two greedy bots, created with ``options`` (``target``, ``seed``...),
+    started by its host, and a :class:`Peer` watching it: ``(created, watcher)``."""
+    made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
+                  **options)
+    with client.websocket_connect(f"/ws/tables/{made['code']}") as ws:
+        watcher = Peer(ws)
+        watcher.hello()
+        watcher.send("start", token=made["host_token"])
+        yield made, watcher
 
 
 def join(client: TestClient, code: str, name: str, **extra: Any) -> Message:

@@ -33,7 +33,7 @@ from eights.server import Limits
 from eights.server import store as store_module
 from eights.server.store import ActionData, Store, TableData, Writer
 from postgres import BACKENDS, database_url, fresh_schema
-from test_server import Message, Peer, create, hub_of, join, make_client, room_of
+from test_server import Message, Peer, create, hub_of, join, make_client, room_of, watched_bot_table
 
 
 @pytest.fixture(params=BACKENDS)
@@ -310,25 +310,19 @@ def test_a_timer_move_that_cannot_be_stored_is_tried_until_it_lands(faulty: Faul
 
 def test_a_bot_table_freezes_no_longer_when_its_writes_fail(faulty: Faulty) -> None:
     url, fail, mend = faulty
-    with make_client(url) as client:
-        table = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
-                       target=500, seed=3)
-        with client.websocket_connect(f"/ws/tables/{table['code']}") as ws:
-            watcher = Peer(ws)
-            watcher.hello()
-            watcher.send("start", token=table["host_token"])
-            watcher.until(lambda m: m["type"] == "state" and m["version"] >= 3)
-            fail()
-            try:
-                wait_for(lambda: health(client)["status"] == "degraded", what="degraded")
-                stuck = room_of(client, table["code"]).version
-                time.sleep(0.5)
-                assert room_of(client, table["code"]).version == stuck
-            finally:
-                mend()
-            watcher.until(lambda m: m["type"] == "state" and m["version"] >= stuck + 5,
-                          timeout=15)
-            assert health(client)["status"] == "ok"
+    with make_client(url) as client, watched_bot_table(client, target=500, seed=3) as (table, watcher):
+        watcher.until(lambda m: m["type"] == "state" and m["version"] >= 3)
+        fail()
+        try:
+            wait_for(lambda: health(client)["status"] == "degraded", what="degraded")
+            stuck = room_of(client, table["code"]).version
+            time.sleep(0.5)
+            assert room_of(client, table["code"]).version == stuck
+        finally:
+            mend()
+        watcher.until(lambda m: m["type"] == "state" and m["version"] >= stuck + 5,
+                      timeout=15)
+        assert health(client)["status"] == "ok"
 
 
 # --------------------------------------------------------------------------- 3: a lost answer
@@ -513,33 +507,28 @@ def test_a_match_that_could_never_end_is_refused(tmp_path: Path, body: Message,
 
 def test_welcome_carries_the_most_recent_lines_and_hello_is_rate_limited(tmp_path: Path) -> None:
     limits = Limits(welcome_log=10, hello_burst=3, hellos_per_second=0.01)
-    with make_client(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=limits) as client:
-        made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
-                      target=0, rounds=3, seed=5)
+    with (make_client(f"sqlite:///{tmp_path / 'db.sqlite3'}", limits=limits) as client,
+          watched_bot_table(client, target=0, rounds=3, seed=5) as (made, host)):
         code = made["code"]
-        with client.websocket_connect(f"/ws/tables/{code}") as ws:
-            host = Peer(ws)
-            host.hello()
-            host.send("start", token=made["host_token"])
-            host.until(lambda m: m["type"] == "state" and m["version"] >= 30)
-            room = room_of(client, code)
-            with client.websocket_connect(f"/ws/tables/{code}") as ws2:
-                late = Peer(ws2)
-                welcome = late.hello()
-                everything = room._narrate("en")
-                total = welcome["log_skipped"] + len(welcome["log"])
-                assert len(welcome["log"]) == 10 and total >= 30
-                assert welcome["log"] == everything[total - 10:total]
-                assert late.expect("state")["view"] is not None  # the whole view follows
-                for _ in range(2):  # the burst: three hellos in all
-                    late.send("hello")
-                    late.until(lambda m: m["type"] in ("welcome", "error"))
-                    late.until(lambda m: m["type"] == "state")
+        host.until(lambda m: m["type"] == "state" and m["version"] >= 30)
+        room = room_of(client, code)
+        with client.websocket_connect(f"/ws/tables/{code}") as ws2:
+            late = Peer(ws2)
+            welcome = late.hello()
+            everything = room._narrate("en")
+            total = welcome["log_skipped"] + len(welcome["log"])
+            assert len(welcome["log"]) == 10 and total >= 30
+            assert welcome["log"] == everything[total - 10:total]
+            assert late.expect("state")["view"] is not None  # the whole view follows
+            for _ in range(2):  # the burst: three hellos in all
                 late.send("hello")
-                refused = late.until(lambda m: m["type"] == "error")
-                assert refused["code"] == "rate_limited" and "hello at most" in refused["message"]
-                ping = late.send("ping")  # still connected
-                late.until(lambda m: m == {"type": "pong", "seq": ping})
+                late.until(lambda m: m["type"] in ("welcome", "error"))
+                late.until(lambda m: m["type"] == "state")
+            late.send("hello")
+            refused = late.until(lambda m: m["type"] == "error")
+            assert refused["code"] == "rate_limited" and "hello at most" in refused["message"]
+            ping = late.send("ping")  # still connected
+            late.until(lambda m: m == {"type": "pong", "seq": ping})
 
 
 # --------------------------------------------------------------------------- 6: clients that stop reading
@@ -617,23 +606,18 @@ def test_a_bot_move_whose_commit_answer_is_lost_is_told_and_stored_once(
     """Bots play on after a lost answer: every state a watcher is sent follows the one before
     by one version, and the stored actions are exactly the moves it was told, each once."""
     url, lose = lost_reply
-    with make_client(url, bot_delay=0.01) as client:
-        made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
-                      target=0, rounds=1, seed=4)
+    with (make_client(url, bot_delay=0.01) as client,
+          watched_bot_table(client, target=0, rounds=1, seed=4) as (made, watcher)):
         code = made["code"]
-        with client.websocket_connect(f"/ws/tables/{code}") as ws:
-            watcher = Peer(ws)
-            watcher.hello()
-            watcher.send("start", token=made["host_token"])
-            watcher.until(lambda m: m["type"] == "state" and m["version"] >= 2)
-            lose()
-            told = {}
-            while True:
-                state = watcher.until(lambda m: m["type"] == "state", timeout=15)
-                if state["last"] is not None:
-                    told[state["version"]] = state["last"]["action"]
-                if state["version"] >= 12 or state["view"]["round_over"]:
-                    break
+        watcher.until(lambda m: m["type"] == "state" and m["version"] >= 2)
+        lose()
+        told = {}
+        while True:
+            state = watcher.until(lambda m: m["type"] == "state", timeout=15)
+            if state["last"] is not None:
+                told[state["version"]] = state["last"]["action"]
+            if state["version"] >= 12 or state["view"]["round_over"]:
+                break
     stored = Store(url)
     data = stored.load(code)
     stored.close()

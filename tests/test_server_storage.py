@@ -30,6 +30,7 @@ from test_server import (
     room_of,
     settled,
     start_table,
+    watched_bot_table,
 )
 
 
@@ -160,14 +161,8 @@ def test_all_bot_matches_are_deterministic_and_their_record_replays(tmp_path: Pa
 
 
 def test_finished_tables_can_still_be_watched(db: str) -> None:
-    with make_client(db) as client:
-        made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
-                      target=1, seed=4)
-        with client.websocket_connect(f"/ws/tables/{made['code']}") as ws:
-            watcher = Peer(ws)
-            watcher.hello()
-            watcher.send("start", token=made["host_token"])
-            watcher.until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+    with make_client(db) as client, watched_bot_table(client, target=1, seed=4) as (made, watcher):
+        watcher.until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
     with make_client(db) as client, client.websocket_connect(f"/ws/tables/{made['code']}") as ws:
         late = Peer(ws)
         assert late.hello()["table"]["status"] == "finished"
@@ -178,14 +173,8 @@ def test_finished_tables_can_still_be_watched(db: str) -> None:
 
 def test_finished_tables_are_replayed_once_for_many_readers(db: str,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    with make_client(db) as client:
-        made = create(client, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
-                      target=1, seed=4)
-        with client.websocket_connect(f"/ws/tables/{made['code']}") as ws:
-            watcher = Peer(ws)
-            watcher.hello()
-            watcher.send("start", token=made["host_token"])
-            watcher.until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
+    with make_client(db) as client, watched_bot_table(client, target=1, seed=4) as (made, watcher):
+        watcher.until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")
     code = made["code"]
     replays: list[str] = []
     real = room_module.replay_table
