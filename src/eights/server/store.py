@@ -350,6 +350,12 @@ class Store:
             self._claim.close()  # closing the file lets go of its lock
             self._claim = None
         if self._held is not None:
+            try:  # let go now: a closed session's lock goes only once its backend has exited
+                self._held.execute(text("SELECT pg_advisory_unlock(:c, hashtext(:what || "
+                                        "current_schema()))"), {"c": LOCKS, "what": SERVING})
+                self._held.commit()
+            except Exception as exc:  # the connection is gone: so is its lock, soon
+                log.warning("could not let go of the database's claim at once: %s", exc)
             self._held.invalidate()  # closed, not pooled: the session and its lock end
             self._held = None
 
