@@ -228,7 +228,7 @@ def _tiny_run(seed: int, samples: int = 12_000) -> Model:
 
     config = Config(load_rules("classic", TINY).to_table(), 2, seed=seed, samples=samples,
                     hidden=(32, 16), tables=32, batch=256, lr=2e-3, eval_every=0,
-                    pool_every=4000)
+                    pool_every=4000, teacher=None)
     trainer = Trainer(config)
     trainer.run()
     return trainer.model()
@@ -244,11 +244,65 @@ def test_a_tiny_training_run_beats_random_and_repeats_for_a_seed() -> None:
     assert result["low"] > 0.5, result
 
 
+def test_imitating_the_expert_agrees_with_it_and_beats_random() -> None:
+    from eights.learn.imitate import demonstrations
+    from eights.learn.train import Config, Trainer, evaluate
+
+    rules = load_rules("classic", TINY)
+    demos = demonstrations(rules, 2, "expert", 500, seed=2)
+    assert len(demos) == 500 and demos.start[-1] == len(demos.legal)
+    rows = demos.padded(np.arange(len(demos)))
+    picked = rows[np.arange(len(demos)), demos.chosen]
+    assert (picked >= 0).all() and ((rows >= 0).sum(axis=1) >= 2).all()  # choices only
+
+    def run() -> Trainer:
+        config = Config(rules.to_table(), 2, seed=8, samples=1, hidden=(64, 32), tables=8,
+                        batch=256, eval_every=0, teacher="expert", teacher_decisions=20_000,
+                        teacher_epochs=4)
+        trainer = Trainer(config)
+        trainer.imitate()
+        return trainer
+
+    first, again = run(), run()
+    assert all(np.array_equal(a, b) for a, b in
+               zip(first.model().weights, again.model().weights, strict=True))
+    assert first.progress.agreement > 0.8, first.progress.agreement
+    assert first.model().card["training"]["imitated"] == 20_000
+    assert first.anchored == 1 and len(first.pool) == 1  # the teacher's stand-in
+    result = evaluate(first.model(), "random", deals=150, seed=11)
+    assert result["low"] > 0.5, result
+
+
+def test_each_measurement_plays_the_network_as_it_is_and_the_best_is_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import eights.learn.train as train
+
+    def marked(model: Model, *_: object, **__: object) -> dict[str, float]:
+        """A measurement that reads the network it is given (its output bias)."""
+        share = float(model.weights[-1][0])
+        return {"win_share": share, "low": share, "high": share, "rounds": 1}
+
+    monkeypatch.setattr(train, "evaluate", marked)
+    config = train.Config(load_rules("classic", TINY).to_table(), 2, seed=4, samples=1,
+                          hidden=(8,), tables=4, teacher=None)
+    trainer = train.Trainer(config)
+    shares = []
+    for bias in (0.3, 0.6, 0.4):
+        with torch.no_grad():
+            trainer.net.out.bias.fill_(bias)
+        shares.append(trainer.measure()["win_share"])
+    assert shares == pytest.approx([0.3, 0.6, 0.4])  # the network as it was each time
+    assert trainer.progress.best == 1
+    assert float(trainer.model().weights[-1][0]) == pytest.approx(0.6)  # the best kept
+    assert float(trainer.model(current=True).weights[-1][0]) == pytest.approx(0.4)
+    assert trainer.model().card["training"]["kept"]["win_share"] == pytest.approx(0.6)
+
+
 def test_eights_train_writes_a_model_a_curve_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = [sys.executable, "-m", "eights.cli", "train", "classic", "--set", "hand_size=5",
             "--players", "2", "--samples", "3000", "--out", str(out), "--eval-every", "1",
-            "--eval-deals", "4", "--seed", "5"]
+            "--eval-deals", "4", "--seed", "5", "--teacher-decisions", "2000"]
     env = {**os.environ, "EIGHTS_PROGRESS": "0"}
     done = subprocess.run(args, capture_output=True, text=True, timeout=600, env=env,
                           check=False)

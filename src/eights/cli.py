@@ -852,10 +852,16 @@ def train(
         help="Minutes between two measurements against the expert (0: none).")] = 5.0,
     eval_deals: Annotated[int, typer.Option(
         help="Duplicate deals of each measurement against the expert.")] = 100,
+    teacher: Annotated[str, typer.Option(
+        help="A bot the network imitates before self-play, or none (self-play from random "
+             "weights).")] = "expert",
+    teacher_decisions: Annotated[int, typer.Option(
+        help="The teacher's decisions to imitate.")] = 500_000,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     set_: SetOpt = None,
 ) -> None:
-    """Train a learned bot by self-play for a rule set and player count."""
+    """Train a learned bot for a rule set and player count: it imitates a teacher, then
+    learns by self-play; the model kept is the one that measured best against the expert."""
     _need("train", "eights train")
     _need("fast", "eights train")
     _need("lab", "eights train", "matplotlib", "openskill")
@@ -873,6 +879,15 @@ def train(
         _fail(f"--eval-every must be 0 or more minutes, not {eval_every}")
     if eval_deals < 1:
         _fail(f"--eval-deals must be 1 or more, not {eval_deals}")
+    if teacher_decisions < 1:
+        _fail(f"--teacher-decisions must be 1 or more, not {teacher_decisions}")
+    if teacher != "none":
+        try:
+            check = getattr(make_bot(teacher), "check_table", None)
+            if check is not None:  # a bot that plays only some tables says why not this one
+                check(rules_obj, n)
+        except ValueError as exc:
+            _fail(f"--teacher {teacher!r}: {exc}")
     folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
     checkpoint = folder / "checkpoint.pt"
     command = "eights train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
@@ -892,7 +907,8 @@ def train(
                   "another --out")
         _check_output(folder, "--out", directory=True)
         trainer = Trainer(Config(rules_obj.to_table(), n, seed=seed, algorithm=algorithm,
-                                 **changes))
+                                 teacher=None if teacher == "none" else teacher,
+                                 teacher_decisions=teacher_decisions, **changes))
     with _training_bar(trainer, quiet) as report:
         result = trainer.run(report, checkpoint)
     curve = folder / "curve.png"

@@ -77,9 +77,9 @@ class Config:
     hidden: tuple[int, ...] = (256, 128, 64)
     tables: int = 256
     batch: int = 1024
-    lr: float = 5e-4
+    lr: float = 1e-4
     epsilon: float = 0.05
-    entropy: float = 0.01
+    entropy: float = 0.001
     greedy_share: float = 0.15
     pool_share: float = 0.25
     pool_every: int = 500_000
@@ -89,6 +89,19 @@ class Config:
     eval_deals: int = 100
     eval_seed: int = 7
     threads: int = 1
+    teacher: str | None = "expert"
+    """A bot whose choices the network imitates before self-play (:mod:`eights.learn.imitate`;
+    ``None``: self-play from random weights)."""
+    teacher_decisions: int = 500_000
+    """The teacher's decisions to imitate (it plays every seat on the reference engine)."""
+    teacher_epochs: float = 3.0
+    teacher_lr: float = 1e-3
+    teacher_share: float = 0.3
+    """Rounds of one learning seat against the network as it was after imitating (the
+    teacher's stand-in on the kernel: the teacher itself plays on the reference engine)."""
+    keep_best: bool = True
+    """The model written is the network of the best measurement against the expert (on the
+    monitoring deals of ``eval_seed``), not necessarily the last."""
     max_decisions: int = 2000
     """A round longer than this (decisions of its outside seats) is dealt again and not
     learned from: an early network may draw for ever where drawing is always allowed."""
@@ -103,7 +116,12 @@ class Config:
             raise ValueError(f"hours must be positive, not {self.hours}")
         if self.samples is not None and self.samples < 1:
             raise ValueError(f"samples must be 1 or more, not {self.samples}")
-        for name in ("greedy_share", "pool_share", "epsilon"):
+        if self.teacher_decisions < 1 or not self.teacher_epochs > 0:
+            raise ValueError(f"teacher_decisions must be 1 or more and teacher_epochs positive, "
+                             f"not {self.teacher_decisions} and {self.teacher_epochs}")
+        if self.greedy_share + self.pool_share + self.teacher_share > 1:
+            raise ValueError("greedy_share, pool_share and teacher_share add up to more than 1")
+        for name in ("greedy_share", "pool_share", "teacher_share", "epsilon"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be between 0 and 1, not {getattr(self, name)}")
         self.hidden = tuple(self.hidden)
@@ -129,6 +147,12 @@ class Progress:
     loss: float = 0.0
     curve: list[dict[str, float]] = field(default_factory=list)
     """``{seconds, samples, win_share, low, high}`` of each measurement against the expert."""
+    imitated: int = 0
+    """The teacher's decisions imitated (0: not yet, or no teacher)."""
+    agreement: float = 0.0
+    """After imitating: the share of the teacher's decisions the network's best action matches."""
+    best: int = -1
+    """The measurement (index in :attr:`curve`) whose network is :attr:`Trainer.best`."""
 
 
 class QNet(nn.Module):
@@ -257,6 +281,8 @@ class Trainer:
         self.length = np.zeros(config.tables, dtype=np.int64)
         self.buffer = _Buffer(observation_size(n))
         self.progress = Progress()
+        self.best: dict[str, torch.Tensor] | None = None
+        """The network's weights at its best measurement (:attr:`Config.keep_best`)."""
         self.pool_mark = 0
         """The samples when the pool last took a checkpoint."""
         self._taken = 0
@@ -270,10 +296,14 @@ class Trainer:
         cfg, n = self.config, self.players
         u = self.rng.random()
         learner = int(self.rng.integers(n))
+        anchored = self.anchored
         if u < cfg.greedy_share:
             self.role[b] = -1
-        elif u < cfg.greedy_share + cfg.pool_share and self.pool:
-            self.role[b] = 1 + int(self.rng.integers(len(self.pool)))
+        elif u < cfg.greedy_share + cfg.teacher_share and anchored:
+            self.role[b] = 1
+        elif (u < cfg.greedy_share + cfg.teacher_share + cfg.pool_share
+              and len(self.pool) > anchored):
+            self.role[b] = 1 + anchored + int(self.rng.integers(len(self.pool) - anchored))
         else:
             self.role[b] = 0
         self.role[b, learner] = 0
@@ -403,13 +433,42 @@ class Trainer:
             self.pool_mark = self.progress.samples
             frozen = QNet(state_size(self.players), cfg.hidden)
             frozen.load_state_dict(self.net.state_dict())
-            self.pool = [*self.pool, frozen][-cfg.pool_size:]
+            stand_in = self.anchored
+            self.pool = (self.pool[:stand_in]
+                         + [*self.pool[stand_in:], frozen][-cfg.pool_size:])
+
+    def imitate(self) -> None:
+        """Fit the network to the teacher's choices (:mod:`eights.learn.imitate`)."""
+        from eights.learn.imitate import demonstrations, imitate
+
+        cfg = self.config
+        assert cfg.teacher is not None
+        demos = demonstrations(self.rules, self.players, cfg.teacher, cfg.teacher_decisions,
+                               seed=cfg.seed)
+        _, self.progress.agreement = imitate(
+            self.net, self.table, self.deck, demos, epochs=cfg.teacher_epochs, batch=cfg.batch,
+            lr=cfg.teacher_lr, seed=cfg.seed)
+        self.progress.imitated = len(demos)
+        frozen = QNet(state_size(self.players), cfg.hidden)
+        frozen.load_state_dict(self.net.state_dict())
+        self.pool.insert(0, frozen)  # the teacher's stand-in, pool member 0 for good
+
+    @property
+    def anchored(self) -> int:
+        """1 when pool member 0 is the teacher's stand-in (the network after imitating)."""
+        return 1 if self.progress.imitated else 0
 
     # ------------------------------------------------------------------ the run
-    def model(self, strength: list[dict[str, Any]] | None = None) -> Model:
-        """The network now, with its card."""
+    def model(self, strength: list[dict[str, Any]] | None = None, *,
+              current: bool = False) -> Model:
+        """The network at its best measurement (:attr:`Config.keep_best`; ``current``: as it
+        is now), with its card."""
         cfg = self.config
         p = self.progress
+        net = self.net
+        if cfg.keep_best and self.best is not None and not current:
+            net = QNet(state_size(self.players), cfg.hidden)
+            net.load_state_dict(self.best)
         card = {
             "format": FORMAT,
             "rules": cfg.rules,
@@ -421,12 +480,15 @@ class Trainer:
                 "seconds": round(p.seconds, 1), "cpu_seconds": round(p.cpu_seconds, 1),
                 "samples": p.samples, "rounds": p.rounds,
                 "updates": p.updates, "torch": torch.__version__,
+                "imitated": p.imitated, "agreement": round(p.agreement, 4),
+                "kept": (p.curve[p.best] if cfg.keep_best and 0 <= p.best < len(p.curve)
+                         else None),
                 "machine": f"{platform.machine()}, {cfg.threads} torch thread(s)",
             },
             "curve": p.curve,
             "strength": strength or [],
         }
-        return Model(self.net.weights(), card)
+        return Model(net.weights(), card)
 
     def run(self, report: Callable[[Progress], None] | None = None,
             checkpoint: Path | None = None) -> Progress:
@@ -437,6 +499,8 @@ class Trainer:
         began = time.perf_counter() - p.seconds
         cpu_began = time.process_time() - p.cpu_seconds
         next_eval = (p.curve[-1]["seconds"] + cfg.eval_every) if p.curve else 0.0
+        if cfg.teacher is not None and not p.imitated:
+            self.imitate()  # its time counts: it is part of the run
         while True:
             p.seconds = time.perf_counter() - began
             p.cpu_seconds = time.process_time() - cpu_began
@@ -463,10 +527,13 @@ class Trainer:
     def measure(self) -> dict[str, float]:
         """The network's win share against the expert now (appended to the curve)."""
         cfg = self.config
-        result = evaluate(self.model(), "expert", cfg.eval_deals, cfg.eval_seed)
-        point = {"seconds": round(self.progress.seconds, 1), "samples": self.progress.samples,
-                 **result}
-        self.progress.curve.append(point)
+        result = evaluate(self.model(current=True), "expert", cfg.eval_deals, cfg.eval_seed)
+        p = self.progress
+        point = {"seconds": round(p.seconds, 1), "samples": p.samples, **result}
+        p.curve.append(point)
+        if p.best < 0 or point["win_share"] > p.curve[p.best]["win_share"]:
+            p.best = len(p.curve) - 1
+            self.best = {k: v.clone() for k, v in self.net.state_dict().items()}
         return point
 
     def save(self, path: Path) -> None:
@@ -479,6 +546,7 @@ class Trainer:
             "opt": self.opt.state_dict(), "pool": [m.state_dict() for m in self.pool],
             "rng": self.rng.bit_generator.state, "tables": self.tables.states.copy(),
             "progress": asdict(self.progress), "pool_mark": self.pool_mark,
+            "best": self.best,
         }
         tmp = path.with_suffix(".tmp")
         torch.save(state, tmp)
@@ -504,6 +572,7 @@ class Trainer:
         trainer.tables.states[:] = state["tables"]
         trainer.progress = Progress(**state["progress"])
         trainer.pool_mark = state["pool_mark"]
+        trainer.best = state.get("best")
         for b in range(config.tables):  # the tables' rounds restart: the old line-ups are gone
             trainer.line_up(b)
         trainer.tables.kinds[:] = np.where(trainer.role < 0, GREEDY, OUTSIDE)
