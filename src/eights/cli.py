@@ -311,7 +311,9 @@ def play(
     from eights.tui.app import EightsApp
 
     warm_in_background()  # a cold kernel compiles under the game; search rolls out on the engine meanwhile
-    EightsApp(session, _, speed=speed).run()
+    tui = EightsApp(session, _, speed=speed)
+    tui.run()
+    session = tui.session  # the match played last (n starts a new one)
     if session.path is not None and session.path.exists():
         typer.echo(_("Game saved: {path}", path=session.path))
 
