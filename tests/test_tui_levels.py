@@ -268,3 +268,20 @@ async def test_the_new_match_screen_fits_80_by_24(rules: str, players: int, lang
                 box = widget.content_region
                 assert len(Content(str(widget.render())).wrap(box.width)) <= box.height, widget
         await pilot.press("escape")
+
+
+@pytest.mark.asyncio
+async def test_a_seeded_match_leads_to_the_same_new_match(tmp_path: Path) -> None:
+    """The new match's seed comes from the last one's: the same ``--seed`` deals the same
+    next match, and a different one another."""
+    deals = []
+    for seed in (5, 5, 6):
+        session = Session.start("classic", 2, bots=["greedy"], seed=seed, save_dir=tmp_path)
+        app = EightsApp(session, translator("en"), speed="instant")
+        async with app.run_test(size=SMALL) as pilot:
+            await open_new(pilot, app)
+            await pilot.press("s")
+            await settle(pilot, app)
+            assert app.session is not session
+            deals.append((app.session.game.seed, app.session.observe(0).hand))
+    assert deals[0] == deals[1] and deals[0] != deals[2]

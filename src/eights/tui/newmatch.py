@@ -154,7 +154,7 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
     def _rules_options(self) -> list[tuple[str, str]]:
         _ = self.tr
         return [(_("{title} (these rules)", title=rules.title) if key == CURRENT
-                 else f"{rules.title} ({key})", key) for key, rules in self.rules.items()]
+                 else f"{rules.title} · {key}", key) for key, rules in self.rules.items()]
 
     def player_counts(self) -> range:
         """The player counts offered: the chosen rules', from the people at the table."""
