@@ -55,7 +55,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -82,8 +82,10 @@ from eights.tui import DELAYS, SPEEDS
 from eights.tui.cards import GameLog, set_text
 from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker
 from eights.tui.hand import HandFan
-from eights.tui.newmatch import NewMatch, NewMatchScreen
 from eights.tui.panels import PlayersPanel, TablePanel
+
+if TYPE_CHECKING:
+    from eights.tui.newmatch import NewMatch
 
 __all__ = ["DELAYS", "MIN_SIZE", "SPEEDS", "EightsApp", "TableScreen", "default_selection",
            "plays_of"]
@@ -919,6 +921,8 @@ class TableScreen(Screen[None]):
 
     def action_new_match(self) -> None:
         """Choose a new match (:class:`NewMatchScreen`); a match in progress is left first."""
+        from eights.tui.newmatch import NewMatchScreen  # not before the first screen: 12 ms
+
         self._pause_bots()
         self.app.push_screen(NewMatchScreen(self.session, self.tr), self._new_match_chosen)
 
