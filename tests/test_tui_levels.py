@@ -10,8 +10,10 @@ import pytest
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import Button, RadioButton, Select, Static
+from typer.testing import CliRunner
 
 from eights.bots import ISMCTSBot, LearnedBot, check_table, make_bot
+from eights.cli import app as cli
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
 from eights.session import Session
@@ -285,3 +287,19 @@ async def test_a_seeded_match_leads_to_the_same_new_match(tmp_path: Path) -> Non
             assert app.session is not session
             deals.append((app.session.game.seed, app.session.observe(0).hand))
     assert deals[0] == deals[1] and deals[0] != deals[2]
+
+
+@pytest.mark.parametrize("bots", ["learned", "greedy,ismcts:prior=learned"])
+def test_eights_play_refuses_a_bot_that_cannot_play_the_table(tmp_path: Path, bots: str) -> None:
+    """The same check on the command line: ``--bots learned`` at 4 players fails before the
+    game starts (it failed at the bot's first turn), naming what ships and how to train."""
+    data = tmp_path / "data"
+    result = CliRunner().invoke(cli, ["play", "--plain", "-n", "4", "--bots", bots],
+                                env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert "no learned model ships for classic with 4 players" in result.stderr
+    assert "eights train classic --players 4" in result.stderr
+    assert not data.exists() or not list(data.iterdir())
+    result = CliRunner().invoke(cli, ["play", "--plain", "-n", "2", "--bots", bots, "--seed", "1"],
+                                env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
+    assert result.exit_code == 0, (result.output, result.exception)

@@ -25,7 +25,7 @@ import typer
 from typer.core import TyperGroup, TyperOption
 
 from eights import __version__
-from eights.bots import Bot, make_bot
+from eights.bots import Bot, check_table, make_bot
 from eights.engine.actions import Action
 from eights.engine.errors import EightsError, RecordError, RulesError
 from eights.engine.game import Game, Step
@@ -301,6 +301,8 @@ def play(
         n = _players(rules_obj, players)
         specs = [b.strip() for b in bots.split(",") if b.strip()]
         try:
+            for spec in specs:  # a bot that cannot play this table fails now, not at its turn
+                check_table(make_bot(spec), rules_obj, n)
             session = Session.start(rules_obj, n, bots=specs, humans=humans, names=name or (),
                                     seed=seed, save_dir=default_save_dir(), lang=_.lang)
         except (EightsError, ValueError) as exc:
