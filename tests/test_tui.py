@@ -47,6 +47,7 @@ from eights.tui.dialogs import (
     SuitPicker,
 )
 from eights.tui.hand import CARD_WIDTH, HandFan, mini_face
+from eights.tui.newmatch import NewMatchScreen
 from eights.tui.panels import played_by, seat_lines, table_lines
 from eights.tui.replay import ReplayApp, ReplayScreen
 from stacked import stacked
@@ -1524,21 +1525,25 @@ async def test_ts10_ts11_ts12_calls_and_a_round_played_on_with_placings(tmp_path
 
 @pytest.mark.asyncio
 async def test_the_key_bar_leaves_out_rules_and_undo_before_it_is_cut(tmp_path: Path) -> None:
-    """At 80 columns in French the mark key (SW3) takes the room of Rules (?): the bar is
-    whole, and ? still opens the rules; a wider screen shows every key."""
+    """At 80 columns in French the mark key (SW3) takes the room of Rules (?) and New (n):
+    the bar is whole, and ? still opens the rules, n the new match; a wider screen shows
+    every key."""
     app = start(tmp_path, "switch", seed=3, players=4, lang="fr")
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
         bar = {b.id: b.display for b in app.table.query("#actions > Button")}
         assert bar["mark"] and bar["announce"] and bar["undo"] and bar["quit"]
-        assert not bar["rules"] and not bar["take"]
+        assert not bar["rules"] and not bar["new"] and not bar["take"]
         assert_table_fits(app, "fr")
         await pilot.press("question_mark")
         assert isinstance(app.screen, RulesScreen)
         await pilot.press("escape")
-        await pilot.resize_terminal(*SIZE)
+        await pilot.press("n")
+        assert isinstance(app.screen, NewMatchScreen)
+        await pilot.press("escape")
+        await pilot.resize_terminal(120, SIZE[1])  # the eight keys take 112 columns in French
         await pilot.pause()
-        assert app.table.query_one("#rules").display
+        assert app.table.query_one("#rules").display and app.table.query_one("#new").display
         assert_table_fits(app, "fr")
 
 

@@ -25,7 +25,7 @@ import typer
 from typer.core import TyperGroup, TyperOption
 
 from eights import __version__
-from eights.bots import Bot, make_bot
+from eights.bots import Bot, check_table, make_bot
 from eights.engine.actions import Action
 from eights.engine.errors import EightsError, RecordError, RulesError
 from eights.engine.game import Game, Step
@@ -301,6 +301,8 @@ def play(
         n = _players(rules_obj, players)
         specs = [b.strip() for b in bots.split(",") if b.strip()]
         try:
+            for spec in specs:  # a bot that cannot play this table fails now, not at its turn
+                check_table(make_bot(spec), rules_obj, n)
             session = Session.start(rules_obj, n, bots=specs, humans=humans, names=name or (),
                                     seed=seed, save_dir=default_save_dir(), lang=_.lang)
         except (EightsError, ValueError) as exc:
@@ -311,7 +313,9 @@ def play(
     from eights.tui.app import EightsApp
 
     warm_in_background()  # a cold kernel compiles under the game; search rolls out on the engine meanwhile
-    EightsApp(session, _, speed=speed).run()
+    tui = EightsApp(session, _, speed=speed)
+    tui.run()
+    session = tui.session  # the match played last (n starts a new one)
     if session.path is not None and session.path.exists():
         typer.echo(_("Game saved: {path}", path=session.path))
 

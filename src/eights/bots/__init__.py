@@ -39,9 +39,10 @@ from eights.bots.basic import Bot, GreedyBot, RandomBot
 from eights.bots.expert import ExpertBot
 from eights.bots.ismcts import ISMCTSBot
 from eights.bots.learned import LearnedBot
+from eights.engine.rules import Rules
 
 __all__ = ["BOTS", "Bot", "BotOption", "ExpertBot", "GreedyBot", "ISMCTSBot", "LearnedBot", "RandomBot",
-           "bot_options", "make_bot", "parse_bot_spec"]
+           "bot_options", "check_table", "make_bot", "parse_bot_spec"]
 
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
@@ -200,3 +201,25 @@ def make_bot(spec: str) -> Bot:
     except TypeError as exc:  # a factory whose options could not be read
         raise ValueError(f"bot {name!r} does not take the options {', '.join(sorted(options))} "
                          f"({exc})") from None
+
+
+def check_table(bot: Bot, rules: Rules, players: int) -> None:
+    """Raise :class:`ValueError`, saying why, unless ``bot`` can play ``rules`` with
+    ``players``: a bot that needs something made for its table says so in a ``check_table``
+    method (the learned bot: a model for these rules and players), and so does the search
+    whose prior is such a bot (``ismcts:prior=learned``). Other bots play every table.
+
+    >>> from eights.engine.rules import load_rules
+    >>> check_table(make_bot("ismcts:prior=learned"), load_rules("classic"), 2)
+    >>> check_table(make_bot("learned"), load_rules("classic"), 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...
+    """
+    parts: list[object] = [bot]
+    if isinstance(bot, ISMCTSBot) and bot.prior is not None:
+        parts.append(bot.prior)
+    for part in parts:
+        check = getattr(part, "check_table", None)
+        if callable(check):
+            check(rules, players)

@@ -1,6 +1,8 @@
 """The full-screen terminal game (Textual).
 
 - :mod:`eights.tui.app` — ``eights play``: the table screen, its keys and the game flow;
+- :mod:`eights.tui.newmatch` — the new-match screen (key ``n``): rules, players and the
+  bots' level;
 - :mod:`eights.tui.replay` — ``eights replay FILE --view``: step through a record;
 - :mod:`eights.tui.cards`, :mod:`eights.tui.panels`, :mod:`eights.tui.dialogs` — the
   widgets and dialogs both share;

@@ -34,6 +34,10 @@ a              announce your last card, or call going out, with the next
 u              take back your last move (one person against bots)
 ?              the rules of this game
 +  −           bots play faster or slower
+n              a new match: choose the rules, the player count and the
+               opponents' level (:mod:`eights.tui.newmatch`); a match in
+               progress is left first (keep or delete its save), as with q;
+               at the end of a match, n on the summary opens it too
 q              leave (keep or delete the save)
 =============  ===========================================================
 
@@ -46,11 +50,12 @@ fit side by side). A smaller terminal shows a message instead.
 from __future__ import annotations
 
 import os
+import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -79,6 +84,9 @@ from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, Rule
 from eights.tui.hand import HandFan
 from eights.tui.panels import PlayersPanel, TablePanel
 
+if TYPE_CHECKING:
+    from eights.tui.newmatch import NewMatch
+
 __all__ = ["DELAYS", "MIN_SIZE", "SPEEDS", "EightsApp", "TableScreen", "default_selection",
            "plays_of"]
 
@@ -93,7 +101,7 @@ TALL = 40
 """From this many lines on, the hand shows big cards."""
 NARROW = 100
 """Below this many columns the keys of the bottom bar stand without gaps between them."""
-SPARE_KEYS = ("rules", "undo")
+SPARE_KEYS = ("rules", "new", "undo")
 """Buttons of the bottom bar left out, in this order, when the bar would not fit the width
 (their keys still work; ``?`` is told in the log at the start)."""
 FLASH_SECONDS = 4.0
@@ -176,6 +184,7 @@ class TableScreen(Screen[None]):
         Binding("question_mark", "rules", show=False),
         Binding("plus,equals_sign", "speed(1)", show=False),
         Binding("minus", "speed(-1)", show=False),
+        Binding("n", "new_match", show=False),
         Binding("q", "quit_game", show=False),
     ]
 
@@ -242,6 +251,7 @@ class TableScreen(Screen[None]):
                                action="screen.toggle_announce")
             yield ActionButton(_("Undo (u)"), id="undo", compact=True, action="screen.undo")
             yield ActionButton(_("Rules (?)"), id="rules", compact=True, action="screen.rules")
+            yield ActionButton(_("New (n)"), id="new", compact=True, action="screen.new_match")
             yield ActionButton(_("Quit (q)"), id="quit", compact=True, action="screen.quit_game")
         yield Static(id="too-small", markup=False)
 
@@ -472,6 +482,8 @@ class TableScreen(Screen[None]):
             self.advance()
         elif answer == "quit":
             self.action_quit_game()
+        elif answer == "new":
+            self.action_new_match()
         else:
             self.app.exit()
 
@@ -904,10 +916,61 @@ class TableScreen(Screen[None]):
             self.app.bell()
 
     def action_quit_game(self) -> None:
-        self._cancel_timer()
-        if self._thinking is not None:  # a bot may go on thinking; it plays after the dialog
-            self._thinking.due = False
+        self._pause_bots()
         self.app.push_screen(QuitScreen(self.session.path, self.tr), self._quit_answer)
+
+    def action_new_match(self) -> None:
+        """Choose a new match (:class:`NewMatchScreen`); a match in progress is left first."""
+        from eights.tui.newmatch import NewMatchScreen  # not before the first screen: 12 ms
+
+        self._pause_bots()
+        self.app.push_screen(NewMatchScreen(self.session, self.tr), self._new_match_chosen)
+
+    def in_progress(self) -> bool:
+        """A match begun and not over: leaving it for another asks first."""
+        obs = self.session.observe(self.seat)
+        return not obs.match_over and (obs.round > 1 or bool(obs.history))
+
+    def _new_match_chosen(self, choice: NewMatch | None) -> None:
+        _ = self.tr
+        if choice is None:
+            self.advance()
+        elif self.in_progress():
+            def answer(answer: str | None) -> None:
+                if answer is None:
+                    self.advance()
+                else:
+                    self._start_new(choice, discard=answer == "discard")
+
+            self.app.push_screen(QuitScreen(self.session.path, _, _(
+                "Leave this match for a new one?")), answer)
+        else:
+            self._start_new(choice)
+
+    def _start_new(self, choice: NewMatch, *, discard: bool = False) -> None:
+        """Start ``choice`` in place of this match (its save kept unless ``discard``): the
+        same people, bots of the chosen level, saved beside this match, and a seed drawn
+        from this match's (a seeded match leads to the same next ones)."""
+        old = self.session
+        path = old.path
+        seed = random.Random(f"{old.game.seed}/next").randrange(10**9)
+        session = Session.start(choice.rules, choice.players, bots=[choice.level],
+                                humans=len(old.humans), names=[old.names[s] for s in old.humans],
+                                seed=seed, save_dir=None if path is None else path.parent,
+                                lang=self.tr.lang)
+        if discard:
+            old.forget_save()
+        self._cancel_timer()
+        self._forget_thinking()
+        app = self.app
+        assert isinstance(app, EightsApp)
+        app.call_later(app.new_table, session, self.speed)  # once the dialog has gone
+
+    def _pause_bots(self) -> None:
+        """A dialog opens: no bot plays until it closes (one may go on thinking)."""
+        self._cancel_timer()
+        if self._thinking is not None:
+            self._thinking.due = False
 
     def _quit_answer(self, answer: str | None) -> None:
         if answer == "keep":
@@ -952,10 +1015,9 @@ class EightsApp(App[None]):
         self.tr = _
         self.speed = speed
 
-    def get_default_screen(self) -> Screen[Any]:
-        return TableScreen(self.session, self.tr, self.speed)
-
     def on_mount(self) -> None:
+        # the table goes over the (empty) default screen, so that a new match can take its place
+        self.push_screen(TableScreen(self.session, self.tr, self.speed))
         if _terminal_alive():  # a real terminal: leave when it goes away
             self.set_interval(1.0, self.check_terminal)
 
@@ -966,9 +1028,15 @@ class EightsApp(App[None]):
         if not _terminal_alive():
             self.exit()
 
+    def new_table(self, session: Session, speed: str) -> None:
+        """Play ``session`` from now on, on a new table screen in place of the current one."""
+        self.session = session
+        self.speed = speed
+        self.switch_screen(TableScreen(session, self.tr, speed))
+
     @property
     def table(self) -> TableScreen:
-        """The table screen (the bottom of the screen stack)."""
-        screen = self.screen_stack[0]
+        """The table screen (above the empty default screen; the dialogs go over it)."""
+        screen = self.screen_stack[1]
         assert isinstance(screen, TableScreen)
         return screen

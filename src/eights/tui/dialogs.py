@@ -151,15 +151,18 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("escape", "answer('')", show=False),
     ]
 
-    def __init__(self, path: Path | None, _: Translator) -> None:
+    def __init__(self, path: Path | None, _: Translator, title: str | None = None) -> None:
         super().__init__()
         self.path = path
         self.tr = _
+        self.title_text = title
+        """The question asked (default: leave the game?)."""
 
     def compose(self) -> ComposeResult:
         _ = self.tr
         with Vertical(id="quit-dialog", classes="dialog"):
-            yield Static(_("Leave the game?"), classes="dialog-title")
+            yield Static(self.title_text or _("Leave the game?"), classes="dialog-title",
+                         markup=False)
             if self.path is not None:
                 yield Static(_("This game is saved as you play: {path}", path=self.path),
                              markup=False)
@@ -179,11 +182,13 @@ class QuitScreen(ModalScreen[str | None]):
 class RoundOverScreen(ModalScreen[str]):
     """Every hand revealed, the points and the totals.
 
-    Answers ``next`` (Enter, n), ``quit`` (q), or ``leave`` once the match is over.
+    Answers ``next`` (Enter, n), ``quit`` (q), or once the match is over ``leave``
+    (Enter, q, Escape) or ``new`` (n: a new match).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,n", "next", show=False),
+        Binding("enter", "next", show=False),
+        Binding("n", "new", show=False),
         Binding("q", "quit_game", show=False),
         Binding("escape", "leave_if_over", show=False),
     ]
@@ -233,7 +238,7 @@ class RoundOverScreen(ModalScreen[str]):
                 for line in self.summary[1 + n:]:
                     yield Static(text_visual(line), classes="result", markup=False)
             if obs.match_over:
-                hint = _("The match is over. Press q or Enter to leave.")
+                hint = _("The match is over. n: a new match · q or Enter: leave")
             else:
                 hint = _("Enter or n: next round · q: quit")
             yield Static(hint, classes="hint")
@@ -252,6 +257,9 @@ class RoundOverScreen(ModalScreen[str]):
 
     def action_next(self) -> None:
         self.dismiss("leave" if self.obs.match_over else "next")
+
+    def action_new(self) -> None:
+        self.dismiss("new" if self.obs.match_over else "next")
 
     def action_quit_game(self) -> None:
         self.dismiss("leave" if self.obs.match_over else "quit")
