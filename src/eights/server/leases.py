@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import threading
 import zlib
 from collections.abc import Callable
@@ -40,6 +41,11 @@ from eights.server.store import LEASE_KEY, Store
 __all__ = ["LeaseLost", "Leases", "channel"]
 
 log = logging.getLogger("eights.server")
+
+APPLICATION = "eights serve"
+"""The ``application_name`` of a lease connection, followed by the server's process id: who
+runs a table is in ``pg_locks`` joined with ``pg_stat_activity`` (docs/protocol.md)."""
+
 
 def channel(schema: str) -> str:
     """The ``LISTEN`` channel of the servers of one schema (a channel is per database).
@@ -82,6 +88,8 @@ class Leases:
         connection: Any = raw.driver_connection
         raw.detach()  # its own session, never handed back to the pool
         connection.autocommit = True
+        connection.execute("SELECT set_config('application_name', %s, false)",
+                           (f"{APPLICATION} {os.getpid()}",))
         return connection
 
     def start(self) -> None:
