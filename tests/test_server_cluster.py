@@ -21,11 +21,13 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from eights.engine.record import load_record, replay
-from eights.server.cluster import Cluster
+from eights.cli import app as cli_app
+from eights.server.cluster import Cluster, ClusterError
 from eights.server.leases import APPLICATION
 from eights.server.store import LEASE_KEY, normalize_url
 from postgres import fresh_schema
@@ -362,3 +364,33 @@ def test_a_request_at_another_process_hands_the_table_over(both: Cluster) -> Non
     assert 1012 in person.closes
     check_record(finished_record(both, table, person), person)
     person.close()
+
+
+def test_a_process_whose_lease_connection_breaks_stops_changing_its_tables(both: Cluster) -> None:
+    """PostgreSQL ends the lease connection of a table's process (as when it restarts): that
+    process stops moving the table until it leases it again, or lets another run it; play
+    goes on, each step once."""
+    rng = random.Random(9)
+    table, person = person_and_bot(both, seed=13)
+    play(person, table["host_token"], 3, rng)
+    running = owner(both, table["code"])
+    assert running is not None
+    server = both.servers[running]
+    assert server is not None
+    ended = query(both, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                  "WHERE application_name LIKE :name", name=f"{APPLICATION} {server.pid}%")
+    assert [e for (e,) in ended] == [True, True]  # its lease and listening connections
+    eventually(lambda: owner(both, table["code"]) is not None, FAILOVER, "leased again")
+    play(person, table["host_token"], 5, rng)
+    check_record(finished_record(both, table, person), person)
+    person.close()
+    assert "the lease connection to PostgreSQL broke" in logs(both)
+
+
+def test_several_processes_need_postgresql_and_haproxy(tmp_path: Path) -> None:
+    runner = CliRunner()
+    sqlite = runner.invoke(cli_app, ["serve", "--processes", "2", "--db",
+                                     f"sqlite:///{tmp_path / 'one.sqlite3'}"])
+    assert sqlite.exit_code == 2 and "needs a PostgreSQL --db" in sqlite.output
+    with pytest.raises(ClusterError, match="HAProxy is not at '/nowhere/haproxy'"):
+        Cluster("postgresql://u:p@127.0.0.1:1/x", 2, log_dir=tmp_path, haproxy="/nowhere/haproxy")
