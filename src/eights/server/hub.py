@@ -248,7 +248,7 @@ class Hub:
                     return
                 if data is not None and _same(room, data):
                     log.info("table %s: leased again, unchanged", code)
-                    room.schedule()
+                    room.resume()
                     return
                 room.leave_to_another()
             del self.rooms[code]
