@@ -166,8 +166,8 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
     page.select_option("#create-players", "2")
     expect(learned).to_be_enabled()  # a model ships for classic at 2 players
     page.select_option("#create-level", "learned")
-    page.select_option("#create-players", "4")
-    expect(learned).to_be_disabled()  # and none at 4: not offered, and the level falls back
+    page.select_option("#create-players", "3")
+    expect(learned).to_be_disabled()  # and none at 3: not offered, and the level falls back
     expect(page.locator("#create-level")).to_have_value("greedy")
     page.select_option("#create-rules", "classic")
     page.select_option("#create-players", "10")

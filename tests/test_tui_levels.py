@@ -111,15 +111,15 @@ async def test_the_search_with_the_learned_prior_is_started_from_the_buttons(
 @pytest.mark.asyncio
 async def test_a_level_is_offered_only_where_it_plays(tmp_path: Path) -> None:
     """Learned and the search with the learned prior need a model for the rules and the
-    player count: classic ships one at 2 players, not at 4; openspiel ships none. The
+    player count: classic ships one at 2 players, not at 3; openspiel ships none. The
     arrows skip a level left out, and a line says why it is not there."""
-    app = start(tmp_path, "classic", 4, bots=("learned",))  # not playable at 4: greedy shown
+    app = start(tmp_path, "classic", 3, bots=("learned",))  # not playable at 3: greedy shown
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_new(pilot, app)
         assert offered(screen) == ["random", "greedy", "expert", "ismcts"]
         assert screen.choice().level == "greedy"
         missing = str(screen.query_one("#new-missing", Static).render())
-        assert "Learned, Search + learned (with 2 players only)" in missing
+        assert "Learned, Search + learned (with 2 or 4 players only)" in missing
         screen.query_one("#new-levels").focus()
         await pilot.press("down", "down", "down", "enter")  # Expert, Search, then Random
         assert screen.choice().level == "random"
@@ -150,7 +150,7 @@ def test_the_levels_offered_are_those_the_bots_check_passes(rules: str) -> None:
         assert levels_at(preset, players) == expected
         assert {"random", "greedy", "expert", "ismcts"} <= set(expected)
         assert ("learned" in expected) == ("ismcts:prior=learned" in expected)
-    assert "learned" not in levels_at(preset, 4)  # no 4-player model ships
+    assert "learned" not in levels_at(preset, 3)  # no 3-player model ships
 
 
 @pytest.mark.asyncio
@@ -291,14 +291,14 @@ async def test_a_seeded_match_leads_to_the_same_new_match(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("bots", ["learned", "greedy,ismcts:prior=learned"])
 def test_eights_play_refuses_a_bot_that_cannot_play_the_table(tmp_path: Path, bots: str) -> None:
-    """The same check on the command line: ``--bots learned`` at 4 players fails before the
+    """The same check on the command line: ``--bots learned`` at 3 players fails before the
     game starts (it failed at the bot's first turn), naming what ships and how to train."""
     data = tmp_path / "data"
-    result = CliRunner().invoke(cli, ["play", "--plain", "-n", "4", "--bots", bots],
+    result = CliRunner().invoke(cli, ["play", "--plain", "-n", "3", "--bots", bots],
                                 env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
     assert result.exit_code == 2, (result.output, result.exception)
-    assert "no learned model ships for classic with 4 players" in result.stderr
-    assert "eights train classic --players 4" in result.stderr
+    assert "no learned model ships for classic with 3 players" in result.stderr
+    assert "eights train classic --players 3" in result.stderr
     assert not data.exists() or not list(data.iterdir())
     result = CliRunner().invoke(cli, ["play", "--plain", "-n", "2", "--bots", bots, "--seed", "1"],
                                 env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
