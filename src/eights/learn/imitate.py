@@ -35,7 +35,7 @@ from eights.engine.rules import Rules
 if TYPE_CHECKING:
     from eights.learn.train import QNet
 
-__all__ = ["Demonstrations", "demonstrations", "imitate"]
+__all__ = ["Demonstrations", "demonstrations", "imitate", "legal_logits"]
 
 
 @dataclass
@@ -93,6 +93,18 @@ def demonstrations(rules: Rules, players: int, teacher: str, decisions: int, see
                           np.array(start, dtype=np.int64), np.array(chosen, dtype=np.int64))
 
 
+def legal_logits(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
+            obs: npt.NDArray[np.int16], legal: npt.NDArray[np.int64]) -> torch.Tensor:
+    """The scores of the legal actions (padded with -1e9), each (state, action) pair
+    computed once: a few wide rows (136 legal plays in last-card) would make the padded
+    product many times the work."""
+    rows, cols = np.nonzero(legal >= 0)
+    at = (torch.from_numpy(rows), torch.from_numpy(cols))
+    flat = net.flat(torch.from_numpy(state_features(obs, deck)), at[0],
+                    torch.from_numpy(legal[rows, cols]), table)
+    return torch.full(legal.shape, -1e9).index_put(at, flat)
+
+
 def imitate(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
             demos: Demonstrations, *, epochs: float, batch: int, lr: float, seed: int,
             report: Callable[[int, float, float], None] | None = None) -> tuple[float, float]:
@@ -113,9 +125,7 @@ def imitate(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
         for begin in range(0, len(order), batch):
             which = order[begin:begin + batch]
             legal = demos.padded(which)
-            s = torch.from_numpy(state_features(demos.obs[which], deck))
-            logits = net(s, table[torch.from_numpy(np.maximum(legal, 0))])
-            logits = logits.masked_fill(torch.from_numpy(legal < 0), -1e9)
+            logits = legal_logits(net, table, deck, demos.obs[which], legal)
             target = torch.from_numpy(demos.chosen[which])
             loss = (-torch.log_softmax(logits, dim=1)[torch.arange(len(which)), target]).mean()
             opt.zero_grad()

@@ -56,6 +56,7 @@ from eights.bots.learned import (
 from eights.codes import action_count, observation_size
 from eights.engine.rules import Rules, load_rules
 from eights.fast.selfplay import GREEDY, OUTSIDE, Tables
+from eights.learn.imitate import legal_logits
 
 __all__ = ["ALGORITHMS", "Config", "Progress", "QNet", "Trainer", "evaluate"]
 
@@ -414,8 +415,7 @@ class Trainer:
                 assert self.value is not None
                 legal = got["legal"][part]
                 legal = legal[:, :int((legal >= 0).sum(axis=1).max())]
-                logits = self.net(s, self.table[torch.from_numpy(np.maximum(legal, 0))])
-                logits = logits.masked_fill(torch.from_numpy(legal < 0), -1e9)
+                logits = legal_logits(self.net, self.table, self.deck, got["obs"][part], legal)
                 logp = torch.log_softmax(logits, dim=1)
                 chosen = torch.from_numpy(np.argmax(legal == got["code"][part, None], axis=1))
                 v = self.value(s)[:, 0]
