@@ -37,109 +37,33 @@ import asyncio
 import concurrent.futures
 import gc
 import json
-import os
 import random
 import resource
-import signal
-import socket
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from eights.engine.record import load_record, replay
-
-Message = dict[str, Any]
-T = TypeVar("T")
-
-
-# --------------------------------------------------------------------------- the server process
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    """``eights serve`` in a child process, its output in ``log``."""
-
-    def __init__(self, db: str, log: Path, *, bot_delay: float, address_limit: int,
-                 extra: Sequence[str] = ()) -> None:
-        self.port = free_port()
-        self.log = log
-        env = {**os.environ, "EIGHTS_DATA_DIR": str(log.parent)}
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--db", db,
-                 "--bot-delay", str(bot_delay), "--address-limit", str(address_limit), *extra],
-                stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}: "
-                                   + log.read_text(errors="replace")[-2000:])
-            try:
-                if http(self.base, "GET", "/api/health")["ok"]:
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not answer within 60 s")
-            time.sleep(0.05)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def cpu_seconds(self) -> float:
-        """User and system CPU time of the server process so far (Linux)."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return float("nan")
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def late_moves(self) -> int:
-        """Bot moves that ran past the bots' wait (the server played greedy), from its log."""
-        return self.log.read_text(errors="replace").count("did not move within")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def http(base: str, method: str, path: str, body: Message | None = None) -> Message:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            answer: Message = json.load(response)
-            return answer
-    except urllib.error.HTTPError as exc:
-        raise RuntimeError(f"{method} {path}: {exc.code} {exc.read().decode(errors='replace')}"
-                           ) from None
-
+from server_clients import (
+    Client,
+    Message,
+    ServerProcess,
+    Step,
+    check_record,
+    create_tables,
+    http,
+    in_threads,
+    latency_ms,
+    pick,
+    step_of,
+)
 
 # --------------------------------------------------------------------------- tables and clients
 
@@ -158,20 +82,6 @@ class Stats:
 
 
 @dataclass
-class Client:
-    seat: int
-    token: str
-    ws: ClientConnection | None = None
-    seq: int = 0
-    state: Message | None = None
-
-    async def send(self, kind: str, **fields: Any) -> None:
-        assert self.ws is not None
-        self.seq += 1
-        await self.ws.send(orjson.dumps({"type": kind, "seq": self.seq, **fields}).decode())
-
-
-@dataclass
 class Table:
     code: str
     host_token: str
@@ -181,8 +91,8 @@ class Table:
     """Version an action was made on -> when it was sent."""
     received: dict[int, int] = field(default_factory=dict)
     """Version -> clients that received its state."""
-    seen: list[list[str]] = field(default_factory=lambda: [[]])
-    """The actions broadcast, by round, as the first client saw them."""
+    seen: dict[int, Step] = field(default_factory=dict)
+    """The steps broadcast, by version, as the first client saw them."""
     version: int = -1
     """The newest version the first client saw."""
     closed: bool = False
@@ -194,14 +104,6 @@ class Run:
     stats: Stats
     think: float
     stopping: bool = False
-
-
-def pick(legal: list[str], rng: random.Random) -> str:
-    """Some card if one plays, else draw, pass or take (so rounds move on)."""
-    plays = [a for a in legal if a not in ("draw", "pass", "take")]
-    if plays:
-        return rng.choice(plays)
-    return "draw" if "draw" in legal else legal[0]
 
 
 async def drive(run: Run, table: Table, client: Client) -> None:
@@ -236,10 +138,8 @@ async def drive(run: Run, table: Table, client: Client) -> None:
             view = msg["view"]
             if first:
                 table.version = version
-                if msg["last"] is not None:
-                    table.seen[-1].append(msg["last"]["action"])
-                elif version > 0:  # a round dealt
-                    table.seen.append([])
+                if version > 0:
+                    table.seen[version] = step_of(msg)
             if run.stopping or view["match_over"]:
                 continue
             if view["round_over"]:
@@ -263,30 +163,6 @@ async def act(run: Run, table: Table, client: Client, kind: str, **fields: Any) 
 
 
 # --------------------------------------------------------------------------- the run
-
-
-async def in_threads(pool: concurrent.futures.ThreadPoolExecutor, calls: list[Callable[[], T]]
-                     ) -> list[T]:
-    loop = asyncio.get_running_loop()
-    return list(await asyncio.gather(*(loop.run_in_executor(pool, call) for call in calls)))
-
-
-async def create_tables(base: str, args: argparse.Namespace,
-                        pool: concurrent.futures.ThreadPoolExecutor) -> list[Table]:
-    bots = {str(args.players - 1 - i): "greedy" for i in range(args.bots)}
-
-    def create(i: int) -> Table:
-        made = http(base, "POST", "/api/tables", {
-            "rules": args.rules, "players": args.players, "bots": bots, "target": 10_000,
-            "public": False, "title": f"load {i}"})
-        clients = []
-        for seat in range(args.players - args.bots):
-            joined = http(base, "POST", f"/api/tables/{made['code']}/join",
-                          {"name": f"P{seat}", "seat": seat})
-            clients.append(Client(seat, joined["token"]))
-        return Table(made["code"], made["host_token"], clients, random.Random(f"{args.seed}/{i}"))
-
-    return await in_threads(pool, [lambda i=i: create(i) for i in range(args.tables)])  # type: ignore[misc]
 
 
 async def start_search_tables(base: str, args: argparse.Namespace,
@@ -324,7 +200,9 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
     search = await start_search_tables(base, args, pool)
     if search:  # the bots' workers start, import the search and load its compiled kernel
         await asyncio.sleep(args.search_warmup)
-    tables = await create_tables(base, args, pool)
+    tables = await create_tables(base, pool, count=args.tables, rules=args.rules,
+                                 players=args.players, bots=args.bots, seed=args.seed,
+                                 title="load", make=Table)
     stats = Stats()
     run = Run(tables, stats, args.think)
     ws_base = base.replace("http://", "ws://")
@@ -399,18 +277,9 @@ async def verify(base: str, tables: list[Table], stats: Stats,
             record = http(base, "GET", f"/api/tables/{table.code}/record")
         except (OSError, RuntimeError) as exc:
             return f"{table.code}: no record ({exc})"
-        actions = [r["actions"] for r in record["rounds"]]
-        if actions != table.seen:
-            return (f"{table.code}: the record holds {sum(map(len, actions))} actions in "
-                    f"{len(actions)} rounds, the clients saw {sum(map(len, table.seen))} in "
-                    f"{len(table.seen)}")
-        game = replay(load_record(record))
-        if sum(map(len, actions)) + game.round - 1 != table.version:
-            return f"{table.code}: the record replays to another version than {table.version}"
-        for client in table.clients:
-            if client.state is None or game.observe(client.seat).to_json() != client.state["view"]:
-                return f"{table.code}: seat {client.seat} saw a state the record does not replay to"
-        return None
+        last = [(c.seat, c.state["version"] if c.state else -1, c.state["view"] if c.state else {})
+                for c in table.clients]
+        return check_record(table.code, record, table.seen, last, every_step=True)
 
     problems = [p for p in await in_threads(pool, [lambda t=t: check(t) for t in tables])  # type: ignore[misc]
                 if p is not None]
@@ -418,29 +287,15 @@ async def verify(base: str, tables: list[Table], stats: Stats,
     return len(problems)
 
 
-def quantile(samples: list[float], q: float) -> float:
-    if not samples:
-        return float("nan")
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def summary(args: argparse.Namespace, stats: Stats, *, lost: int, measured: float,
             setup: float) -> dict[str, Any]:
-    def ms(samples: list[float]) -> dict[str, float]:
-        return {"p50": round(1000 * quantile(samples, 0.50), 2),
-                "p90": round(1000 * quantile(samples, 0.90), 2),
-                "p99": round(1000 * quantile(samples, 0.99), 2),
-                "max": round(1000 * max(samples, default=float("nan")), 2),
-                "mean": round(1000 * statistics.fmean(samples), 2) if samples else float("nan")}
-
     return {
         "tables": args.tables, "players": args.players, "bots": args.bots,
         "clients": args.tables * (args.players - args.bots), "think": args.think,
         "seconds": round(measured, 2), "setup_seconds": round(setup, 2),
         "actions": stats.actions, "actions_per_second": round(stats.actions / measured, 1)
         if measured > 0 else 0.0,
-        "latency_ms": ms(stats.latencies), "broadcast_ms": ms(stats.broadcasts),
+        "latency_ms": latency_ms(stats.latencies), "broadcast_ms": latency_ms(stats.broadcasts),
         "errors": len(stats.errors), "error_examples": stats.errors[:5],
         "lost": lost, "verified_tables": args.tables - lost,
     }

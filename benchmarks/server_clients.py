@@ -1,0 +1,282 @@
+"""What the server benchmarks share: ``eights serve`` in a child process, HTTP calls,
+tables of scripted seats, latency figures, and the check of a table's record against
+what its clients saw.
+
+``server_load.py`` (one server, clients that never lose their connection) and
+``server_chaos.py`` (several servers killed and restarted, clients that reconnect)
+import it; it is not a benchmark by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+from websockets.asyncio.client import ClientConnection
+
+from eights.engine.game import Game
+from eights.engine.record import load_record, replay
+
+Message = dict[str, Any]
+Step = tuple[int, str] | None
+"""One step of a match as its clients see it: ``(seat, action)``, or None for a round dealt."""
+T = TypeVar("T")
+TableT = TypeVar("TableT")
+
+
+# --------------------------------------------------------------------------- server processes
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux), NaN once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_healthy(base: str, alive: Callable[[], bool], what: str, timeout: float = 60) -> None:
+    """Wait until ``GET base/api/health`` answers ok; fail if ``alive()`` turns false."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if not alive():
+            raise RuntimeError(f"{what} exited before it answered")
+        try:
+            if http(base, "GET", "/api/health", timeout=5)["ok"]:
+                return
+        except (OSError, RuntimeError):
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer within {timeout:.0f} s")
+        time.sleep(0.05)
+
+
+class ServerProcess:
+    """``eights serve`` in a child process, its output appended to ``log``; restartable
+    on the same port (``kill`` it with SIGKILL, then ``start`` it again)."""
+
+    def __init__(self, db: str, log: Path, *, bot_delay: float, address_limit: int,
+                 extra: Sequence[str] = (), port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.log = log
+        self.command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port),
+                        "--db", db, "--bot-delay", str(bot_delay),
+                        "--address-limit", str(address_limit), *extra]
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        env = {**os.environ, "EIGHTS_DATA_DIR": str(self.log.parent)}
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT,
+                                            env=env)
+        process = self.process
+        try:
+            wait_healthy(self.base, lambda: process.poll() is None, "the server")
+        except RuntimeError as exc:
+            self.stop()
+            raise RuntimeError(f"{exc}: " + self.log.read_text(errors="replace")[-2000:]) from None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def cpu_seconds(self) -> float:
+        return float("nan") if self.process is None else cpu_seconds(self.process.pid)
+
+    def late_moves(self) -> int:
+        """Bot moves that ran past the bots' wait (the server played greedy), from its log."""
+        return self.log.read_text(errors="replace").count("did not move within")
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: nothing is flushed or closed."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def http(base: str, method: str, path: str, body: Message | None = None, *,
+         timeout: float = 30) -> Message:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            answer: Message = json.load(response)
+            return answer
+    except urllib.error.HTTPError as exc:
+        raise RuntimeError(f"{method} {path}: {exc.code} {exc.read().decode(errors='replace')}"
+                           ) from None
+
+
+async def in_threads(pool: concurrent.futures.ThreadPoolExecutor, calls: list[Callable[[], T]]
+                     ) -> list[T]:
+    loop = asyncio.get_running_loop()
+    return list(await asyncio.gather(*(loop.run_in_executor(pool, call) for call in calls)))
+
+
+# --------------------------------------------------------------------------- tables and seats
+
+
+@dataclass
+class Client:
+    """One person's seat: its token, its connection, and the last state it saw."""
+
+    seat: int
+    token: str
+    ws: ClientConnection | None = None
+    seq: int = 0
+    state: Message | None = None
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        assert self.ws is not None
+        self.seq += 1
+        await self.ws.send(orjson.dumps({"type": kind, "seq": self.seq, **fields}).decode())
+
+
+def pick(legal: list[str], rng: random.Random) -> str:
+    """Some card if one plays, else draw, pass or take (so rounds move on)."""
+    plays = [a for a in legal if a not in ("draw", "pass", "take")]
+    if plays:
+        return rng.choice(plays)
+    return "draw" if "draw" in legal else legal[0]
+
+
+def step_of(state: Message) -> Step:
+    """The step a ``state`` event (of version above 0) reports: the action, or a deal."""
+    last = state["last"]
+    return None if last is None else (last["seat"], last["action"])
+
+
+async def create_tables(base: str, pool: concurrent.futures.ThreadPoolExecutor, *, count: int,
+                        rules: str, players: int, bots: int, seed: int, title: str,
+                        make: Callable[[str, str, list[Client], random.Random], TableT],
+                        retry: bool = False) -> list[TableT]:
+    """``count`` private tables, the last ``bots`` seats greedy bots and a person joined in
+    every other seat; ``make(code, host_token, clients, rng)`` wraps each. With ``retry``,
+    a request that fails (a server restarting) is sent again for up to a minute."""
+    spec = {str(players - 1 - i): "greedy" for i in range(bots)}
+
+    def call(path: str, body: Message) -> Message:
+        deadline = time.monotonic() + (60 if retry else 0)
+        while True:
+            try:
+                return http(base, "POST", path, body, timeout=10 if retry else 30)
+            except (OSError, RuntimeError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+
+    def create(i: int) -> TableT:
+        made = call("/api/tables", {"rules": rules, "players": players, "bots": spec,
+                                    "target": 10_000, "public": False, "title": f"{title} {i}"})
+        clients = [Client(seat, call(f"/api/tables/{made['code']}/join",
+                                      {"name": f"P{seat}", "seat": seat})["token"])
+                   for seat in range(players - bots)]
+        return make(made["code"], made["host_token"], clients, random.Random(f"{seed}/{i}"))
+
+    return await in_threads(pool, [lambda i=i: create(i) for i in range(count)])  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def quantile(samples: Sequence[float], q: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def latency_ms(samples: Sequence[float]) -> dict[str, float]:
+    """p50, p90, p99, max and mean of samples in seconds, in milliseconds."""
+    return {"p50": round(1000 * quantile(samples, 0.50), 2),
+            "p90": round(1000 * quantile(samples, 0.90), 2),
+            "p99": round(1000 * quantile(samples, 0.99), 2),
+            "max": round(1000 * max(samples, default=float("nan")), 2),
+            "mean": round(1000 * statistics.fmean(samples), 2) if samples else float("nan")}
+
+
+# --------------------------------------------------------------------------- the check
+
+
+def record_steps(record: Message) -> tuple[Game, list[Step]]:
+    """Replay an ``eights-record/1``: the final game, and its steps by version (the step
+    that made version ``v`` at index ``v - 1``), as ``state`` events report them."""
+    steps: list[Step] = []
+
+    def on_step(game: Game, r: int, i: int, action: object) -> None:
+        if r and not i:
+            steps.append(None)  # the round was dealt before its first action
+        assert game.to_play is not None  # a step is legal only while a seat is to play
+        steps.append((game.to_play, str(action)))
+
+    game = replay(load_record(record), on_step=on_step)
+    for r, rnd in enumerate(record["rounds"]):  # a round dealt that has no action yet
+        if r and not rnd["actions"]:
+            steps.append(None)
+    return game, steps
+
+
+def check_record(code: str, record: Message, seen: Mapping[int, Step],
+                 last: Sequence[tuple[int, int, Message]], *, every_step: bool) -> str | None:
+    """What is wrong with a table's record, or None.
+
+    ``seen`` maps the versions the clients were told of to their step; ``last`` holds
+    ``(seat, version, view)``, the last state each client saw. Every step told must be in
+    the record at its version (none lost, none doubled: a step added or dropped shifts
+    every later one), each client must have seen the record's final version, and the
+    record must replay to the view each client saw last. With ``every_step`` the clients
+    must also have been told of every step of the record.
+    """
+    try:
+        game, steps = record_steps(record)
+    except Exception as exc:  # any failure to replay is the finding
+        return f"{code}: the record does not replay ({type(exc).__name__}: {exc})"
+    for version, step in sorted(seen.items()):
+        if version > len(steps):
+            return (f"{code}: the clients were told of version {version} ({step}), the record "
+                    f"ends at version {len(steps)}")
+        if steps[version - 1] != step:
+            return (f"{code}: version {version} was {step} for the clients, "
+                    f"{steps[version - 1]} in the record")
+    if every_step and len(seen) != len(steps):
+        return f"{code}: the record holds {len(steps)} steps, the clients saw {len(seen)}"
+    for seat, version, view in last:
+        if version != len(steps):
+            return f"{code}: seat {seat} saw version {version} last, the record ends at {len(steps)}"
+        if game.observe(seat).to_json() != view:
+            return f"{code}: seat {seat} saw a state the record does not replay to"
+    return None
