@@ -41,6 +41,9 @@ __all__ = ["create_app", "data_dir", "default_db_url"]
 
 log = logging.getLogger("eights.server")
 
+TABLE_HEADER = "X-Eights-Table"
+"""The response header naming a table just made (the proxy sticks the table to its maker)."""
+
 MAX_BODY = 16 * 1024
 """Largest HTTP request body, in bytes."""
 
@@ -183,12 +186,16 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     @app.get("/api/tables")
     async def lobby() -> dict[str, Any]:
         """Public tables waiting for players or being played."""
-        return {"tables": hub.lobby()}
+        return {"tables": await hub.lobby()}
 
     @app.post("/api/tables", status_code=201)
-    async def create(body: CreateTable, request: Request) -> dict[str, Any]:
-        """Create a table; keep ``host_token`` (and ``token`` when you took a seat) secret."""
-        return await hub.create(body, _address(request))
+    async def create(body: CreateTable, request: Request, response: Response) -> dict[str, Any]:
+        """Create a table; keep ``host_token`` (and ``token`` when you took a seat) secret.
+        The ``X-Eights-Table`` header names it: a proxy in front of several processes sends
+        its requests to the process that made it (deploy/haproxy.cfg)."""
+        answer = await hub.create(body, _address(request))
+        response.headers[TABLE_HEADER] = answer["code"]
+        return answer
 
     @app.get("/api/tables/{code}")
     async def table(code: str) -> dict[str, Any]:

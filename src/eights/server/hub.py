@@ -1,9 +1,18 @@
-"""The tables of a server: creating, finding, restoring, and the per-address bounds."""
+"""The tables of a server: creating, finding, restoring, and the per-address bounds.
+
+On PostgreSQL several processes serve one database, each running the open tables whose
+lease it holds (:mod:`eights.server.leases`): a request for a table this process does not
+run takes its lease (asking the process that holds it to hand it over), and a sweep adopts
+the tables whose process died. The lobby and the open-table counts come from the database.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 import logging
+import random
 import re
 import secrets
 from collections import Counter, OrderedDict
@@ -12,6 +21,7 @@ from typing import Any
 from eights.engine.errors import EightsError, RulesError
 from eights.engine.record import record_of
 from eights.engine.rules import load_rules, preset_names
+from eights.server.leases import LeaseLost, Leases
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
 from eights.server.room import Room, bot_name, hash_token, new_token, replay_table
@@ -49,6 +59,16 @@ _CARD_KEY = re.compile(r"cards\.(?:[2-9TJQKA][cdhs]?|X)\.([a-z_]{1,20})")
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 READ_BACK = 64
 """Finished tables, and records, kept in memory once read back (a match is replayed to read it)."""
+_NO_LEASES = ("the server lost its connection to the database, which says which process runs "
+              "which table; try again in a moment")
+SWEEP = 1.0
+"""Seconds between two looks (PostgreSQL) at the lease connection and at open tables no
+process runs (their process died): this process adopts those it can lease."""
+HANDOFF = 5.0
+"""Seconds a request waits for the process running a table to hand it over."""
+LOBBY_FOR = 1.0
+"""Seconds the lobby read from the database is kept (a table made or ended anywhere drops it
+at once, through a ``lobby`` message)."""
 
 
 class Hub:
@@ -67,22 +87,30 @@ class Hub:
         self.thinker = Thinker(workers=bot_workers, wait=limits.bot_wait, pool=bot_pool)
         """Where bots other than the quick ones think (a pool of their own)."""
         self.rooms: dict[str, Room] = {}
-        self.owners: dict[str, str] = {}
-        """Open table code -> the address that created it."""
+        """The tables this process runs (on PostgreSQL, those whose lease it holds), and the
+        finished ones watched here."""
+        self.leases: Leases | None = None
+        """On PostgreSQL: the leases of the tables this process runs."""
+        self._taking: dict[str, asyncio.Lock] = {}
+        """A lock per table being leased here (one request takes it, the others wait)."""
+        self._lobby: tuple[float, list[TableData]] | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.connections: Counter[str] = Counter()
         self._read_back: OrderedDict[str, Room] = OrderedDict()
         """Finished tables read back from the database, the last used last."""
         self._records: OrderedDict[str, dict[str, Any]] = OrderedDict()
         """Records of finished or closed tables (they never change), the last used last."""
         self._requests: dict[str, TokenBucket] = {}
-        self._sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ life
 
     def start(self) -> None:
-        """Claim the database (one process serves it), migrate the schema, rebuild every
-        open table by replaying its actions, and start closing the waiting tables nobody
-        comes back to (a waiting table restored starts its wait again)."""
+        """Claim the database (a SQLite file serves one process), migrate the schema, and
+        run the open tables: on SQLite, every one, rebuilt by replaying its actions; on
+        PostgreSQL, those no other process runs (the sweep, every :data:`SWEEP` seconds,
+        adopts them). A waiting table restored starts its wait again, and the waiting tables
+        nobody comes back to are closed."""
         self.store.claim()
         try:
             self.store.migrate()
@@ -90,25 +118,165 @@ class Hub:
             self.store.close()  # let go of the claim: nothing runs here
             raise
         self.writer.start()
+        loop = self._loop = asyncio.get_running_loop()
+        if self.store.shared:
+            self.leases = Leases(self.store, self._heard)
+            self.leases.start()
+            self._tasks.append(loop.create_task(self._sweep(), name="tables adopted"))
+        else:
+            for data in self.store.load_open():
+                room = self._restored(data)
+                if room is not None:
+                    self._run(room)
+            log.info("%d open tables restored", len(self.rooms))
+        self._tasks.append(loop.create_task(self._expire_waiting(),
+                                            name="waiting tables expire"))
+
+    def _restored(self, data: TableData) -> Room | None:
+        """The room of a stored open table (``None`` when it cannot run: it is logged, or
+        its match turns out over and it is finished)."""
         low, high = self.limits.turn_timer
-        for data in self.store.load_open():
-            if data.turn_timer is not None and not low <= data.turn_timer <= high:
-                # Stored before the timer had bounds: a short one would let the table play itself.
-                data.turn_timer = min(max(data.turn_timer, low), high)
+        if data.turn_timer is not None and not low <= data.turn_timer <= high:
+            # Stored before the timer had bounds: a short one would let the table play itself.
+            data.turn_timer = min(max(data.turn_timer, low), high)
+        try:
+            room = self._room(data)
+        except (EightsError, ValueError) as exc:
+            log.error("table %s cannot be restored: %s", data.code, exc)
+            return None
+        if room.status == "playing" and room.game.match_over:
+            room.status = "finished"
+            self.store.run(Store.set_table(room.code, status="finished"))
+            return None
+        return room
+
+    def _run(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        room.schedule()
+
+    # ------------------------------------------------------------------ leases (PostgreSQL)
+
+    def _heard(self, op: str, code: str | None) -> None:
+        """A message from a server process (in the listening thread)."""
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._act_on, op, code)
+
+    def _act_on(self, op: str, code: str | None) -> None:
+        if op == "lobby":
+            self._lobby = None
+        elif op == "release" and code is not None:
+            room = self.rooms.get(code)
+            if room is not None and self.leases is not None and code in self.leases.mine:
+                self._tasks.append(asyncio.get_running_loop().create_task(
+                    self._hand_over(room), name=f"table {code} handed over"))
+
+    async def _hand_over(self, room: Room) -> None:
+        """Stop running ``room`` and give up its lease, once its current step is stored."""
+        async with room.lock:
+            room.leave_to_another()
+        await self._let_go(room)
+        log.info("table %s: handed over to another server process", room.code)
+
+    def _lost(self, room: Room) -> None:
+        """Another process changed ``room`` (:attr:`Room.on_lost`): let it go."""
+        self._tasks.append(asyncio.get_running_loop().create_task(self._let_go(room)))
+
+    async def _let_go(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        if self.leases is not None:
+            await asyncio.to_thread(self.leases.give_up, room.code)
+
+    async def _sweep(self) -> None:
+        """Every :data:`SWEEP` seconds: check the lease connection (lost, every table run
+        here stops, since other processes may adopt them), then adopt the open tables
+        nobody runs."""
+        assert self.leases is not None
+        leases = self.leases
+        while True:
             try:
-                room = self._room(data)
-            except (EightsError, ValueError) as exc:
-                log.error("table %s cannot be restored: %s", data.code, exc)
-                continue
-            if room.status == "playing" and room.game.match_over:
-                room.status = "finished"
-                self.store.run(Store.set_table(room.code, status="finished"))
-                continue
-            self.rooms[room.code] = room
-            room.schedule()
-        log.info("%d open tables restored", len(self.rooms))
-        self._sweeper = asyncio.get_running_loop().create_task(self._expire_waiting(),
-                                                                name="waiting tables expire")
+                if not await asyncio.to_thread(leases.check):
+                    log.error("the lease connection to PostgreSQL broke: every table run here "
+                              "stops, to be run again by whichever process leases it")
+                    for room in [r for r in self.rooms.values() if r.open]:
+                        room.leave_to_another()
+                        del self.rooms[room.code]
+                orphans = await asyncio.to_thread(self.store.open_codes, unleased=True)
+                random.shuffle(orphans)  # processes sweeping together share them out
+                for code in orphans:
+                    await self._lease(code, hand_off=False)
+                self._tasks = [t for t in self._tasks if not t.done()]
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("adopting the tables nobody runs failed (again in %g s): %s",
+                            SWEEP, str(exc).splitlines()[0] if str(exc) else repr(exc))
+            await asyncio.sleep(SWEEP)
+
+    async def _lease(self, code: str, *, hand_off: bool) -> Room | None:
+        """Run the open table ``code`` here: take its lease (``hand_off``: asking the process
+        that holds it to let go, for up to :data:`HANDOFF` seconds), read it from the
+        database and replay it. ``None`` when it is not open (or, without ``hand_off``,
+        leased elsewhere)."""
+        assert self.leases is not None
+        leases = self.leases
+        lock = self._taking.setdefault(code, asyncio.Lock())
+        try:
+            async with lock:
+                room = self.rooms.get(code)
+                if room is not None and room.open:
+                    return room
+                if not await asyncio.to_thread(leases.take, code):
+                    if not hand_off:
+                        return None
+                    await self._ask_for(code)
+                try:
+                    data = await asyncio.to_thread(self.store.load, code)
+                    room = None
+                    if data is not None and data.status in OPEN:
+                        room = await asyncio.to_thread(self._restored, data)  # off the loop
+                except BaseException:
+                    await asyncio.to_thread(leases.give_up, code)
+                    raise
+                if room is None:
+                    await asyncio.to_thread(leases.give_up, code)
+                    return None
+                self._run(room)
+                return room
+        finally:
+            if not lock.locked():
+                self._taking.pop(code, None)
+
+    async def _ask_for(self, code: str) -> None:
+        """Ask the process that runs ``code`` to hand it over, and take its lease then."""
+        assert self.leases is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + HANDOFF
+        asked = 0.0
+        while loop.time() < deadline:
+            if loop.time() >= asked + 1.0:  # again each second: a message may be missed
+                await asyncio.to_thread(self.leases.notify, "release", code)
+                asked = loop.time()
+            await asyncio.sleep(0.05)
+            if await asyncio.to_thread(self.leases.take, code):
+                return
+        raise ProtocolError(ErrorCode.UNAVAILABLE, f"table {code} is run by another server "
+                            f"process that did not hand it over within {HANDOFF:g} s; try "
+                            "again in a moment")
+
+    def _changed(self) -> None:
+        """A table was made, finished or closed: the lobbies of every process are stale."""
+        self._lobby = None
+        if self.leases is not None:
+            task = asyncio.get_running_loop().create_task(self._tell("lobby"))
+            self._tasks.append(task)
+
+    async def _tell(self, op: str) -> None:
+        assert self.leases is not None
+        try:
+            await asyncio.to_thread(self.leases.notify, op)
+        except Exception as exc:  # the others read the lobby again within LOBBY_FOR anyway
+            log.warning("telling the other server processes failed: %s", exc)
 
     async def _expire_waiting(self) -> None:
         """Close the waiting tables nobody came back to (:attr:`Limits.waiting_idle`)."""
@@ -122,14 +290,16 @@ class Hub:
                     log.exception("table %s: closing it after its wait failed", room.code)
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in self._tasks:
+            task.cancel()
         for room in self.rooms.values():
             room.stop()
             for conn in room.conns:
                 conn.close(1012, "the server is restarting; reconnect in a moment")
         self.thinker.close()
-        await asyncio.to_thread(self.writer.stop)
+        await asyncio.to_thread(self.writer.stop)  # what is queued is stored, then
+        if self.leases is not None:
+            await asyncio.to_thread(self.leases.stop)  # the other processes may adopt them
         self.store.close()
 
     def health(self) -> dict[str, Any]:
@@ -146,24 +316,47 @@ class Hub:
         room = Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
                     on_done=self._done, thinker=self.thinker)
         room.spawn = self._spawn
+        room.on_lost = self._lost
         return room
 
     async def _spawn(self, data: TableData, address: str) -> Room:
         """Store and open a table made by a room (a rematch), counted for ``address``."""
-        if sum(1 for r in self.rooms.values() if r.open) >= self.limits.tables:
+        total, _mine = await asyncio.to_thread(self.store.count_open, address)
+        if total >= self.limits.tables:
             raise ProtocolError(ErrorCode.TOO_MANY, "the server holds its maximum of open tables; "
                                 "try again later")
-        await self.writer.run(Store.add_table(data))
+        data.creator = address
+        return await self._open(data)
+
+    async def _open(self, data: TableData) -> Room:
+        """Store a new table and run it here (on PostgreSQL, its lease taken first, so that
+        no sweep adopts it in between)."""
+        try:
+            if self.leases is not None and not await asyncio.to_thread(self.leases.take,
+                                                                       data.code):
+                raise ProtocolError(ErrorCode.INTERNAL, "a new table's code is taken; try again")
+        except LeaseLost:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, _NO_LEASES) from None
+        try:
+            await self.writer.run(Store.add_table(data))
+        except BaseException:
+            if self.leases is not None:
+                await asyncio.to_thread(self.leases.give_up, data.code)
+            raise
         room = self._room(data)
         self.rooms[data.code] = room
-        self.owners[data.code] = address
+        self._changed()
         return room
 
     def _done(self, room: Room) -> None:
-        """A table finished or closed: it no longer counts for its creator."""
-        self.owners.pop(room.code, None)
+        """A table finished or closed: it no longer counts for its creator, and (on
+        PostgreSQL) its lease goes (nothing changes it any more)."""
         if not room.conns:
             self.rooms.pop(room.code, None)
+        if self.leases is not None and room.code in self.leases.mine:
+            self._tasks.append(asyncio.get_running_loop().create_task(
+                asyncio.to_thread(self.leases.give_up, room.code)))
+            self._changed()
 
     # ------------------------------------------------------------------ bounds
 
@@ -216,10 +409,11 @@ class Hub:
     async def create(self, req: CreateTable, address: str) -> dict[str, Any]:
         """A new table; the answer holds the host token (and a seat token with ``name``)."""
         self.check_rate(address)
-        if sum(1 for r in self.rooms.values() if r.open) >= self.limits.tables:
+        total, mine = await asyncio.to_thread(self.store.count_open, address)
+        if total >= self.limits.tables:
             raise ProtocolError(ErrorCode.TOO_MANY, "the server holds its maximum of open tables; "
                                 "try again later")
-        if sum(1 for a in self.owners.values() if a == address) >= self.limits.tables_per_address:
+        if mine >= self.limits.tables_per_address:
             raise ProtocolError(ErrorCode.TOO_MANY, f"at most {self.limits.tables_per_address} open "
                                 "tables from one address; close one first")
         presets = preset_names()
@@ -285,11 +479,9 @@ class Hub:
                          seed=secrets.randbits(63) if req.seed is None else req.seed,
                          dealer=players - 1,  # seat 0 plays first
                          status="waiting", host_hash=hash_token(host_token), seats=seats,
-                         title=req.title, public=req.public, turn_timer=req.turn_timer)
-        await self.writer.run(Store.add_table(data))
-        room = self._room(data)
-        self.rooms[code] = room
-        self.owners[code] = address
+                         title=req.title, public=req.public, turn_timer=req.turn_timer,
+                         creator=address)
+        room = await self._open(data)
         answer.update(code=code, invite=f"/t/{code}", table=room.info())
         return answer
 
@@ -301,6 +493,11 @@ class Hub:
         back are kept too (:data:`READ_BACK`), so asking again does not replay them.
         """
         room = self.rooms.get(code) or self._read_back.get(code)
+        if room is None and self.leases is not None and _CODE.fullmatch(code):
+            try:
+                room = await self._lease(code, hand_off=True)  # open: run here from now on
+            except LeaseLost:
+                raise ProtocolError(ErrorCode.UNAVAILABLE, _NO_LEASES) from None
         if room is None:
             data = await asyncio.to_thread(self.store.load, code) if _CODE.fullmatch(code) else None
             if data is None:
@@ -319,9 +516,23 @@ class Hub:
             _remember(self._read_back, code, room)
         return room
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Public tables waiting for players or being played."""
-        return [r.info() for r in self.rooms.values() if r.public and r.open][:200]
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Public tables waiting for players or being played (at most 200, the oldest first).
+
+        On PostgreSQL, those of every process: read from the database (kept
+        :data:`LOBBY_FOR` seconds), with the live description of those run here. A table
+        run by another process shows no one connected (its connections are there).
+        """
+        if self.leases is None:
+            return [r.info() for r in self.rooms.values() if r.public and r.open][:200]
+        loop = asyncio.get_running_loop()
+        if self._lobby is None or loop.time() - self._lobby[0] > LOBBY_FOR:
+            self._lobby = (loop.time(), await asyncio.to_thread(self.store.lobby, 200))
+        tables = []
+        for data in self._lobby[1]:
+            room = self.rooms.get(data.code)
+            tables.append(room.info() if room is not None and room.open else _listed(data))
+        return tables
 
     async def record(self, code: str) -> dict[str, Any]:
         """The ``eights-record/1`` of a finished or closed table."""
@@ -340,6 +551,28 @@ class Hub:
                                            "seats": seats}).to_json()
         _remember(self._records, code, record)
         return record
+
+
+def _listed(data: TableData) -> dict[str, Any]:
+    """The lobby's description of a table another process runs (as :meth:`Room.info`, read
+    from the database: :meth:`Store.lobby`)."""
+    seats = [{"seat": x.seat, "name": x.name,
+              "kind": "bot" if x.bot else "person" if x.token_hash else "free", "bot": x.bot,
+              "connected": False} for x in data.seats]
+    return {"code": data.code, "title": data.title, "rules": data.rules,
+            "rules_title": _rules_title(data.rules, json.dumps(data.overrides, sort_keys=True)),
+            "overrides": data.overrides, "players": data.players, "status": data.status,
+            "round": data.round, "version": (data.turn_version or 0) + data.round - 1,
+            "public": data.public, "turn_timer": data.turn_timer, "seats": seats,
+            "spectators": 0, "rematch": None}
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_title(preset: str, overrides: str) -> str:
+    try:
+        return load_rules(preset, json.loads(overrides)).title
+    except (EightsError, ValueError):
+        return preset
 
 
 def _remember(cache: OrderedDict[str, Any], code: str, value: Any) -> None:

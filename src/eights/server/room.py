@@ -55,7 +55,7 @@ from eights.server.protocol import (
     error_event,
     event,
 )
-from eights.server.store import OPEN, ActionData, SeatData, Store, TableData, Writer
+from eights.server.store import OPEN, ActionData, SeatData, SeatTaken, Store, TableData, Writer
 from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, server_bot
 
 __all__ = ["BOTS", "Connection", "Room", "bot_name", "check_bot", "event_bytes", "hash_token",
@@ -68,6 +68,8 @@ RETRY = (0.1, 5.0)
 after each failure up to the second."""
 _UNSURE = ("the database did not answer, so this move may or may not be stored; the table "
            "asks again by itself and sends its state as soon as the database answers")
+MOVED = "the table moved to another server process; reconnect"
+"""The reason of the 1012 close when a table's lease goes to another process."""
 _WAITING = ("the table is waiting for the database to confirm its last step; it sends its "
             "state as soon as the database answers, then try again")
 
@@ -258,6 +260,12 @@ class Room:
         """The code of the table this one's rematch is played at (kept in memory only)."""
         self.spawn: Callable[[TableData, str], Awaitable[Room]] | None = None
         """How the hub stores and opens a new table (for a rematch), from an address."""
+        self.gone = False
+        """Set when this process stopped running the table (another runs it now): nothing
+        here changes it any more (:meth:`leave_to_another`)."""
+        self.on_lost: Callable[[Room], None] | None = None
+        """Told when the database shows that another process changed the table meanwhile
+        (a seat sold, an action stored at the same number): this copy is stale."""
 
     # ------------------------------------------------------------------ state
 
@@ -415,8 +423,10 @@ class Room:
     # ------------------------------------------------------------------ joining
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Sit a person down in a free seat: the seat and its secret token."""
+        """Sit a person down in a free seat: the seat and its secret token. The seat is sold
+        only if it is free in the database too (:meth:`Store.take_seat`)."""
         async with self.lock:
+            self._check_gone()
             self._check_status("waiting", doing="join")
             free = [i for i, s in enumerate(self.seats) if s.kind == "free"]
             if not free:
@@ -430,9 +440,40 @@ class Room:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"seat {seat} is not free; free seats: "
                                     f"{', '.join(map(str, free))}")
             token = new_token()
-            await self._set_seat(seat, _Seat(name, None, hash_token(token)))
+            taken = _Seat(name, None, hash_token(token))
+            try:
+                await self.writer.run(Store.take_seat(self.code, SeatData(seat, name, None,
+                                                                          taken.token_hash)))
+            except SeatTaken:
+                self._lost()
+                raise ProtocolError(ErrorCode.UNAVAILABLE, f"seat {seat} was just taken by "
+                                    "someone else; look at the table again") from None
+            self.seats[seat] = taken
+            self.touched = time.monotonic()
             self._broadcast_table()
             return seat, token
+
+    def _check_gone(self) -> None:
+        if self.gone:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, MOVED)
+
+    def leave_to_another(self) -> None:
+        """Stop running the table (its lease goes to another process): no bot, timer or
+        message changes it here any more, and every connection is closed with 1012 (the
+        browser reconnects, and the proxy sends it to the process that runs it now)."""
+        self.gone = True
+        self._cancel()
+        for conn in self.conns:
+            conn.close(1012, MOVED)
+
+    def _lost(self) -> None:
+        """The database shows another process changed the table: stop, and say so."""
+        if not self.gone:
+            log.warning("table %s: changed by another server process; this one lets it go",
+                        self.code)
+            self.leave_to_another()
+            if self.on_lost is not None:
+                self.on_lost(self)
 
     async def _set_seat(self, seat: int, new: _Seat) -> None:
         await self.writer.run(Store.set_seat(self.code, SeatData(seat, new.name, new.bot_spec,
@@ -484,6 +525,9 @@ class Room:
     async def handle(self, conn: Connection, msg: ClientMessage) -> None:
         """One validated message (raises :class:`ProtocolError` when it is refused)."""
         async with self.lock:
+            if self.gone:
+                conn.close(1012, MOVED)
+                raise ProtocolError(ErrorCode.UNAVAILABLE, MOVED)
             if self.status == "closed":
                 raise ProtocolError(ErrorCode.WRONG_STATUS, f"table {self.code} is closed")
             if isinstance(msg, Hello):
@@ -625,7 +669,7 @@ class Room:
         """Close the table if it is waiting, with nobody connected, untouched for ``idle``
         seconds; whether it was closed."""
         async with self.lock:
-            if (self.status != "waiting" or self.conns
+            if (self.gone or self.status != "waiting" or self.conns
                     or time.monotonic() - self.touched < idle):
                 return False
             await self._shut("the table expired")
@@ -772,6 +816,9 @@ class Room:
                 self._schedule()
                 self._broadcast_state(None)  # those told to wait learn the table is unchanged
             return False
+        if found != pending:  # not ours: another process stored an action at this number
+            self._lost()
+            raise ProtocolError(ErrorCode.UNAVAILABLE, MOVED)
         game = self.game.clone()  # the stored action, which the database holds as the record
         step = game.apply(Action.parse(found.action))
         await self._took(game, step, found.seq, found.source)
@@ -890,6 +937,8 @@ class Room:
         """Under the lock: whether the step of ``version`` is still to take (a step whose
         commit got no answer is looked up first; when resolved, the flow was scheduled again
         from there)."""
+        if self.gone:
+            return False
         if self._unsure is not None:
             await self._resolve(_WAITING)
             return False

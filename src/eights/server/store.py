@@ -37,8 +37,10 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    case,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -53,6 +55,7 @@ __all__ = [
     "Base",
     "DatabaseInUse",
     "SeatData",
+    "SeatTaken",
     "Store",
     "TableData",
     "Writer",
@@ -66,7 +69,10 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 LOCKS = 0x6569  # "ei"
 """The class of this server's PostgreSQL advisory locks (their first 32-bit key); the second
 key is the schema's hash, so databases in other schemas never wait on each other."""
-MIGRATING, SERVING = "migrate", "serve"
+MIGRATING = "migrate"
+LEASE_KEY = "hashtextextended(current_schema() || '/' || %s, 0)"
+"""PostgreSQL's key of the lease of a table (``%s``: its code; see :mod:`eights.server.leases`):
+one 64-bit advisory lock, per schema."""
 OPEN = ("waiting", "playing")
 """Statuses of tables the server keeps running (restored at start-up)."""
 
@@ -110,6 +116,8 @@ class TableRow(Base):
     """When the turn timer of the step ``turn_version`` runs out (kept across a restart)."""
     turn_version: Mapped[int | None] = mapped_column(Integer, default=None)
     host_hash: Mapped[str] = mapped_column(String(64))
+    creator: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
+    """The client address that created the table (the per-address cap counts it)."""
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now,
                                                     onupdate=_now)
@@ -185,6 +193,8 @@ class TableData:
     turn_deadline: dt.datetime | None = None
     """When the turn timer of the step ``turn_version`` runs out."""
     turn_version: int | None = None
+    creator: str | None = None
+    """The client address that created the table."""
 
 
 # --------------------------------------------------------------------------- engine
@@ -226,6 +236,10 @@ def make_db_engine(url: str) -> Engine:
     return create_engine(parsed, pool_pre_ping=True)
 
 
+class SeatTaken(RuntimeError):
+    """A seat sold meanwhile by another process (:meth:`Store.take_seat`)."""
+
+
 class DatabaseInUse(RuntimeError):
     """Another server process serves this database (:meth:`Store.claim`)."""
 
@@ -241,7 +255,6 @@ class Store:
         self.url = url
         self.engine = make_db_engine(url)
         self._claim: IO[str] | None = None
-        self._held: Connection | None = None
 
     def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision.
@@ -278,26 +291,30 @@ class Store:
             return None
         return Path(parsed.database).resolve()
 
+    @property
+    def shared(self) -> bool:
+        """Whether several server processes may serve this database (PostgreSQL: each open
+        table is run by one process at a time, its lease; see :mod:`eights.server.leases`)."""
+        return self.engine.dialect.name == "postgresql"
+
     def claim(self) -> None:
-        """Serve this database from this process alone.
+        """Serve a SQLite file from this process alone.
 
-        The tables live in the memory of the process that runs them: a second server on
-        the same database would sell the same seats twice and run the same bots twice. So a
-        second process fails at once with :class:`DatabaseInUse`, whose message says why:
+        The tables live in the memory of the process that runs them, and a SQLite file has
+        no way to tell processes which tables each runs: a second server on the same file
+        would sell the same seats twice and run the same bots twice. So a second process
+        fails at once with :class:`DatabaseInUse`, whose message says why: the first holds
+        an exclusive lock on ``<file>.lock``, which the system lets go of when the process
+        ends, even by ``kill -9`` (:meth:`release` and :meth:`close` let go too).
 
-        - a SQLite file (the embedded default): an exclusive lock on ``<file>.lock``;
-        - PostgreSQL: a session advisory lock on a connection held while the server runs.
-
-        The system lets go of either when the process ends, even by ``kill -9``;
-        :meth:`release` (and :meth:`close`) let go too.
+        PostgreSQL takes no claim: many processes serve it, each open table leased by one
+        of them at a time (:class:`eights.server.leases.Leases`).
         """
-        if self._claim is not None or self._held is not None:
+        if self._claim is not None:
             return
         path = self.sqlite_file
         if path is not None:
             self._claim_file(path)
-        elif self.engine.dialect.name == "postgresql":
-            self._claim_postgresql()
 
     def _claim_file(self, path: Path) -> None:
         import fcntl
@@ -313,32 +330,12 @@ class Store:
             raise DatabaseInUse(
                 f"the SQLite database {str(path)!r} is in use by another eights server"
                 f"{f' (process {holder})' if holder.isdigit() else ''}. SQLite serves one "
-                "process: stop the other server, or give this one another --db") from None
+                "process: stop the other server, or give this one another --db (several "
+                "processes serve one PostgreSQL database)") from None
         lock.truncate(0)
         lock.write(str(os.getpid()))
         lock.flush()
         self._claim = lock
-
-    def _claim_postgresql(self) -> None:
-        connection = self.engine.connect()
-        key = {"c": LOCKS, "what": SERVING}
-        mine = connection.execute(text("SELECT pg_try_advisory_lock(:c, hashtext(:what || "
-                                       "current_schema()))"), key).scalar()
-        connection.commit()
-        if not mine:
-            holder = connection.execute(text(
-                "SELECT a.pid, a.client_addr FROM pg_locks l JOIN pg_stat_activity a "
-                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
-                "AND l.classid = :c AND l.objid = hashtext(:what || current_schema())::oid"),
-                key).first()
-            connection.invalidate()
-            where = f" (database connection {holder[0]} from {holder[1] or 'a local socket'})" \
-                if holder else ""
-            raise DatabaseInUse(
-                f"this PostgreSQL database is already served by another eights server{where}. "
-                "A database is served by one process: stop the other server, or give this one "
-                "another database or schema")
-        self._held = connection
 
     def close(self) -> None:
         self.release()
@@ -349,15 +346,6 @@ class Store:
         if self._claim is not None:
             self._claim.close()  # closing the file lets go of its lock
             self._claim = None
-        if self._held is not None:
-            try:  # let go now: a closed session's lock goes only once its backend has exited
-                self._held.execute(text("SELECT pg_advisory_unlock(:c, hashtext(:what || "
-                                        "current_schema()))"), {"c": LOCKS, "what": SERVING})
-                self._held.commit()
-            except Exception as exc:  # the connection is gone: so is its lock, soon
-                log.warning("could not let go of the database's claim at once: %s", exc)
-            self._held.invalidate()  # closed, not pooled: the session and its lock end
-            self._held = None
 
     def run(self, op: Op) -> None:
         """Commit one write now, in this thread."""
@@ -378,6 +366,52 @@ class Store:
                              .order_by(TableRow.created_at)).all()
             return [self._snapshot(s, row) for row in rows]
 
+    def count_open(self, creator: str) -> tuple[int, int]:
+        """Open tables in the database: in all, and created from the address ``creator``
+        (every server process counts the same rows)."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(func.count(), func.coalesce(func.sum(case((TableRow.creator == creator, 1),
+                                                                 else_=0)), 0))
+                .where(TableRow.status.in_(OPEN))).one()
+            return int(row[0]), int(row[1])
+
+    def open_codes(self, *, unleased: bool = False) -> list[str]:
+        """The codes of the open tables; ``unleased``: only those no server process holds the
+        lease of (PostgreSQL, :func:`eights.server.leases.lease_key`)."""
+        query = "SELECT code FROM tables WHERE status IN ('waiting', 'playing')"
+        if unleased:
+            query += (" AND " + LEASE_KEY % "code" + " NOT IN ("
+                      "SELECT (l.classid::bigint << 32) | l.objid::bigint FROM pg_locks l "
+                      "WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted "
+                      "AND l.database = (SELECT oid FROM pg_database "
+                      "WHERE datname = current_database()))")
+        with self.engine.connect() as connection:
+            return [code for (code,) in connection.execute(text(query))]
+
+    def lobby(self, limit: int) -> list[TableData]:
+        """The public open tables, the oldest first, with their seats (not their actions:
+        :attr:`TableData.actions` is empty and ``round`` is the rounds dealt; the number of
+        actions is in :attr:`TableData.turn_version`)."""
+        with Session(self.engine) as s:
+            counted = (select(func.max(ActionRow.seq)).where(ActionRow.table_code == TableRow.code)
+                       .scalar_subquery())
+            rows = s.execute(select(TableRow, counted).where(TableRow.status.in_(OPEN),
+                                                             TableRow.public)
+                             .order_by(TableRow.created_at).limit(limit)).all()
+            codes = [row.code for row, _ in rows]
+            seats: dict[str, list[SeatData]] = {code: [] for code in codes}
+            if codes:
+                for x in s.scalars(select(SeatRow).where(SeatRow.table_code.in_(codes))
+                                   .order_by(SeatRow.table_code, SeatRow.seat)):
+                    seats[x.table_code].append(SeatData(x.seat, x.name, x.bot, x.token_hash))
+            return [TableData(code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
+                              players=row.players, seed=0, dealer=row.dealer, status=row.status,
+                              host_hash="", seats=seats[row.code], title=row.title,
+                              public=row.public, turn_timer=row.turn_timer, round=row.round,
+                              turn_version=actions or 0)
+                    for row, actions in rows]
+
     @staticmethod
     def _snapshot(s: Session, row: TableRow) -> TableData:
         seats = s.scalars(select(SeatRow).where(SeatRow.table_code == row.code)
@@ -389,7 +423,7 @@ class Store:
             players=row.players, seed=row.seed, dealer=row.dealer, status=row.status,
             host_hash=row.host_hash, title=row.title, public=row.public,
             turn_timer=row.turn_timer, round=row.round, turn_deadline=_aware(row.turn_deadline),
-            turn_version=row.turn_version,
+            turn_version=row.turn_version, creator=row.creator,
             seats=[SeatData(x.seat, x.name, x.bot, x.token_hash) for x in seats],
             actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
         )
@@ -413,7 +447,7 @@ class Store:
                            overrides=data.overrides, players=data.players, seed=data.seed,
                            dealer=data.dealer, status=data.status, round=data.round,
                            public=data.public, turn_timer=data.turn_timer,
-                           host_hash=data.host_hash))
+                           host_hash=data.host_hash, creator=data.creator))
             s.flush()
             s.add_all(SeatRow(table_code=data.code, seat=x.seat, name=x.name, bot=x.bot,
                               token_hash=x.token_hash) for x in data.seats)
@@ -425,6 +459,19 @@ class Store:
             s.connection().execute(  # Core, not the ORM: a plain UPDATE, several times faster
                 update(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat.seat)
                 .values(name=seat.name, bot=seat.bot, token_hash=seat.token_hash))
+        return op
+
+    @staticmethod
+    def take_seat(code: str, seat: SeatData) -> Op:
+        """Sit someone in a seat that is free in the database (no person's token, no bot);
+        :class:`SeatTaken` when it is not (another process sold it: only one sale lands)."""
+        def op(s: Session) -> None:
+            done = s.connection().execute(
+                update(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat.seat,
+                                      SeatRow.token_hash.is_(None), SeatRow.bot.is_(None))
+                .values(name=seat.name, bot=seat.bot, token_hash=seat.token_hash))
+            if done.rowcount != 1:
+                raise SeatTaken(f"seat {seat.seat} of table {code} is no longer free")
         return op
 
     @staticmethod

@@ -1,0 +1,247 @@
+"""Several ``eights serve`` processes on one PostgreSQL database, behind HAProxy.
+
+:class:`Cluster` starts ``processes`` servers on free loopback ports and HAProxy
+in front of them, its configuration rendered from ``deploy/haproxy.cfg`` (the
+``bind`` line and the server lines replaced); ``eights serve --processes N``
+runs one until it is stopped, and the tests and benchmarks use it to kill and
+restart servers::
+
+    with Cluster("postgresql://...", 2, log_dir=Path("logs")) as cluster:
+        httpx.get(f"{cluster.url}/api/tables")
+        cluster.kill(0)      # SIGKILL: its tables are adopted by the other process
+        cluster.restart(0)   # the same port again, back once healthy
+
+Each server writes to ``log_dir/server<i>.log`` (appended across restarts), HAProxy
+to ``log_dir/haproxy.log``; the rendered configuration is ``log_dir/haproxy.cfg``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+__all__ = ["HAPROXY_CONFIG", "Cluster", "ClusterError", "free_port", "render_haproxy"]
+
+HAPROXY_CONFIG = Path(__file__).parent / "haproxy.cfg"
+"""The shipped configuration (``deploy/haproxy.cfg`` in the repository links to it)."""
+
+START_WAIT = 90.0
+"""Seconds a server (or the proxy) may take to answer its first health check."""
+
+
+class ClusterError(RuntimeError):
+    """A server or the proxy did not start (the message names its log)."""
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port free on ``host`` now (the system's choice for port 0)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def render_haproxy(template: str, *, bind: str, servers: Sequence[int]) -> str:
+    """``template`` (``deploy/haproxy.cfg``) listening on ``bind`` (``host:port``), each
+    backend's servers being the local ``servers`` ports.
+
+    >>> cfg = ("frontend f\\n    bind 127.0.0.1:8000\\n"
+    ...        "backend b\\n    # servers\\n    x\\n    # servers end\\n")
+    >>> print(render_haproxy(cfg, bind="127.0.0.1:9", servers=[7, 8]), end="")
+    frontend f
+        bind 127.0.0.1:9
+    backend b
+        # servers
+        server eights1 127.0.0.1:7 id 1
+        server eights2 127.0.0.1:8 id 2
+        # servers end
+    """
+    lines = "".join(f"    server eights{i} 127.0.0.1:{port} id {i}\n"
+                    for i, port in enumerate(servers, 1))
+    text, binds = re.subn(r"(?m)^(\s*bind )\S+", lambda m: m[1] + bind, template, count=1)
+    text, blocks = re.subn(r"(?ms)^(\s*# servers\b[^\n]*\n).*?^(\s*# servers end\n)",
+                           lambda m: m[1] + lines + m[2], text)
+    if binds != 1 or blocks < 1:
+        raise ClusterError("the HAProxy configuration needs a 'bind' line and '# servers' ... "
+                           "'# servers end' blocks (see deploy/haproxy.cfg)")
+    return text
+
+
+class Cluster:
+    """``processes`` servers of ``db_url`` (PostgreSQL) and HAProxy in front: started at once,
+    stopped by :meth:`stop` (or leaving the ``with`` block).
+
+    ``serve_args`` are more ``eights serve`` options for every server (e.g.
+    ``["--bot-delay", "0.05"]``); each already gets ``--db``, ``--host 127.0.0.1``,
+    ``--port`` and ``--trusted-proxy 127.0.0.1``. The proxy listens on ``host:port``
+    (port 0: a free one).
+    """
+
+    def __init__(self, db_url: str, processes: int, *, log_dir: Path,
+                 serve_args: Sequence[str] = (), haproxy: str = "/usr/sbin/haproxy",
+                 host: str = "127.0.0.1", port: int = 0,
+                 config: Path | None = None) -> None:
+        if processes < 1:
+            raise ValueError(f"a cluster has 1 or more processes, not {processes}")
+        if not db_url.startswith(("postgresql", "postgres:")):
+            raise ValueError("several processes serve a PostgreSQL database only (a SQLite "
+                             "file is served by one process); give --db postgresql://...")
+        if not (os.path.isfile(haproxy) and os.access(haproxy, os.X_OK)):
+            raise ClusterError(f"HAProxy is not at {haproxy!r}: install it (Debian: apt-get "
+                               "install haproxy) or say where it is")
+        self.db_url = db_url
+        self.log_dir = Path(log_dir)
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.serve_args = list(serve_args)
+        self.haproxy = haproxy
+        self.host = host
+        self.ports = [free_port() for _ in range(processes)]
+        """The servers' ports on 127.0.0.1 (kept across :meth:`restart`)."""
+        self.proxy_port = port or free_port(host)
+        self.servers: list[subprocess.Popen[bytes] | None] = [None] * processes
+        self.proxy: subprocess.Popen[bytes] | None = None
+        source = config or HAPROXY_CONFIG
+        self.config = self.log_dir / "haproxy.cfg"
+        self.config.write_text(render_haproxy(source.read_text(encoding="utf-8"),
+                                              bind=f"{host}:{self.proxy_port}",
+                                              servers=self.ports), encoding="utf-8")
+        try:
+            for i in range(processes):
+                self._start(i)
+            for i in range(processes):
+                self._wait(i)
+            self._start_proxy()
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def url(self) -> str:
+        """The proxy's address: ``http://HOST:PORT``."""
+        return f"http://{self.host}:{self.proxy_port}"
+
+    def server_url(self, i: int) -> str:
+        """Server ``i``'s own address (past the proxy)."""
+        return f"http://127.0.0.1:{self.ports[i]}"
+
+    def alive(self, i: int) -> bool:
+        server = self.servers[i]
+        return server is not None and server.poll() is None
+
+    # ------------------------------------------------------------------ servers
+
+    def _start(self, i: int) -> None:
+        command = [sys.executable, "-m", "eights.cli", "serve", "--db", self.db_url,
+                   "--host", "127.0.0.1", "--port", str(self.ports[i]),
+                   "--trusted-proxy", "127.0.0.1", *self.serve_args]
+        with (self.log_dir / f"server{i}.log").open("ab") as log:
+            log.write(f"--- {time.strftime('%H:%M:%S')} starting server {i} on port "
+                      f"{self.ports[i]}\n".encode())
+            log.flush()
+            self.servers[i] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                               stdin=subprocess.DEVNULL)
+
+    def _wait(self, i: int) -> None:
+        """Until server ``i`` answers ``/api/health`` (raises when it exits or is too slow)."""
+        deadline = time.monotonic() + START_WAIT
+        while True:
+            server = self.servers[i]
+            if server is None or server.poll() is not None:
+                raise ClusterError(f"server {i} exited while starting; see "
+                                   f"{self.log_dir / f'server{i}.log'}")
+            if _healthy(self.server_url(i)):
+                return
+            if time.monotonic() > deadline:
+                raise ClusterError(f"server {i} did not answer within {START_WAIT:g} s; see "
+                                   f"{self.log_dir / f'server{i}.log'}")
+            time.sleep(0.1)
+
+    def kill(self, i: int) -> None:
+        """``kill -9`` server ``i`` (PostgreSQL lets go of its leases at once)."""
+        server = self.servers[i]
+        if server is not None and server.poll() is None:
+            server.send_signal(signal.SIGKILL)
+            server.wait()
+
+    def terminate(self, i: int, timeout: float = 20.0) -> None:
+        """Stop server ``i`` as an operator would (SIGTERM; SIGKILL after ``timeout`` s)."""
+        server = self.servers[i]
+        if server is not None and server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill(i)
+
+    def restart(self, i: int) -> None:
+        """Start server ``i`` again on its port (stopped first if it runs); returns once it
+        answers its health check (the proxy sees it within a second)."""
+        self.terminate(i)
+        self._start(i)
+        self._wait(i)
+
+    # ------------------------------------------------------------------ the proxy
+
+    def _start_proxy(self) -> None:
+        with (self.log_dir / "haproxy.log").open("ab") as log:
+            self.proxy = subprocess.Popen([self.haproxy, "-db", "-f", str(self.config)],
+                                          stdout=log, stderr=subprocess.STDOUT,
+                                          stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + START_WAIT
+        while not _healthy(self.url):
+            if self.proxy.poll() is not None:
+                raise ClusterError(f"HAProxy exited while starting; see "
+                                   f"{self.log_dir / 'haproxy.log'}")
+            if time.monotonic() > deadline:
+                raise ClusterError(f"HAProxy did not answer within {START_WAIT:g} s; see "
+                                   f"{self.log_dir / 'haproxy.log'}")
+            time.sleep(0.1)
+
+    # ------------------------------------------------------------------ the end
+
+    def stop(self) -> None:
+        """Stop the proxy and every server (SIGTERM, then SIGKILL after 20 s)."""
+        if self.proxy is not None and self.proxy.poll() is None:
+            self.proxy.terminate()
+            try:
+                self.proxy.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proxy.kill()
+                self.proxy.wait()
+        for server in self.servers:
+            if server is not None and server.poll() is None:
+                server.terminate()
+        for i in range(len(self.servers)):
+            self.terminate(i)
+
+    def wait(self) -> None:
+        """Until the proxy or a server exits (``eights serve --processes``: Ctrl-C stops)."""
+        while self.proxy is not None and self.proxy.poll() is None:
+            if not all(self.alive(i) for i in range(len(self.servers))):
+                return
+            time.sleep(0.5)
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.stop()
+
+
+def _healthy(url: str) -> bool:
+    with (contextlib.suppress(OSError, urllib.error.URLError),
+          urllib.request.urlopen(f"{url}/api/health", timeout=2) as answer):
+        return int(answer.status) == 200
+    return False

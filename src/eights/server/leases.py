@@ -1,0 +1,204 @@
+"""Which server process runs which table, when several serve one PostgreSQL database.
+
+Each open table is run by one process at a time: the process that holds its
+*lease*, a PostgreSQL session advisory lock on the process's lease connection.
+The lock's key is one 64-bit number, :data:`~eights.server.store.LEASE_KEY`: the hash of the schema
+and the table's code (``hashtextextended``; with 32 bits, 1,000 open tables
+would share a key about once in 10,000 databases). Whoever holds the lease runs
+the table's bots, its turn timer and its expiry, and sells its seats; a process
+that is killed (even by ``kill -9``) loses its connection, and PostgreSQL lets
+go of its locks at once: another process adopts the tables (the hub's sweep).
+
+Processes talk through ``LISTEN``/``NOTIFY`` on one channel per schema
+(:func:`channel`), a JSON payload each:
+
+- ``{"op": "release", "code": C}``: a process was asked about table ``C`` (the
+  proxy sent a player there) and asks whoever runs it to hand it over;
+- ``{"op": "lobby"}``: a table was created, finished or closed, so the lobbies
+  the processes keep for a second are read again.
+
+Nothing else crosses processes: the database holds every table, seat and action,
+so no other message bus (Redis) is needed.
+
+The lease connection and the listening connection are separate (psycopg blocks
+a connection while it waits for notifications); both are detached from the
+engine's pool. Every call here blocks: the hub calls them in threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from eights.server.store import LEASE_KEY, Store
+
+__all__ = ["LeaseLost", "Leases", "channel"]
+
+log = logging.getLogger("eights.server")
+
+def channel(schema: str) -> str:
+    """The ``LISTEN`` channel of the servers of one schema (a channel is per database).
+
+    >>> channel("public")
+    'eights_3bb42e1d'
+    """
+    return f"eights_{zlib.crc32(schema.encode('utf-8')):08x}"
+
+
+class LeaseLost(RuntimeError):
+    """The lease connection broke: this process no longer holds any lease."""
+
+
+class Leases:
+    """The leases this process holds, and the messages it gets from the other processes.
+
+    ``on_message(op, code)`` is called from the listening thread for every message sent
+    (this process's own too: they are harmless to it).
+    """
+
+    def __init__(self, store: Store, on_message: Callable[[str, str | None], None]) -> None:
+        self.store = store
+        self.on_message = on_message
+        self.mine: set[str] = set()
+        """The codes of the tables whose lease this process holds."""
+        self._lock = threading.Lock()
+        self._connection: Any = None
+        """The lease connection (psycopg, autocommit): its session holds the locks."""
+        self._broken = False
+        """Set when the lease connection failed: every lease went with it."""
+        self._channel: str | None = None
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ connections
+
+    def _connect(self) -> Any:
+        raw = self.store.engine.raw_connection()
+        connection: Any = raw.driver_connection
+        raw.detach()  # its own session, never handed back to the pool
+        connection.autocommit = True
+        return connection
+
+    def start(self) -> None:
+        """Open the lease connection and start listening (raises when PostgreSQL cannot be
+        reached)."""
+        with self._lock:
+            self._connection = self._connect()
+            schema = self._connection.execute("SELECT current_schema()").fetchone()[0]
+        self._channel = channel(schema)
+        self._listener = threading.Thread(target=self._listen, name="eights-leases-listen",
+                                          daemon=True)
+        self._listener.start()
+
+    def stop(self) -> None:
+        """Let go of every lease and stop listening."""
+        self._stop.set()
+        with self._lock:
+            connection, self._connection = self._connection, None
+            self.mine.clear()
+            if connection is not None:
+                try:
+                    connection.execute("SELECT pg_advisory_unlock_all()")
+                except Exception:  # gone already: so are its locks
+                    log.debug("letting go of the leases failed", exc_info=True)
+                connection.close()
+        if self._listener is not None:
+            self._listener.join(5)
+            self._listener = None
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        """One statement on the lease connection (reconnecting after a loss, which the next
+        :meth:`check` reports); raises :class:`LeaseLost` when the connection breaks."""
+        with self._lock:
+            if self._stop.is_set():
+                raise LeaseLost("the server is stopping")
+            try:
+                if self._connection is None:
+                    self._connection = self._connect()
+                return self._connection.execute(sql, params).fetchone()
+            except Exception as exc:
+                if self._connection is not None and not self._connection.closed:
+                    raise  # the statement failed, the session (and its locks) lives on
+                self._connection = None
+                self._broken = True
+                self.mine.clear()
+                raise LeaseLost(f"the lease connection to PostgreSQL broke: {exc}") from exc
+
+    # ------------------------------------------------------------------ leases
+
+    def take(self, code: str) -> bool:
+        """Take the lease of table ``code`` if no other process holds it (never waits)."""
+        if code in self.mine:
+            return True
+        if self._broken:
+            raise LeaseLost("the lease connection to PostgreSQL broke; its leases are gone")
+        got = bool(self._run(f"SELECT pg_try_advisory_lock({LEASE_KEY})", (code,))[0])
+        if got:
+            self.mine.add(code)
+        return got
+
+    def give_up(self, code: str) -> None:
+        """Let go of the lease of table ``code`` (another process may take it at once)."""
+        if code not in self.mine:
+            return
+        self.mine.discard(code)
+        with contextlib.suppress(LeaseLost):  # else every lease went with the connection
+            self._run(f"SELECT pg_advisory_unlock({LEASE_KEY})", (code,))
+
+    def check(self) -> bool:
+        """Whether every lease taken since the last check is still held: False once after
+        the lease connection broke (PostgreSQL restarted, the network failed), when the
+        tables this process ran must stop; the next :meth:`take` connects again."""
+        if self._broken:
+            with self._lock:
+                self._broken = False
+            return False
+        try:
+            self._run("SELECT 1")
+        except LeaseLost:
+            with self._lock:
+                self._broken = False
+            return False
+        return True
+
+    def notify(self, op: str, code: str | None = None) -> None:
+        """Send ``op`` (about table ``code``) to every other server process of this schema."""
+        payload = json.dumps({"op": op, "code": code})
+        self._run("SELECT pg_notify(%s, %s)", (self._channel, payload))
+
+    # ------------------------------------------------------------------ listening
+
+    def _listen(self) -> None:
+        while not self._stop.is_set():
+            connection = None
+            try:
+                connection = self._connect()
+                connection.execute(f'LISTEN "{self._channel}"')
+                while not self._stop.is_set():
+                    for note in connection.notifies(timeout=1.0):
+                        self._heard(note.payload)
+            except Exception as exc:  # PostgreSQL restarted: listen again in a moment
+                if not self._stop.is_set():
+                    log.warning("listening to the other server processes failed (again in "
+                                "1 s): %s", str(exc).splitlines()[0] if str(exc) else exc)
+                    self._stop.wait(1.0)
+            finally:
+                if connection is not None:
+                    try:
+                        connection.close()
+                    except Exception:
+                        log.debug("closing the listening connection failed", exc_info=True)
+
+    def _heard(self, payload: str) -> None:
+        try:
+            message = json.loads(payload)
+            op, code = str(message["op"]), message.get("code")
+        except (ValueError, KeyError, TypeError):
+            log.warning("a message from another server process is malformed: %.100s", payload)
+            return
+        self.on_message(op, code if isinstance(code, str) else None)
