@@ -49,12 +49,9 @@ import asyncio
 import concurrent.futures
 import gc
 import json
-import os
 import random
 import resource
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -73,67 +70,17 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from server_clients import (
     Client,
     Message,
+    PrivatePostgres,
     ServerProcess,
     Step,
     check_record,
     create_tables,
-    free_port,
     http,
     in_threads,
     latency_ms,
     pick,
     step_of,
 )
-
-# --------------------------------------------------------------------------- PostgreSQL
-
-
-class PrivatePostgres:
-    """A PostgreSQL server of its own in a temporary directory, on a free loopback port
-    (initdb, as the ``postgres`` user when run as root), restartable; removed by ``stop``."""
-
-    def __init__(self) -> None:
-        versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
-                          key=lambda p: int(p.parent.parent.name))
-        if not versions:
-            raise RuntimeError("no PostgreSQL server under /usr/lib/postgresql (Debian package "
-                               "postgresql); give --db URL instead")
-        self.bin = versions[-1].parent
-        self.root = root = Path(tempfile.mkdtemp(prefix="eights-chaos-pg-"))
-        self.data = root / "data"
-        self.port = free_port()
-        self.as_user: list[str] = []
-        root.chmod(0o755)
-        if os.geteuid() == 0:  # initdb refuses to run as root
-            self.as_user = ["runuser", "-u", "postgres", "--"]
-            shutil.chown(root, "postgres")
-        self._run("initdb", "-D", str(self.data), "-U", "eights", "--auth=trust", "-E", "UTF8",
-                  "--locale=C.UTF-8")
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(root / "server.log"), "-w", "-t", "60",
-                  "-o", f"-p {self.port} -k {root} -c listen_addresses=127.0.0.1 "
-                  "-c max_connections=400", "start")
-        self._run("createdb", "-h", str(root), "-p", str(self.port), "-U", "eights", "eights")
-        self.url = f"postgresql://eights@127.0.0.1:{self.port}/eights"
-
-    def _run(self, tool: str, *args: str) -> None:
-        # Output to a file, not a pipe: the server pg_ctl starts would hold a pipe open.
-        out = self.root / f"{tool}.out"
-        with out.open("w") as sink:
-            done = subprocess.run([*self.as_user, str(self.bin / tool), *args], stdout=sink,
-                                  stderr=subprocess.STDOUT, timeout=120)
-        if done.returncode != 0:
-            raise RuntimeError(f"{tool} failed: {out.read_text(errors='replace')}")
-
-    def restart(self) -> None:
-        """``pg_ctl restart`` (fast shutdown: every connection is cut)."""
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-t",
-                  "60", "-m", "fast", "restart")
-
-    def stop(self) -> None:
-        subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m",
-                        "fast", "-w", "stop"], capture_output=True, timeout=60)
-        shutil.rmtree(self.root, ignore_errors=True)
-
 
 # --------------------------------------------------------------------------- the servers
 

@@ -14,11 +14,13 @@ import concurrent.futures
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -79,13 +81,16 @@ class ServerProcess:
     """``eights serve`` in a child process, its output appended to ``log``; restartable
     on the same port (``kill`` it with SIGKILL, then ``start`` it again)."""
 
-    def __init__(self, db: str, log: Path, *, bot_delay: float, address_limit: int,
-                 extra: Sequence[str] = (), port: int | None = None) -> None:
-        self.port = port or free_port()
+    def __init__(self, db: str, log: Path, *, bot_delay: float | None = None,
+                 address_limit: int | None = None, extra: Sequence[str] = ()) -> None:
+        self.port = free_port()
         self.log = log
         self.command = [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port),
-                        "--db", db, "--bot-delay", str(bot_delay),
-                        "--address-limit", str(address_limit), *extra]
+                        "--db", db, *extra]
+        if bot_delay is not None:
+            self.command += ["--bot-delay", str(bot_delay)]
+        if address_limit is not None:
+            self.command += ["--address-limit", str(address_limit)]
         self.process: subprocess.Popen[bytes] | None = None
         self.start()
 
@@ -125,6 +130,53 @@ class ServerProcess:
                 self.process.wait(15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+class PrivatePostgres:
+    """A PostgreSQL server of its own in a temporary directory, on a free loopback port
+    (initdb, as the ``postgres`` user when run as root), restartable; removed by ``stop``."""
+
+    def __init__(self) -> None:
+        versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+                          key=lambda p: int(p.parent.parent.name))
+        if not versions:
+            raise RuntimeError("no PostgreSQL server under /usr/lib/postgresql (Debian package "
+                               "postgresql); give --db URL instead")
+        self.bin = versions[-1].parent
+        self.root = root = Path(tempfile.mkdtemp(prefix="eights-chaos-pg-"))
+        self.data = root / "data"
+        self.port = free_port()
+        self.as_user: list[str] = []
+        root.chmod(0o755)
+        if os.geteuid() == 0:  # initdb refuses to run as root
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+            shutil.chown(root, "postgres")
+        self._run("initdb", "-D", str(self.data), "-U", "eights", "--auth=trust", "-E", "UTF8",
+                  "--locale=C.UTF-8")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(root / "server.log"), "-w", "-t", "60",
+                  "-o", f"-p {self.port} -k {root} -c listen_addresses=127.0.0.1 "
+                  "-c max_connections=400", "start")
+        self._run("createdb", "-h", str(root), "-p", str(self.port), "-U", "eights", "eights")
+        self.url = f"postgresql://eights@127.0.0.1:{self.port}/eights"
+
+    def _run(self, tool: str, *args: str) -> None:
+        # Output to a file, not a pipe: the server pg_ctl starts would hold a pipe open.
+        out = self.root / f"{tool}.out"
+        with out.open("w") as sink:
+            done = subprocess.run([*self.as_user, str(self.bin / tool), *args], stdout=sink,
+                                  stderr=subprocess.STDOUT, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"{tool} failed: {out.read_text(errors='replace')}")
+
+    def restart(self) -> None:
+        """``pg_ctl restart`` (fast shutdown: every connection is cut)."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-t",
+                  "60", "-m", "fast", "restart")
+
+    def stop(self) -> None:
+        subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m",
+                        "fast", "-w", "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(self.root, ignore_errors=True)
 
 
 def http(base: str, method: str, path: str, body: Message | None = None, *,

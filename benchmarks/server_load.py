@@ -1,11 +1,15 @@
 """Load on the server: N tables of WebSocket clients over loopback, and nothing lost.
 
     python benchmarks/server_load.py [--tables 500] [--seconds 20] [--think 1.0]
-                                     [--players 4] [--bots 0] [--db URL] [--json]
+                                     [--players 4] [--bots 0] [--db URL | --postgres]
+                                     [--processes 1] [--json]
 
 It starts ``eights serve`` as a child process (SQLite in a temporary directory
-unless ``--db`` is given; ``--address-limit`` lifts the per-address bounds, as
-every client comes from 127.0.0.1), creates the tables over HTTP, connects one
+unless ``--db`` is given, or a private PostgreSQL server with ``--postgres``;
+``--address-limit`` lifts the per-address bounds, as every client comes from
+127.0.0.1), or with ``--processes N`` above 1, N of them on one PostgreSQL
+(``--db``, or a private server) behind HAProxy (``eights.server.cluster``),
+creates the tables over HTTP, connects one
 WebSocket client per person seat (one asyncio process for all of them), starts
 every match, and lets each client play a legal action from the ``legal`` list
 it was sent whenever its seat is to play (after ``--think`` seconds on average,
@@ -20,8 +24,9 @@ receiving its broadcast: at every client of the table (each receipt one
 sample) and at the slowest client of the table (the whole broadcast), over
 the run after ``--warmup`` seconds (the matches start spread over ``--ramp``
 seconds). Errors are error events, connections dropped, and tables that
-stalled. It also prints the CPU the server and the clients used (cores busy,
-and the server's CPU time per action), since they share the machine.
+stalled. It also prints the CPU the servers, the proxy and the clients used
+(cores busy, and the CPU time per action of the servers and of the proxy),
+since they share the machine.
 ``--think 0`` plays as fast as the server answers, which finds its ceiling;
 with few tables a client then sends more than the 20 messages a second one
 connection may send, and the refusals count as errors.
@@ -43,6 +48,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,9 +60,11 @@ from websockets.exceptions import ConnectionClosed
 from server_clients import (
     Client,
     Message,
+    PrivatePostgres,
     ServerProcess,
     Step,
     check_record,
+    cpu_seconds,
     create_tables,
     http,
     in_threads,
@@ -194,7 +202,10 @@ def search_steps(base: str, codes: list[str]) -> int:
 
 
 async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float],
-               late: Callable[[], int] = lambda: 0) -> dict[str, Any]:
+               late: Callable[[], int] = lambda: 0,
+               proxy_cpu: Callable[[], float] = lambda: 0.0) -> dict[str, Any]:
+    """Drive the server(s) at ``base``; ``server_cpu`` and ``proxy_cpu`` are the CPU
+    seconds used so far by the servers and by the proxy in front of them."""
     pool = concurrent.futures.ThreadPoolExecutor(16)
     t0 = time.perf_counter()
     search = await start_search_tables(base, args, pool)
@@ -231,13 +242,13 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
         if gap > 0:
             await asyncio.sleep(gap)
     await asyncio.sleep(max(0.0, stats.warm_from - time.perf_counter()))
-    cpu = (server_cpu(), time.process_time())
+    cpu = (server_cpu(), time.process_time(), proxy_cpu())
     searching = (search_steps(base, search), late())
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
     searching = (search_steps(base, search) - searching[0], late() - searching[1])
     run.stopping = True
     end = time.perf_counter()
-    cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1])
+    cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1], proxy_cpu() - cpu[2])
     # Let the actions in flight arrive everywhere, then close every table.
     deadline = time.monotonic() + 30
     while any(t.sent for t in tables) and time.monotonic() < deadline:
@@ -264,8 +275,11 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
     result = summary(args, stats, lost=lost, measured=measured, setup=setup)
     result["search_tables"] = {"tables": len(search), "bot": args.search_bot,
                                "steps": searching[0], "late_moves": searching[1]}
+    result["processes"] = args.processes
     result["cpu"] = {"server": round(cpu[0] / measured, 2), "clients": round(cpu[1] / measured, 2),
-                     "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3)}
+                     "proxy": round(cpu[2] / measured, 2),
+                     "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3),
+                     "proxy_ms_per_action": round(1000 * cpu[2] / max(1, stats.actions), 3)}
     return result
 
 
@@ -316,7 +330,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-delay", type=float, default=1.0)
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--db", help="database URL (default: SQLite in a temporary directory; "
+                        "with --processes above 1, a private PostgreSQL server)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a private PostgreSQL server for the run (as tools/test-env "
+                        "does) instead of SQLite")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="eights serve processes on one PostgreSQL behind HAProxy "
+                        "(eights.server.cluster.Cluster) when above 1")
     parser.add_argument("--server", help="use the server already running at this URL "
                         "(started with a large enough --address-limit)")
     parser.add_argument("--search-tables", type=int, default=0,
@@ -333,7 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.bots < args.players:
         parser.error("--bots must leave at least one person seat")
-    if args.tables < 1 or args.seconds <= 0:
+    if args.processes > 1 and (args.server or (args.db or "postgres").startswith("sqlite")):
+        parser.error("--processes above 1 needs PostgreSQL (--db postgresql://..., or none)")
+    if args.tables < 1 or args.seconds <= 0 or args.processes < 1:
         parser.error("--tables and --seconds must be positive")
     if not 0 <= args.ramp <= args.warmup < args.seconds:
         parser.error("give 0 <= --ramp <= --warmup < --seconds")
@@ -346,25 +369,37 @@ def main(argv: list[str] | None = None) -> int:
         uvloop.install()
     except ImportError:  # pragma: no cover - uvicorn[standard] brings it
         pass
-    with tempfile.TemporaryDirectory(prefix="eights-load-") as tmp:
-        server = None
+    with tempfile.TemporaryDirectory(prefix="eights-load-") as tmp, ExitStack() as stack:
         if args.server:
-            base = args.server.rstrip("/")
+            result = asyncio.run(load(args.server.rstrip("/"), args, lambda: float("nan")))
         else:
-            db = args.db or f"sqlite:///{Path(tmp) / 'server.sqlite3'}"
-            server = ServerProcess(db, Path(tmp) / "server.log", bot_delay=args.bot_delay,
-                                   address_limit=(args.tables + args.search_tables)
-                                   * args.players + 100,
-                                   extra=["--bot-pool", args.bot_pool,
-                                          "--bot-workers", str(args.bot_workers)])
-            base = server.base
-        try:
-            result = asyncio.run(load(base, args, server.cpu_seconds if server else
-                                      lambda: float("nan"),
-                                      server.late_moves if server else lambda: 0))
-        finally:
-            if server is not None:
-                server.stop()
+            db = args.db
+            if db is None and (args.postgres or args.processes > 1):
+                database = PrivatePostgres()
+                stack.callback(database.stop)
+                db = database.url
+            serve = ["--bot-delay", str(args.bot_delay), "--address-limit",
+                     str((args.tables + args.search_tables) * args.players + 100),
+                     "--bot-pool", args.bot_pool, "--bot-workers", str(args.bot_workers)]
+            if args.processes == 1:
+                server = ServerProcess(db or f"sqlite:///{Path(tmp) / 'server.sqlite3'}",
+                                       Path(tmp) / "server.log", extra=serve)
+                stack.callback(server.stop)
+                result = asyncio.run(load(server.base, args, server.cpu_seconds,
+                                          server.late_moves))
+            else:
+                from eights.server.cluster import Cluster
+
+                assert db is not None
+                cluster = stack.enter_context(Cluster(db, args.processes,
+                                                      log_dir=Path(tmp) / "logs",
+                                                      serve_args=serve))
+                result = asyncio.run(load(
+                    cluster.url, args,
+                    lambda: sum(cpu_seconds(p.pid) for p in cluster.servers if p is not None),
+                    lambda: sum(log.read_text(errors="replace").count("did not move within")
+                                for log in (Path(tmp) / "logs").glob("server*.log")),
+                    lambda: cpu_seconds(cluster.proxy.pid) if cluster.proxy else float("nan")))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     if args.json:
         print(json.dumps(result))
@@ -383,8 +418,10 @@ def report(r: dict[str, Any]) -> None:
     print(f"send -> state at every client:  p50 {bc['p50']} ms  p90 {bc['p90']} ms  "
           f"p99 {bc['p99']} ms  max {bc['max']} ms")
     cpu = r["cpu"]
-    print(f"CPU (cores busy while measured): server {cpu['server']}, clients {cpu['clients']}; "
-          f"server {cpu['server_ms_per_action']} ms of CPU an action")
+    print(f"CPU (cores busy while measured): server {cpu['server']} ({r['processes']} "
+          f"processes), proxy {cpu['proxy']}, clients {cpu['clients']}; server "
+          f"{cpu['server_ms_per_action']} ms of CPU an action, proxy "
+          f"{cpu['proxy_ms_per_action']} ms")
     print(f"errors {r['errors']}, tables whose record differs {r['lost']} "
           f"({r['verified_tables']} verified)")
     search = r["search_tables"]
