@@ -30,9 +30,10 @@ last state, and the host closes every table. Then it checks:
 - the record replays to the state each client saw last.
 
 It prints the latency from an action sent to its ``state`` at the client that
-sent it, outside the failover windows (from a fault to the first new step of a
-table the fault reached; a kill reaches the tables whose connections dropped
-within 3 s), and for each fault the failover time of the tables it reached:
+sent it, outside the failover windows (a table's window runs from a connection
+of its clients dropping, or from the database restart, to the table's next
+step: a kill's, and a handoff's when a restarted process takes tables back),
+and for each fault the failover time of the tables it reached:
 from the fault to a client's first ``state`` on a new connection (reconnected)
 and to the first new step (the first action after it, which includes a think
 time or a bot's delay), median and max. Errors are counted by kind; most are
@@ -157,6 +158,8 @@ class Seat(Client):
     """Actions it was told were applied (a ``state`` one version on, naming it)."""
     resumed: bool = True
     """It had a ``state`` on its current connection."""
+    heard: float = 0.0
+    """When its last event came."""
     done: bool = False
 
 
@@ -235,6 +238,7 @@ async def play(run: Run, table: Table, client: Seat) -> None:
 
 
 async def on_event(run: Run, table: Table, client: Seat, msg: Message) -> None:
+    client.heard = time.perf_counter()
     kind = msg["type"]
     if kind == "error":
         run.errors[f"error event {msg['code']}"] += 1
@@ -399,9 +403,15 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
         if not behind or time.monotonic() > deadline:
             break
         await asyncio.sleep(1)
-    for table in behind:
-        run.problems.append(f"{table.code}: a client never had the last state (version "
-                            f"{[c.state and c.state['version'] for c in table.clients]})")
+    for table, info in zip(tables, now, strict=True):
+        if table in behind:
+            seats = "; ".join(
+                f"seat {c.seat} at version {c.state and c.state['version']}, "
+                f"{'connected' if c.ws is not None else 'not connected'} (connection "
+                f"{c.connection}), last event {time.perf_counter() - c.heard:.0f} s ago"
+                for c in table.clients)
+            run.problems.append(f"{table.code}: a client never had the last state, version "
+                                f"{info['version']}: {seats}")
     last_fault = run.faults[-1] if run.faults else None
     stuck = [t.code for t, info in zip(tables, now, strict=True)
              if info["status"] not in ("playing", "finished")
@@ -462,8 +472,8 @@ def figures(run: Run, args: argparse.Namespace, start: float, end: float, setup:
                 resumed.append(back)
             if step is not None:
                 stepped.append(step)
-            windows[table.code].append((fault.at, fault.at + (step if step is not None
-                                                               else end - fault.at)))
+            if fault.kind == "postgresql":  # it drops no connection: its own window
+                windows[table.code].append((fault.at, end if step is None else fault.at + step))
         if fault.kind != "postgresql":
             kill_steps.extend(stepped)
         faults.append({
@@ -471,6 +481,10 @@ def figures(run: Run, args: argparse.Namespace, start: float, end: float, setup:
             "restart_seconds": round(fault.seconds, 2), "tables_reached": len(reached),
             "reconnected_s": spread(resumed), "first_step_s": spread(stepped),
             "never_stepped": len(reached) - len(stepped)})
+    for table in run.tables:  # a connection dropped, to the table's next step
+        for drop in table.drops:
+            windows[table.code].append((drop, next((at for at, _ in table.progress if at > drop),
+                                                   end)))
     inside: list[float] = []
     outside: list[float] = []
     for table in run.tables:

@@ -168,6 +168,22 @@ class PrivatePostgres:
         if done.returncode != 0:
             raise RuntimeError(f"{tool} failed: {out.read_text(errors='replace')}")
 
+    def cpu_seconds(self) -> float:
+        """CPU time so far of the server and its live backends (those that ended are not
+        counted: run it with long-lived connections, as ``eights serve`` keeps)."""
+        try:
+            main = int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return float("nan")
+        total = cpu_seconds(main)
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == main:
+                    total += cpu_seconds(int(stat.parent.name))
+            except (OSError, ValueError, IndexError):
+                continue
+        return total
+
     def restart(self) -> None:
         """``pg_ctl restart`` (fast shutdown: every connection is cut)."""
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-w", "-t",

@@ -7,8 +7,8 @@
 It starts ``eights serve`` as a child process (SQLite in a temporary directory
 unless ``--db`` is given, or a private PostgreSQL server with ``--postgres``;
 ``--address-limit`` lifts the per-address bounds, as every client comes from
-127.0.0.1), or with ``--processes N`` above 1, N of them on one PostgreSQL
-(``--db``, or a private server) behind HAProxy (``eights.server.cluster``),
+127.0.0.1), or with ``--processes N`` above 1 (or ``--proxy``), N of them on one
+PostgreSQL (``--db``, or a private server) behind HAProxy (``eights.server.cluster``),
 creates the tables over HTTP, connects one
 WebSocket client per person seat (one asyncio process for all of them), starts
 every match, and lets each client play a legal action from the ``legal`` list
@@ -203,9 +203,11 @@ def search_steps(base: str, codes: list[str]) -> int:
 
 async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float],
                late: Callable[[], int] = lambda: 0,
-               proxy_cpu: Callable[[], float] = lambda: 0.0) -> dict[str, Any]:
-    """Drive the server(s) at ``base``; ``server_cpu`` and ``proxy_cpu`` are the CPU
-    seconds used so far by the servers and by the proxy in front of them."""
+               proxy_cpu: Callable[[], float] = lambda: 0.0,
+               database_cpu: Callable[[], float] = lambda: float("nan")) -> dict[str, Any]:
+    """Drive the server(s) at ``base``; ``server_cpu``, ``proxy_cpu`` and ``database_cpu``
+    are the CPU seconds used so far by the servers, the proxy in front of them and the
+    database server."""
     pool = concurrent.futures.ThreadPoolExecutor(16)
     t0 = time.perf_counter()
     search = await start_search_tables(base, args, pool)
@@ -242,13 +244,14 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
         if gap > 0:
             await asyncio.sleep(gap)
     await asyncio.sleep(max(0.0, stats.warm_from - time.perf_counter()))
-    cpu = (server_cpu(), time.process_time(), proxy_cpu())
+    cpu = (server_cpu(), time.process_time(), proxy_cpu(), database_cpu())
     searching = (search_steps(base, search), late())
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
     searching = (search_steps(base, search) - searching[0], late() - searching[1])
     run.stopping = True
     end = time.perf_counter()
-    cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1], proxy_cpu() - cpu[2])
+    cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1], proxy_cpu() - cpu[2],
+           database_cpu() - cpu[3])
     # Let the actions in flight arrive everywhere, then close every table.
     deadline = time.monotonic() + 30
     while any(t.sent for t in tables) and time.monotonic() < deadline:
@@ -278,8 +281,10 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
     result["processes"] = args.processes
     result["cpu"] = {"server": round(cpu[0] / measured, 2), "clients": round(cpu[1] / measured, 2),
                      "proxy": round(cpu[2] / measured, 2),
+                     "database": round(cpu[3] / measured, 2),
                      "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3),
-                     "proxy_ms_per_action": round(1000 * cpu[2] / max(1, stats.actions), 3)}
+                     "proxy_ms_per_action": round(1000 * cpu[2] / max(1, stats.actions), 3),
+                     "database_ms_per_action": round(1000 * cpu[3] / max(1, stats.actions), 3)}
     return result
 
 
@@ -338,6 +343,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1,
                         help="eights serve processes on one PostgreSQL behind HAProxy "
                         "(eights.server.cluster.Cluster) when above 1")
+    parser.add_argument("--proxy", action="store_true",
+                        help="one process behind HAProxy too (as --processes 1 of a cluster), "
+                        "to compare with more processes")
     parser.add_argument("--server", help="use the server already running at this URL "
                         "(started with a large enough --address-limit)")
     parser.add_argument("--search-tables", type=int, default=0,
@@ -354,8 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.bots < args.players:
         parser.error("--bots must leave at least one person seat")
-    if args.processes > 1 and (args.server or (args.db or "postgres").startswith("sqlite")):
-        parser.error("--processes above 1 needs PostgreSQL (--db postgresql://..., or none)")
+    if (args.processes > 1 or args.proxy) and (args.server or (args.db or "postgres").startswith("sqlite")):
+        parser.error("--processes above 1 and --proxy need PostgreSQL (--db postgresql://..., or none)")
     if args.tables < 1 or args.seconds <= 0 or args.processes < 1:
         parser.error("--tables and --seconds must be positive")
     if not 0 <= args.ramp <= args.warmup < args.seconds:
@@ -373,20 +381,21 @@ def main(argv: list[str] | None = None) -> int:
         if args.server:
             result = asyncio.run(load(args.server.rstrip("/"), args, lambda: float("nan")))
         else:
-            db = args.db
-            if db is None and (args.postgres or args.processes > 1):
+            db, database_cpu = args.db, lambda: float("nan")
+            proxied = args.processes > 1 or args.proxy
+            if db is None and (args.postgres or proxied):
                 database = PrivatePostgres()
                 stack.callback(database.stop)
-                db = database.url
+                db, database_cpu = database.url, database.cpu_seconds
             serve = ["--bot-delay", str(args.bot_delay), "--address-limit",
                      str((args.tables + args.search_tables) * args.players + 100),
                      "--bot-pool", args.bot_pool, "--bot-workers", str(args.bot_workers)]
-            if args.processes == 1:
+            if not proxied:
                 server = ServerProcess(db or f"sqlite:///{Path(tmp) / 'server.sqlite3'}",
                                        Path(tmp) / "server.log", extra=serve)
                 stack.callback(server.stop)
                 result = asyncio.run(load(server.base, args, server.cpu_seconds,
-                                          server.late_moves))
+                                          server.late_moves, database_cpu=database_cpu))
             else:
                 from eights.server.cluster import Cluster
 
@@ -399,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
                     lambda: sum(cpu_seconds(p.pid) for p in cluster.servers if p is not None),
                     lambda: sum(log.read_text(errors="replace").count("did not move within")
                                 for log in (Path(tmp) / "logs").glob("server*.log")),
-                    lambda: cpu_seconds(cluster.proxy.pid) if cluster.proxy else float("nan")))
+                    lambda: cpu_seconds(cluster.proxy.pid) if cluster.proxy else float("nan"),
+                    database_cpu))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     if args.json:
         print(json.dumps(result))
@@ -419,9 +429,9 @@ def report(r: dict[str, Any]) -> None:
           f"p99 {bc['p99']} ms  max {bc['max']} ms")
     cpu = r["cpu"]
     print(f"CPU (cores busy while measured): server {cpu['server']} ({r['processes']} "
-          f"processes), proxy {cpu['proxy']}, clients {cpu['clients']}; server "
-          f"{cpu['server_ms_per_action']} ms of CPU an action, proxy "
-          f"{cpu['proxy_ms_per_action']} ms")
+          f"processes), proxy {cpu['proxy']}, database {cpu['database']}, clients "
+          f"{cpu['clients']}; CPU an action: server {cpu['server_ms_per_action']} ms, proxy "
+          f"{cpu['proxy_ms_per_action']} ms, database {cpu['database_ms_per_action']} ms")
     print(f"errors {r['errors']}, tables whose record differs {r['lost']} "
           f"({r['verified_tables']} verified)")
     search = r["search_tables"]
