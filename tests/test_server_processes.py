@@ -1,5 +1,5 @@
-"""One database, several processes: migrations that never race, and a database served by
-one process at a time (a second server is refused and told why)."""
+"""One database, several processes: migrations that never race; a SQLite file served by one
+process (a second server is refused and told why); PostgreSQL by many, a lease a table."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from eights.cli import app as cli_app
-from eights.server.store import Base, DatabaseInUse, Store
+from eights.server.store import Base, DatabaseInUse, SeatData, Store, TableData
 from postgres import fresh_schema
 
 
@@ -36,18 +36,40 @@ def test_a_sqlite_database_serves_one_process(tmp_path: Path) -> None:
     second.close()
 
 
-def test_a_postgresql_database_serves_one_process() -> None:
+def test_postgresql_is_served_by_many_processes_one_lease_a_table() -> None:
+    """Two stores (two processes) claim one PostgreSQL schema: both may; a table's lease is
+    held by one at a time, and asked for through a message; the sweep's query lists the
+    open tables nobody holds; letting go (as a killed process does) frees every lease."""
     with fresh_schema() as url, fresh_schema() as other:
         first, second, elsewhere = Store(url), Store(url), Store(other)
-        first.claim()
-        elsewhere.claim()  # another schema is another database to serve
-        with pytest.raises(DatabaseInUse) as refused:
-            second.claim()
-        assert "already served by another eights server" in str(refused.value)
-        assert "database connection" in str(refused.value)  # who holds it
-        first.close()
-        second.claim()
-        for store in (second, elsewhere):
+        for store in (first, second, elsewhere):
+            store.claim()
+            store.migrate()
+        a, b, c = first.leases, second.leases, elsewhere.leases
+        assert a is not None and b is not None and c is not None
+        heard: list[tuple[str, str | None]] = []
+        a.listen(lambda op, code: heard.append((op, code)))
+        for code in ("T1", "T2"):
+            first.run(Store.add_table(TableData(code=code, rules="classic", overrides={},
+                                                players=2, seed=1, dealer=1, status="waiting",
+                                                host_hash="h", seats=[SeatData(0), SeatData(1)])))
+        assert sorted(first.open_codes(unleased=True)) == ["T1", "T2"]
+        assert a.take("T1") and a.take("T1")  # taken once, however often asked
+        assert not b.take("T1") and b.take("T2")
+        assert c.take("T1")  # another schema: another table
+        assert first.open_codes(unleased=True) == []
+        time.sleep(0.2)  # the listener is listening
+        b.notify("release", "T1")
+        deadline = time.monotonic() + 5
+        while ("release", "T1") not in heard:
+            assert time.monotonic() < deadline, "the message never came"
+            time.sleep(0.02)
+        a.give_up("T1")
+        assert b.take("T1") and not a.take("T1")
+        second.release()  # as when its process is killed: every lease goes at once
+        assert sorted(first.open_codes(unleased=True)) == ["T1", "T2"]
+        assert a.take("T1") and a.take("T2")
+        for store in (first, elsewhere):
             store.close()
 
 

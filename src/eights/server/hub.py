@@ -119,16 +119,24 @@ class Hub:
             raise
         self.writer.start()
         loop = self._loop = asyncio.get_running_loop()
-        if self.store.shared:
-            self.leases = Leases(self.store, self._heard)
-            self.leases.start()
+        self.leases = self.store.leases
+        if self.leases is None:
+            restored = self.store.load_open()
+        else:  # the tables no other process runs, leased now
+            self.leases.listen(self._heard)
+            free = self.store.open_codes(unleased=True)
+            restored = [d for d in (self.store.load(c) for c in free if self.leases.take(c))
+                        if d is not None and d.status in OPEN]
+            for code in set(free) & self.leases.mine - {d.code for d in restored}:
+                self.leases.give_up(code)  # ended meanwhile
             self._tasks.append(loop.create_task(self._sweep(), name="tables adopted"))
-        else:
-            for data in self.store.load_open():
-                room = self._restored(data)
-                if room is not None:
-                    self._run(room)
-            log.info("%d open tables restored", len(self.rooms))
+        for data in restored:
+            room = self._restored(data)
+            if room is not None:
+                self._run(room)
+            elif self.leases is not None:
+                self.leases.give_up(data.code)
+        log.info("%d open tables restored", len(self.rooms))
         self._tasks.append(loop.create_task(self._expire_waiting(),
                                             name="waiting tables expire"))
 
@@ -196,11 +204,10 @@ class Hub:
         while True:
             try:
                 if not await asyncio.to_thread(leases.check):
-                    log.error("the lease connection to PostgreSQL broke: every table run here "
-                              "stops, to be run again by whichever process leases it")
-                    for room in [r for r in self.rooms.values() if r.open]:
-                        room.leave_to_another()
-                        del self.rooms[room.code]
+                    log.error("the lease connection to PostgreSQL broke: the tables run here "
+                              "wait until they are leased again")
+                for room in [r for r in self.rooms.values() if r.open and not r.held()]:
+                    await self._regain(room)
                 orphans = await asyncio.to_thread(self.store.open_codes, unleased=True)
                 random.shuffle(orphans)  # processes sweeping together share them out
                 for code in orphans:
@@ -212,6 +219,43 @@ class Hub:
                 log.warning("adopting the tables nobody runs failed (again in %g s): %s",
                             SWEEP, str(exc).splitlines()[0] if str(exc) else repr(exc))
             await asyncio.sleep(SWEEP)
+
+    async def _regain(self, room: Room) -> None:
+        """Lease again a table run here whose lease went with the lease connection: it goes
+        on if the database still holds what this process has of it; else it is read again
+        (another process changed it meanwhile) or let go (another process runs it now)."""
+        assert self.leases is not None
+        code = room.code
+        async with self._taking.setdefault(code, asyncio.Lock()):
+            if self.rooms.get(code) is not room:
+                return
+            try:
+                got = await asyncio.to_thread(self.leases.take, code)
+                data = await asyncio.to_thread(self.store.load, code) if got else None
+            except Exception as exc:  # the database is still away: try at the next sweep
+                if room.stalled is None:
+                    room.stalled = asyncio.get_running_loop().time()
+                log.warning("table %s: cannot lease it again yet: %s", code, exc)
+                return
+            async with room.lock:
+                if data is not None and _same(room, data):
+                    log.info("table %s: leased again, unchanged", code)
+                    room.schedule()
+                    return
+                room.leave_to_another()
+            del self.rooms[code]
+            if data is None:
+                log.warning("table %s: another server process runs it now", code)
+                return
+            log.warning("table %s: changed meanwhile by another server process; read again",
+                        code)
+            fresh = None
+            if data.status in OPEN:
+                fresh = await asyncio.to_thread(self._restored, data)
+            if fresh is None:
+                await asyncio.to_thread(self.leases.give_up, code)
+            else:
+                self._run(fresh)
 
     async def _lease(self, code: str, *, hand_off: bool) -> Room | None:
         """Run the open table ``code`` here: take its lease (``hand_off``: asking the process
@@ -298,9 +342,7 @@ class Hub:
                 conn.close(1012, "the server is restarting; reconnect in a moment")
         self.thinker.close()
         await asyncio.to_thread(self.writer.stop)  # what is queued is stored, then
-        if self.leases is not None:
-            await asyncio.to_thread(self.leases.stop)  # the other processes may adopt them
-        self.store.close()
+        await asyncio.to_thread(self.store.close)  # the leases go: others may adopt the tables
 
     def health(self) -> dict[str, Any]:
         """``/api/health``: ``degraded`` while a table cannot store its next step (the
@@ -317,6 +359,9 @@ class Hub:
                     on_done=self._done, thinker=self.thinker)
         room.spawn = self._spawn
         room.on_lost = self._lost
+        leases = self.store.leases
+        if leases is not None:  # a finished table is never changed by bots: no lease
+            room.held = lambda: not room.open or room.code in leases.mine
         return room
 
     async def _spawn(self, data: TableData, address: str) -> Room:
@@ -551,6 +596,14 @@ class Hub:
                                            "seats": seats}).to_json()
         _remember(self._records, code, record)
         return record
+
+
+def _same(room: Room, data: TableData) -> bool:
+    """Whether the stored table ``data`` is what ``room`` holds (its steps, status and seats)."""
+    seats = [(s.name, s.bot, s.token_hash) for s in sorted(data.seats, key=lambda s: s.seat)]
+    return (len(data.actions) == room.actions and data.round == room.game.round
+            and data.status == room.status
+            and seats == [(s.name, s.bot_spec, s.token_hash) for s in room.seats])
 
 
 def _listed(data: TableData) -> dict[str, Any]:

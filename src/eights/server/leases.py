@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import threading
 import zlib
 from collections.abc import Callable
@@ -40,6 +41,11 @@ from eights.server.store import LEASE_KEY, Store
 __all__ = ["LeaseLost", "Leases", "channel"]
 
 log = logging.getLogger("eights.server")
+
+APPLICATION = "eights serve"
+"""The ``application_name`` of a lease connection, followed by the server's process id: who
+runs a table is in ``pg_locks`` joined with ``pg_stat_activity`` (docs/protocol.md)."""
+
 
 def channel(schema: str) -> str:
     """The ``LISTEN`` channel of the servers of one schema (a channel is per database).
@@ -57,20 +63,17 @@ class LeaseLost(RuntimeError):
 class Leases:
     """The leases this process holds, and the messages it gets from the other processes.
 
-    ``on_message(op, code)`` is called from the listening thread for every message sent
-    (this process's own too: they are harmless to it).
+    :meth:`Store.claim` makes them; the hub listens (:meth:`listen`).
     """
 
-    def __init__(self, store: Store, on_message: Callable[[str, str | None], None]) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.on_message = on_message
+        self.on_message: Callable[[str, str | None], None] | None = None
         self.mine: set[str] = set()
         """The codes of the tables whose lease this process holds."""
         self._lock = threading.Lock()
         self._connection: Any = None
         """The lease connection (psycopg, autocommit): its session holds the locks."""
-        self._broken = False
-        """Set when the lease connection failed: every lease went with it."""
         self._channel: str | None = None
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
@@ -82,15 +85,21 @@ class Leases:
         connection: Any = raw.driver_connection
         raw.detach()  # its own session, never handed back to the pool
         connection.autocommit = True
+        connection.execute("SELECT set_config('application_name', %s, false)",
+                           (f"{APPLICATION} {os.getpid()}",))
         return connection
 
     def start(self) -> None:
-        """Open the lease connection and start listening (raises when PostgreSQL cannot be
-        reached)."""
+        """Open the lease connection (raises when PostgreSQL cannot be reached)."""
         with self._lock:
             self._connection = self._connect()
             schema = self._connection.execute("SELECT current_schema()").fetchone()[0]
         self._channel = channel(schema)
+
+    def listen(self, on_message: Callable[[str, str | None], None]) -> None:
+        """Call ``on_message(op, code)`` from a thread of its own for every message sent
+        (this process's own too: they are harmless to it)."""
+        self.on_message = on_message
         self._listener = threading.Thread(target=self._listen, name="eights-leases-listen",
                                           daemon=True)
         self._listener.start()
@@ -112,8 +121,8 @@ class Leases:
             self._listener = None
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        """One statement on the lease connection (reconnecting after a loss, which the next
-        :meth:`check` reports); raises :class:`LeaseLost` when the connection breaks."""
+        """One statement on the lease connection (connecting again after a loss); raises
+        :class:`LeaseLost` when the connection breaks (:attr:`mine` is then empty)."""
         with self._lock:
             if self._stop.is_set():
                 raise LeaseLost("the server is stopping")
@@ -125,7 +134,6 @@ class Leases:
                 if self._connection is not None and not self._connection.closed:
                     raise  # the statement failed, the session (and its locks) lives on
                 self._connection = None
-                self._broken = True
                 self.mine.clear()
                 raise LeaseLost(f"the lease connection to PostgreSQL broke: {exc}") from exc
 
@@ -135,8 +143,6 @@ class Leases:
         """Take the lease of table ``code`` if no other process holds it (never waits)."""
         if code in self.mine:
             return True
-        if self._broken:
-            raise LeaseLost("the lease connection to PostgreSQL broke; its leases are gone")
         got = bool(self._run(f"SELECT pg_try_advisory_lock({LEASE_KEY})", (code,))[0])
         if got:
             self.mine.add(code)
@@ -151,18 +157,12 @@ class Leases:
             self._run(f"SELECT pg_advisory_unlock({LEASE_KEY})", (code,))
 
     def check(self) -> bool:
-        """Whether every lease taken since the last check is still held: False once after
-        the lease connection broke (PostgreSQL restarted, the network failed), when the
-        tables this process ran must stop; the next :meth:`take` connects again."""
-        if self._broken:
-            with self._lock:
-                self._broken = False
-            return False
+        """Whether the lease connection works. When it broke (PostgreSQL restarted, the
+        network failed), every lease went with it: :attr:`mine` is empty, and the tables run
+        here must be leased again before they change (:meth:`take` connects again)."""
         try:
             self._run("SELECT 1")
         except LeaseLost:
-            with self._lock:
-                self._broken = False
             return False
         return True
 
@@ -201,4 +201,5 @@ class Leases:
         except (ValueError, KeyError, TypeError):
             log.warning("a message from another server process is malformed: %.100s", payload)
             return
-        self.on_message(op, code if isinstance(code, str) else None)
+        if self.on_message is not None:
+            self.on_message(op, code if isinstance(code, str) else None)

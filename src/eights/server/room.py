@@ -70,6 +70,8 @@ _UNSURE = ("the database did not answer, so this move may or may not be stored; 
            "asks again by itself and sends its state as soon as the database answers")
 MOVED = "the table moved to another server process; reconnect"
 """The reason of the 1012 close when a table's lease goes to another process."""
+_REGAINING = ("the server lost its connection to the database, which says which process runs "
+              "this table; it changes as soon as the database answers again: try again then")
 _WAITING = ("the table is waiting for the database to confirm its last step; it sends its "
             "state as soon as the database answers, then try again")
 
@@ -263,6 +265,10 @@ class Room:
         self.gone = False
         """Set when this process stopped running the table (another runs it now): nothing
         here changes it any more (:meth:`leave_to_another`)."""
+        self.held: Callable[[], bool] = lambda: True
+        """Whether this process holds the table's lease (PostgreSQL; always on SQLite). While
+        it does not (the lease connection broke), no bot, timer or message changes the table;
+        the hub leases it again and calls :meth:`schedule`, or lets it go."""
         self.on_lost: Callable[[Room], None] | None = None
         """Told when the database shows that another process changed the table meanwhile
         (a seat sold, an action stored at the same number): this copy is stale."""
@@ -456,6 +462,8 @@ class Room:
     def _check_gone(self) -> None:
         if self.gone:
             raise ProtocolError(ErrorCode.UNAVAILABLE, MOVED)
+        if not self.held():
+            raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING)
 
     def leave_to_another(self) -> None:
         """Stop running the table (its lease goes to another process): no bot, timer or
@@ -538,6 +546,8 @@ class Room:
                     self._logs[msg.lang] = await asyncio.to_thread(self._narrate, msg.lang)
                 self.hello(conn, msg)
                 return
+            if not self.held():
+                raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING)
             if not conn.joined:
                 raise ProtocolError(ErrorCode.HELLO_FIRST, 'say hello first: {"type": "hello", '
                                     '"seq": 1, "token": "<seat token, or leave it out to watch>"}')
@@ -937,7 +947,7 @@ class Room:
         """Under the lock: whether the step of ``version`` is still to take (a step whose
         commit got no answer is looked up first; when resolved, the flow was scheduled again
         from there)."""
-        if self.gone:
+        if self.gone or not self.held():
             return False
         if self._unsure is not None:
             await self._resolve(_WAITING)

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from sqlalchemy import (
     JSON,
@@ -48,6 +48,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+if TYPE_CHECKING:
+    from eights.server.leases import Leases
 
 __all__ = [
     "ActionData",
@@ -255,6 +258,8 @@ class Store:
         self.url = url
         self.engine = make_db_engine(url)
         self._claim: IO[str] | None = None
+        self.leases: Leases | None = None
+        """On PostgreSQL, once claimed: the leases of the tables this process runs."""
 
     def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision.
@@ -307,14 +312,21 @@ class Store:
         an exclusive lock on ``<file>.lock``, which the system lets go of when the process
         ends, even by ``kill -9`` (:meth:`release` and :meth:`close` let go too).
 
-        PostgreSQL takes no claim: many processes serve it, each open table leased by one
-        of them at a time (:class:`eights.server.leases.Leases`).
+        PostgreSQL is served by many processes, each open table leased by one of them at a
+        time: the claim opens this process's lease connection (:attr:`leases`), and its
+        leases go when the process ends, or with :meth:`release`.
         """
-        if self._claim is not None:
+        if self._claim is not None or self.leases is not None:
             return
         path = self.sqlite_file
         if path is not None:
             self._claim_file(path)
+        elif self.shared:
+            from eights.server.leases import Leases
+
+            leases = Leases(self)
+            leases.start()
+            self.leases = leases
 
     def _claim_file(self, path: Path) -> None:
         import fcntl
@@ -346,6 +358,9 @@ class Store:
         if self._claim is not None:
             self._claim.close()  # closing the file lets go of its lock
             self._claim = None
+        if self.leases is not None:
+            self.leases.stop()
+            self.leases = None
 
     def run(self, op: Op) -> None:
         """Commit one write now, in this thread."""

@@ -1,0 +1,364 @@
+"""Two ``eights serve`` processes on one PostgreSQL, behind the shipped HAProxy config.
+
+One cluster (:class:`eights.server.cluster.Cluster`: real processes, real
+HAProxy, a fresh schema) serves the whole module; a test that kills a process
+starts it again. Each open table is run by the process holding its lease; who
+that is comes from the database (:func:`owner`), as an operator would find it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from eights.engine.record import load_record, replay
+from eights.server.cluster import Cluster
+from eights.server.leases import APPLICATION
+from eights.server.store import LEASE_KEY, normalize_url
+from postgres import fresh_schema
+from test_server import pick
+
+Message = dict[str, Any]
+
+FAILOVER = 10.0
+"""Seconds within which another process runs a table whose process was killed."""
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    with fresh_schema() as url, Cluster(
+            url, 2, log_dir=tmp_path_factory.mktemp("cluster"),
+            serve_args=["--bot-delay", "0.02", "--testing-fixed-seeds",
+                        "--address-limit", "500"]) as running:
+        yield running
+
+
+@pytest.fixture
+def both(cluster: Cluster) -> Cluster:
+    """The cluster with both processes up (a test before may have killed one)."""
+    for i in range(len(cluster.servers)):
+        if not cluster.alive(i):
+            cluster.restart(i)
+    return cluster
+
+
+def call(url: str, method: str = "GET", body: Message | None = None) -> tuple[int, Message]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def made(cluster: Cluster, **body: Any) -> Message:
+    status, table = call(f"{cluster.url}/api/tables", "POST", body)
+    assert status == 201, table
+    return table
+
+
+def query(cluster: Cluster, sql: str, **params: Any) -> list[Any]:
+    engine = create_engine(normalize_url(cluster.db_url))
+    try:
+        with engine.connect() as connection:
+            return list(connection.execute(text(sql), params))
+    finally:
+        engine.dispose()
+
+
+def owner(cluster: Cluster, code: str) -> int | None:
+    """The index of the process holding the lease of table ``code`` (from ``pg_locks``)."""
+    rows = query(cluster, "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                 "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.objsubid = 1 "
+                 "AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = "
+                 + LEASE_KEY.replace("%s", ":code"), code=code)
+    pids = {int(name.removeprefix(APPLICATION)) for (name,) in rows}
+    assert len(pids) <= 1, pids
+    for i, server in enumerate(cluster.servers):
+        if server is not None and server.pid in pids:
+            return i
+    return None
+
+
+def stored(cluster: Cluster, code: str) -> int:
+    """The actions stored for table ``code``."""
+    return int(query(cluster, "SELECT count(*) FROM actions WHERE table_code = :c", c=code)[0][0])
+
+
+def eventually(check: Callable[[], Any], seconds: float, what: str) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"{what} within {seconds:g} s"
+        time.sleep(0.05)
+
+
+class Person:
+    """A player in a browser: a WebSocket through the proxy, opened again when it drops (as
+    static/net.js does); every state seen, and every close code."""
+
+    def __init__(self, cluster: Cluster, code: str, token: str) -> None:
+        self.url = f"ws://{cluster.url.removeprefix('http://')}/ws/tables/{code}"
+        self.token = token
+        self.closes: list[int | None] = []
+        self.states: list[Message] = []
+        self.seq = 0
+        self._sockets = ExitStack()
+        self.ws = self._connect()
+
+    def _connect(self) -> Any:
+        deadline = time.monotonic() + FAILOVER
+        while True:
+            try:
+                ws = self._sockets.enter_context(connect(self.url, open_timeout=5))
+                self.seq = 1
+                ws.send(json.dumps({"type": "hello", "seq": 1, "token": self.token}))
+                return ws
+            except (OSError, ConnectionClosed):
+                assert time.monotonic() < deadline, "could not reconnect"
+                time.sleep(0.2)
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.seq += 1
+        try:
+            self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
+        except ConnectionClosed:
+            pass  # the next receive reconnects; the message is sent again by the caller
+
+    def until(self, pred: Callable[[Message], bool], timeout: float = 15.0) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                message: Message = json.loads(self.ws.recv(timeout=max(0.1, deadline
+                                                                        - time.monotonic())))
+            except ConnectionClosed as closed:
+                self.closes.append(closed.rcvd.code if closed.rcvd else None)
+                self.ws = self._connect()
+                continue
+            if message["type"] == "state":
+                self.states.append(message)
+            if pred(message):
+                return message
+            assert time.monotonic() < deadline, "no such message in time"
+
+    @property
+    def state(self) -> Message:
+        return self.states[-1]
+
+    def close(self) -> None:
+        self._sockets.close()
+
+
+def my_turn(message: Message) -> bool:
+    """A state where seat 0 (the person) is to play, or the round or match is over."""
+    if message["type"] != "state":
+        return False
+    view = message["view"]
+    return bool(view["match_over"] or view["round_over"] or view["to_play"] == 0)
+
+
+def play(person: Person, host: str, moves: int, rng: random.Random) -> None:
+    """``moves`` of the person's moves at a table of one person and bots (dealing the next
+    round when one ends); each made on the newest state and seen applied. A move whose
+    connection dropped is made again on the state the reconnection brings (as the page
+    does: it offers the moves of the state it has)."""
+    done = 0
+    while done < moves:
+        state = person.until(my_turn) if not my_turn(person.state) else person.state
+        view, version = state["view"], state["version"]
+        if view["match_over"]:
+            return
+        if view["round_over"]:
+            person.send("next_round", token=host, version=version)
+        else:
+            person.send("action", token=person.token, version=version,
+                        action=pick(view["legal"], rng))
+        drops = len(person.closes)
+        after = person.until(lambda m, v=version, d=drops: m["type"] == "state" and (
+            m["version"] > v or len(person.closes) > d))
+        done += after["version"] > version
+
+
+def person_and_bot(cluster: Cluster, seed: int) -> tuple[Message, Person]:
+    """A started classic table of Ana (seat 0, through the proxy) and a greedy bot."""
+    table = made(cluster, rules="classic", players=2, name="Ana", bots={"1": "greedy"},
+                 seed=seed, target=500)
+    person = Person(cluster, table["code"], table["token"])
+    person.until(lambda m: m["type"] == "welcome")
+    person.send("start", token=table["host_token"])
+    person.until(my_turn)
+    return table, person
+
+
+def finished_record(cluster: Cluster, table: Message, person: Person) -> Message:
+    """Close the table as its host, and read its record through the proxy."""
+    while True:
+        person.send("close", token=table["host_token"])
+        drops = len(person.closes)
+        closed = person.until(lambda m: (m["type"] == "table" and m["table"]["status"] == "closed")
+                              or len(person.closes) > drops)
+        if closed["type"] == "table":
+            break
+    status, record = call(f"{cluster.url}/api/tables/{table['code']}/record")
+    assert status == 200, record
+    return record
+
+
+def check_record(record: Message, person: Person) -> None:
+    """The record replays to what the person saw last, and holds each step once."""
+    game = replay(load_record(record))
+    last = person.state
+    assert sum(len(r["actions"]) for r in record["rounds"]) + game.round - 1 == last["version"]
+    assert game.observe(0).to_json() == last["view"]
+    versions = [s["version"] for s in person.states]
+    assert versions == sorted(versions)  # never a step back, whatever reconnected
+
+
+def logs(cluster: Cluster) -> str:
+    return "".join(p.read_text(errors="replace") for p in Path(cluster.log_dir).glob("server*.log"))
+
+
+# --------------------------------------------------------------------------- the tests
+
+
+def test_every_process_lists_the_same_lobby(both: Cluster) -> None:
+    public = [made(both, rules="classic", players=3, title=f"open {i}")["code"] for i in range(3)]
+    hidden = made(both, rules="classic", players=3, public=False)["code"]
+
+    def lobbies() -> list[list[str]] | None:
+        seen = [[t["code"] for t in call(f"{both.server_url(i)}/api/tables")[1]["tables"]]
+                for i in range(2)]
+        return seen if all(set(public) <= set(codes) for codes in seen) else None
+
+    first, second = eventually(lobbies, 3.0, "both processes list the new tables")
+    assert first == second
+    assert hidden not in first
+    # Listing tables never moves them: each is still run by the process that made it.
+    assert {owner(both, code) for code in public} <= {0, 1}
+
+
+def test_a_seat_is_sold_once_when_two_processes_are_asked_at_once(both: Cluster) -> None:
+    for attempt in range(4):
+        table = made(both, rules="classic", players=3, name="Ana")
+        code = table["code"]
+        go = threading.Barrier(2)
+        answers: list[tuple[int, Message]] = []
+
+        def buy(i: int, name: str) -> None:
+            go.wait()
+            answers.append(call(f"{both.server_url(i)}/api/tables/{code}/join", "POST",
+                                {"name": name, "seat": 1}))
+
+        buyers = [threading.Thread(target=buy, args=(i, f"Buyer {i}")) for i in (0, 1)]
+        for b in buyers:
+            b.start()
+        for b in buyers:
+            b.join(30)
+        sold = [answer for status, answer in answers if status == 200]
+        assert len(sold) == 1, (attempt, answers)
+        refused = [answer for status, answer in answers if status != 200]
+        assert len(refused) == 1 and refused[0]["code"] in ("bad_request", "unavailable"), answers
+        seats = query(both, "SELECT name FROM seats WHERE table_code = :c AND seat = 1", c=code)
+        assert seats[0][0] == sold[0]["table"]["seats"][1]["name"]
+
+
+def test_a_bot_table_runs_once_while_requests_move_it(both: Cluster) -> None:
+    table = made(both, rules="classic", players=3, bots={"0": "greedy", "1": "greedy",
+                                                         "2": "greedy"}, seed=5, rounds=2)
+    code = table["code"]
+    with connect(f"ws://{both.url.removeprefix('http://')}/ws/tables/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "seq": 1}))
+        ws.send(json.dumps({"type": "start", "seq": 2, "token": table["host_token"]}))
+        eventually(lambda: stored(both, code) > 0, 5.0, "the bots move")
+    moves = 0
+    while moves < 6 and call(f"{both.url}/api/tables/{code}")[1]["status"] == "playing":
+        was = owner(both, code)
+        other = 1 - was if was is not None else moves % 2
+        status, info = call(f"{both.server_url(other)}/api/tables/{code}")  # not the owner
+        assert status == 200, info
+        if info["status"] == "playing":
+            assert owner(both, code) == other  # handed over
+        moves += 1
+        time.sleep(0.1)
+    eventually(lambda: call(f"{both.url}/api/tables/{code}")[1]["status"] == "finished", 60.0,
+               "the match ends")
+    status, record = call(f"{both.url}/api/tables/{code}/record")
+    assert status == 200, record
+    game = replay(load_record(record))
+    assert game.match_over and game.round == 2
+    assert sum(len(r["actions"]) for r in record["rounds"]) == stored(both, code)
+    assert "duplicate key" not in logs(both) and "database write failed" not in logs(both)
+
+
+def test_a_killed_owner_s_table_plays_on_elsewhere_nothing_lost(both: Cluster) -> None:
+    rng = random.Random(7)
+    table, person = person_and_bot(both, seed=11)
+    play(person, table["host_token"], 6, rng)
+    killed = owner(both, table["code"])
+    assert killed is not None
+    seen = person.state["version"]
+    both.kill(killed)
+    gone = time.monotonic()
+    state = person.until(lambda m: m["type"] == "state" and len(person.closes) > 0)
+    failover = time.monotonic() - gone
+    assert failover < FAILOVER
+    assert state["version"] >= seen
+    assert owner(both, table["code"]) == 1 - killed
+    play(person, table["host_token"], 6, rng)
+    check_record(finished_record(both, table, person), person)
+    person.close()
+
+
+def test_a_table_nobody_watches_is_adopted_when_its_process_dies(both: Cluster) -> None:
+    table = made(both, rules="classic", players=2, bots={"0": "greedy", "1": "greedy"},
+                 seed=3, target=10_000)
+    code = table["code"]
+    with connect(f"ws://{both.url.removeprefix('http://')}/ws/tables/{code}") as ws:
+        ws.send(json.dumps({"type": "hello", "seq": 1}))
+        ws.send(json.dumps({"type": "start", "seq": 2, "token": table["host_token"]}))
+        eventually(lambda: stored(both, code) > 0, 5.0, "the bots move")
+    killed = owner(both, code)
+    assert killed is not None
+    both.kill(killed)
+    at_kill = stored(both, code)
+    eventually(lambda: owner(both, code) == 1 - killed, FAILOVER, "the other process adopts it")
+    eventually(lambda: stored(both, code) > at_kill + 3, FAILOVER, "the bots play on")
+    status, info = call(f"{both.url}/api/tables/{code}")
+    assert status == 200 and info["status"] == "playing"
+
+
+def test_a_request_at_another_process_hands_the_table_over(both: Cluster) -> None:
+    rng = random.Random(5)
+    table, person = person_and_bot(both, seed=8)
+    code = table["code"]
+    play(person, table["host_token"], 3, rng)
+    running = owner(both, code)
+    assert running is not None
+    asked = time.monotonic()
+    status, info = call(f"{both.server_url(1 - running)}/api/tables/{code}")
+    assert status == 200 and info["version"] >= person.state["version"]
+    assert time.monotonic() - asked < 5.0
+    assert owner(both, code) == 1 - running
+    # The person's connection closed with 1012 ("moved, reconnect"); the proxy sends it back
+    # to the process it sticks to, which takes the table again: play goes on.
+    play(person, table["host_token"], 4, rng)
+    assert 1012 in person.closes
+    check_record(finished_record(both, table, person), person)
+    person.close()
