@@ -360,7 +360,7 @@ async def chaos(cluster: Servers, database: PrivatePostgres | None, args: argpar
     run = Run(tables, base.replace("http://", "ws://"), args.think)
     tasks = [asyncio.create_task(play(run, t, c)) for t in tables for c in t.clients]
     gate = time.monotonic() + 120
-    while any(c.ws is None or c.seq == 0 for t in tables for c in t.clients):
+    while any(c.heard == 0 for t in tables for c in t.clients):  # each was welcomed once
         if time.monotonic() > gate:
             raise RuntimeError("the clients did not all connect within 120 s")
         await asyncio.sleep(0.1)
