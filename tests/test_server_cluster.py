@@ -8,6 +8,7 @@ that is comes from the database (:func:`owner`), as an operator would find it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -21,11 +22,13 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from eights.cli import app as cli_app
 from eights.engine.record import load_record, replay
-from eights.server.cluster import Cluster
+from eights.server.cluster import Cluster, ClusterError
 from eights.server.leases import APPLICATION
 from eights.server.store import LEASE_KEY, normalize_url
 from postgres import fresh_schema
@@ -137,10 +140,8 @@ class Person:
 
     def send(self, kind: str, **fields: Any) -> None:
         self.seq += 1
-        try:
-            self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
-        except ConnectionClosed:
-            pass  # the next receive reconnects; the message is sent again by the caller
+        with contextlib.suppress(ConnectionClosed):  # the next receive reconnects, and the
+            self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))  # caller resends
 
     def until(self, pred: Callable[[Message], bool], timeout: float = 15.0) -> Message:
         deadline = time.monotonic() + timeout
@@ -190,10 +191,15 @@ def play(person: Person, host: str, moves: int, rng: random.Random) -> None:
         else:
             person.send("action", token=person.token, version=version,
                         action=pick(view["legal"], rng))
-        drops = len(person.closes)
-        after = person.until(lambda m, v=version, d=drops: m["type"] == "state" and (
-            m["version"] > v or len(person.closes) > d))
+        after = person.until(moved_or_dropped(person, version))
         done += after["version"] > version
+
+
+def moved_or_dropped(person: Person, version: int) -> Callable[[Message], bool]:
+    """A state past ``version``, or any state after the connection dropped from now on."""
+    drops = len(person.closes)
+    return lambda m: m["type"] == "state" and (m["version"] > version
+                                               or len(person.closes) > drops)
 
 
 def person_and_bot(cluster: Cluster, seed: int) -> tuple[Message, Person]:
@@ -209,16 +215,19 @@ def person_and_bot(cluster: Cluster, seed: int) -> tuple[Message, Person]:
 
 def finished_record(cluster: Cluster, table: Message, person: Person) -> Message:
     """Close the table as its host, and read its record through the proxy."""
-    while True:
+    while True:  # sent again if the connection dropped first
         person.send("close", token=table["host_token"])
-        drops = len(person.closes)
-        closed = person.until(lambda m: (m["type"] == "table" and m["table"]["status"] == "closed")
-                              or len(person.closes) > drops)
-        if closed["type"] == "table":
+        if person.until(closed_or_dropped(person))["type"] == "table":
             break
     status, record = call(f"{cluster.url}/api/tables/{table['code']}/record")
     assert status == 200, record
     return record
+
+
+def closed_or_dropped(person: Person) -> Callable[[Message], bool]:
+    drops = len(person.closes)
+    return lambda m: ((m["type"] == "table" and m["table"]["status"] == "closed")
+                      or (m["type"] == "state" and len(person.closes) > drops))
 
 
 def check_record(record: Message, person: Person) -> None:
@@ -255,18 +264,17 @@ def test_every_process_lists_the_same_lobby(both: Cluster) -> None:
 
 
 def test_a_seat_is_sold_once_when_two_processes_are_asked_at_once(both: Cluster) -> None:
+    def buy(go: threading.Barrier, answers: list[tuple[int, Message]], code: str, i: int) -> None:
+        go.wait()
+        answers.append(call(f"{both.server_url(i)}/api/tables/{code}/join", "POST",
+                            {"name": f"Buyer {i}", "seat": 1}))
+
     for attempt in range(4):
         table = made(both, rules="classic", players=3, name="Ana")
         code = table["code"]
         go = threading.Barrier(2)
         answers: list[tuple[int, Message]] = []
-
-        def buy(i: int, name: str) -> None:
-            go.wait()
-            answers.append(call(f"{both.server_url(i)}/api/tables/{code}/join", "POST",
-                                {"name": name, "seat": 1}))
-
-        buyers = [threading.Thread(target=buy, args=(i, f"Buyer {i}")) for i in (0, 1)]
+        buyers = [threading.Thread(target=buy, args=(go, answers, code, i)) for i in (0, 1)]
         for b in buyers:
             b.start()
         for b in buyers:
@@ -362,3 +370,33 @@ def test_a_request_at_another_process_hands_the_table_over(both: Cluster) -> Non
     assert 1012 in person.closes
     check_record(finished_record(both, table, person), person)
     person.close()
+
+
+def test_a_process_whose_lease_connection_breaks_stops_changing_its_tables(both: Cluster) -> None:
+    """PostgreSQL ends the lease connection of a table's process (as when it restarts): that
+    process stops moving the table until it leases it again, or lets another run it; play
+    goes on, each step once."""
+    rng = random.Random(9)
+    table, person = person_and_bot(both, seed=13)
+    play(person, table["host_token"], 3, rng)
+    running = owner(both, table["code"])
+    assert running is not None
+    server = both.servers[running]
+    assert server is not None
+    ended = query(both, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                  "WHERE application_name LIKE :name", name=f"{APPLICATION} {server.pid}%")
+    assert [e for (e,) in ended] == [True, True]  # its lease and listening connections
+    eventually(lambda: owner(both, table["code"]) is not None, FAILOVER, "leased again")
+    play(person, table["host_token"], 5, rng)
+    check_record(finished_record(both, table, person), person)
+    person.close()
+    assert "the lease connection to PostgreSQL broke" in logs(both)
+
+
+def test_several_processes_need_postgresql_and_haproxy(tmp_path: Path) -> None:
+    runner = CliRunner()
+    sqlite = runner.invoke(cli_app, ["serve", "--processes", "2", "--db",
+                                     f"sqlite:///{tmp_path / 'one.sqlite3'}"])
+    assert sqlite.exit_code == 2 and "needs a PostgreSQL --db" in sqlite.output
+    with pytest.raises(ClusterError, match="HAProxy is not at '/nowhere/haproxy'"):
+        Cluster("postgresql://u:p@127.0.0.1:1/x", 2, log_dir=tmp_path, haproxy="/nowhere/haproxy")

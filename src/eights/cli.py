@@ -674,9 +674,20 @@ def serve(
         "--testing-fixed-seeds", envvar="EIGHTS_TESTING_FIXED_SEEDS",
         help="FOR TESTS ONLY: let POST /api/tables take a 'seed' (whoever knows it knows every "
              "hand). Off by default: tables are dealt from secure randomness.")] = False,
+    processes: Annotated[int, typer.Option(
+        help="Run N server processes on a PostgreSQL --db, behind HAProxy (on PATH) listening "
+             "on --host/--port; their logs go to the data directory's cluster/ folder.")] = 1,
 ) -> None:
     """Play online: serve tables of people and bots (HTTP and WebSockets)."""
     _need("server", "eights serve")
+    if processes != 1:
+        _serve_processes(processes, host=host, port=port, db=db, args=[
+            "--bot-delay", str(bot_delay), "--waiting-idle", str(waiting_idle),
+            "--bot-workers", str(bot_workers), "--bot-pool", bot_pool,
+            *(["--address-limit", str(address_limit)] if address_limit is not None else []),
+            *[a for proxy in trusted_proxy or [] for a in ("--trusted-proxy", proxy)],
+            *(["--testing-fixed-seeds"] if testing_fixed_seeds else [])])
+        return
     import dataclasses
     import gc
     import ipaddress
@@ -744,6 +755,40 @@ def serve(
     server.run()
     if not server.started:  # the port is taken, say (uvicorn said why)
         raise typer.Exit(3)
+
+
+def _serve_processes(processes: int, *, host: str, port: int, db: str | None,
+                     args: list[str]) -> None:
+    """``eights serve --processes N``: N servers and HAProxy, until Ctrl-C."""
+    import shutil
+
+    from eights.server import data_dir
+    from eights.server.cluster import Cluster, ClusterError
+
+    if processes < 1:
+        _fail("--processes must be 1 or more")
+    if db is None or not db.startswith(("postgresql", "postgres:")):
+        _fail("--processes N needs a PostgreSQL --db (postgresql://user:password@host/name): "
+              "a SQLite file is served by one process")
+    haproxy = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
+    if haproxy is None:
+        _fail("--processes N puts HAProxy in front of the processes, and haproxy is not on "
+              "PATH: install it (Debian: apt-get install haproxy)")
+    logs = data_dir() / "cluster"
+    try:
+        cluster = Cluster(db, processes, log_dir=logs, serve_args=args, haproxy=haproxy,
+                          host=host, port=port)
+    except (ClusterError, ValueError) as exc:
+        _fail(str(exc))
+    typer.echo(f"eights on http://{host}:{port}: {processes} processes (ports "
+               f"{', '.join(map(str, cluster.ports))}) behind HAProxy; logs in {logs}")
+    try:
+        cluster.supervise()
+        typer.echo("HAProxy exited: stopping", err=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        cluster.stop()
 
 
 def _shown_url(url: str) -> str:

@@ -225,11 +225,16 @@ class Cluster:
         for i in range(len(self.servers)):
             self.terminate(i)
 
-    def wait(self) -> None:
-        """Until the proxy or a server exits (``eights serve --processes``: Ctrl-C stops)."""
+    def supervise(self) -> None:
+        """Until the proxy exits: start again each server that exits (``eights serve
+        --processes``; Ctrl-C stops)."""
         while self.proxy is not None and self.proxy.poll() is None:
-            if not all(self.alive(i) for i in range(len(self.servers))):
-                return
+            for i in range(len(self.servers)):
+                if not self.alive(i):
+                    print(f"server {i} exited; starting it again (log: "
+                          f"{self.log_dir / f'server{i}.log'})", file=sys.stderr, flush=True)
+                    with contextlib.suppress(ClusterError):
+                        self.restart(i)
             time.sleep(0.5)
 
     def __enter__(self) -> Cluster:

@@ -196,19 +196,22 @@ class Hub:
             await asyncio.to_thread(self.leases.give_up, room.code)
 
     async def _sweep(self) -> None:
-        """Every :data:`SWEEP` seconds: check the lease connection (lost, every table run
-        here stops, since other processes may adopt them), then adopt the open tables
+        """Every :data:`SWEEP` seconds: check the lease connection (lost, the tables run here
+        wait until they are leased again, :meth:`_regain`), then adopt the open tables
         nobody runs."""
         assert self.leases is not None
         leases = self.leases
+        seen: set[str] = set()
         while True:
             try:
-                if not await asyncio.to_thread(leases.check):
-                    log.error("the lease connection to PostgreSQL broke: the tables run here "
-                              "wait until they are leased again")
+                await asyncio.to_thread(leases.check)
                 for room in [r for r in self.rooms.values() if r.open and not r.held()]:
                     await self._regain(room)
-                orphans = await asyncio.to_thread(self.store.open_codes, unleased=True)
+                unleased = await asyncio.to_thread(self.store.open_codes, unleased=True)
+                # Adopted when seen unleased twice, a sweep apart: a process whose lease
+                # connection broke has seen it by then and stopped moving its tables.
+                orphans = [code for code in unleased if code in seen]
+                seen = set(unleased)
                 random.shuffle(orphans)  # processes sweeping together share them out
                 for code in orphans:
                     await self._lease(code, hand_off=False)
@@ -231,13 +234,18 @@ class Hub:
                 return
             try:
                 got = await asyncio.to_thread(self.leases.take, code)
-                data = await asyncio.to_thread(self.store.load, code) if got else None
             except Exception as exc:  # the database is still away: try at the next sweep
                 if room.stalled is None:
                     room.stalled = asyncio.get_running_loop().time()
                 log.warning("table %s: cannot lease it again yet: %s", code, exc)
                 return
-            async with room.lock:
+            async with room.lock:  # no step of it is under way: the database is comparable
+                try:
+                    data = await asyncio.to_thread(self.store.load, code) if got else None
+                except Exception as exc:  # let go, so that the next sweep comes back to it
+                    log.warning("table %s: cannot read it again yet: %s", code, exc)
+                    await asyncio.to_thread(self.leases.give_up, code)
+                    return
                 if data is not None and _same(room, data):
                     log.info("table %s: leased again, unchanged", code)
                     room.schedule()

@@ -44,7 +44,8 @@ log = logging.getLogger("eights.server")
 
 APPLICATION = "eights serve"
 """The ``application_name`` of a lease connection, followed by the server's process id: who
-runs a table is in ``pg_locks`` joined with ``pg_stat_activity`` (docs/protocol.md)."""
+runs a table is in ``pg_locks`` joined with ``pg_stat_activity`` (docs/protocol.md). The
+listening connection's name ends with `` listening``."""
 
 
 def channel(schema: str) -> str:
@@ -80,13 +81,13 @@ class Leases:
 
     # ------------------------------------------------------------------ connections
 
-    def _connect(self) -> Any:
+    def _connect(self, role: str = "") -> Any:
         raw = self.store.engine.raw_connection()
         connection: Any = raw.driver_connection
         raw.detach()  # its own session, never handed back to the pool
         connection.autocommit = True
         connection.execute("SELECT set_config('application_name', %s, false)",
-                           (f"{APPLICATION} {os.getpid()}",))
+                           (f"{APPLICATION} {os.getpid()}{role}",))
         return connection
 
     def start(self) -> None:
@@ -122,7 +123,8 @@ class Leases:
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         """One statement on the lease connection (connecting again after a loss); raises
-        :class:`LeaseLost` when the connection breaks (:attr:`mine` is then empty)."""
+        :class:`LeaseLost` when it fails, the connection then closed and :attr:`mine` empty
+        (these statements fail only with their connection, which holds the locks)."""
         with self._lock:
             if self._stop.is_set():
                 raise LeaseLost("the server is stopping")
@@ -131,10 +133,15 @@ class Leases:
                     self._connection = self._connect()
                 return self._connection.execute(sql, params).fetchone()
             except Exception as exc:
-                if self._connection is not None and not self._connection.closed:
-                    raise  # the statement failed, the session (and its locks) lives on
-                self._connection = None
+                connection, self._connection = self._connection, None
+                if self.mine:
+                    log.error("the lease connection to PostgreSQL broke (%s): the %d tables run "
+                              "here wait until they are leased again", _first_line(exc),
+                              len(self.mine))
                 self.mine.clear()
+                if connection is not None:
+                    with contextlib.suppress(Exception):
+                        connection.close()  # every lock it held goes with its session
                 raise LeaseLost(f"the lease connection to PostgreSQL broke: {exc}") from exc
 
     # ------------------------------------------------------------------ leases
@@ -177,7 +184,7 @@ class Leases:
         while not self._stop.is_set():
             connection = None
             try:
-                connection = self._connect()
+                connection = self._connect(" listening")
                 connection.execute(f'LISTEN "{self._channel}"')
                 while not self._stop.is_set():
                     for note in connection.notifies(timeout=1.0):
@@ -185,7 +192,8 @@ class Leases:
             except Exception as exc:  # PostgreSQL restarted: listen again in a moment
                 if not self._stop.is_set():
                     log.warning("listening to the other server processes failed (again in "
-                                "1 s): %s", str(exc).splitlines()[0] if str(exc) else exc)
+                                "1 s): %s", _first_line(exc))
+                    self.check()  # the lease connection may have gone too: know it now
                     self._stop.wait(1.0)
             finally:
                 if connection is not None:
@@ -203,3 +211,8 @@ class Leases:
             return
         if self.on_message is not None:
             self.on_message(op, code if isinstance(code, str) else None)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__

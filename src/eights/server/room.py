@@ -679,7 +679,7 @@ class Room:
         """Close the table if it is waiting, with nobody connected, untouched for ``idle``
         seconds; whether it was closed."""
         async with self.lock:
-            if (self.gone or self.status != "waiting" or self.conns
+            if (self.gone or not self.held() or self.status != "waiting" or self.conns
                     or time.monotonic() - self.touched < idle):
                 return False
             await self._shut("the table expired")
