@@ -76,7 +76,7 @@ from server_clients import (
     Step,
     check_record,
     create_tables,
-    http,
+    get_patiently,
     in_threads,
     latency_ms,
     pick,
@@ -395,8 +395,12 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
     await asyncio.sleep(args.bot_delay * args.bots + 1)  # the bots to play finish their move
     deadline = time.monotonic() + 60
     while True:
-        now = await in_threads(pool, [lambda t=t: http(base, "GET", f"/api/tables/{t.code}",  # type: ignore[misc]
-                                                       timeout=10) for t in tables])
+        try:
+            now = await in_threads(pool, [lambda t=t: get_patiently(base, f"/api/tables/{t.code}")  # type: ignore[misc]
+                                          for t in tables])
+        except (OSError, RuntimeError) as exc:
+            run.problems.append(f"the tables could not be read at the end: {exc}")
+            return totals(run, len(tables), len(tables))
         behind = [t for t, info in zip(tables, now, strict=True)
                   if any(c.state is None or c.state["version"] != info["version"]
                          for c in t.clients)]
@@ -432,15 +436,10 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
     await asyncio.sleep(1)
 
     def check(table: Table) -> str | None:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                record = http(base, "GET", f"/api/tables/{table.code}/record", timeout=10)
-                break
-            except (OSError, RuntimeError) as exc:
-                if time.monotonic() > deadline:
-                    return f"{table.code}: no record ({exc})"
-                time.sleep(0.5)
+        try:
+            record = get_patiently(base, f"/api/tables/{table.code}/record")
+        except (OSError, RuntimeError) as exc:
+            return f"{table.code}: no record ({exc})"
         last = [(c.seat, c.state["version"], c.state["view"]) for c in table.clients
                 if c.state is not None]
         return check_record(table.code, record, table.seen, last, every_step=False)
@@ -448,9 +447,13 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
     found = [p for p in await in_threads(pool, [lambda t=t: check(t) for t in tables])  # type: ignore[misc]
              if p is not None]
     run.problems.extend(found)
-    return {"tables_stuck": len(stuck), "records_wrong": len(found),
-            "steps_told": sum(len(t.seen) for t in tables),
-            "actions_told_accepted": sum(c.accepted for t in tables for c in t.clients)}
+    return totals(run, len(stuck), len(found))
+
+
+def totals(run: Run, stuck: int, wrong: int) -> dict[str, Any]:
+    return {"tables_stuck": stuck, "records_wrong": wrong,
+            "steps_told": sum(len(t.seen) for t in run.tables),
+            "actions_told_accepted": sum(c.accepted for t in run.tables for c in t.clients)}
 
 
 def figures(run: Run, args: argparse.Namespace, start: float, end: float, setup: float

@@ -209,6 +209,19 @@ def http(base: str, method: str, path: str, body: Message | None = None, *,
                            ) from None
 
 
+def get_patiently(base: str, path: str, seconds: float = 30) -> Message:
+    """``GET base/path``, asked again every half second while it fails (a server
+    restarting, the proxy answering 502 or 503), for up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return http(base, "GET", path, timeout=10)
+        except (OSError, RuntimeError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 async def in_threads(pool: concurrent.futures.ThreadPoolExecutor, calls: list[Callable[[], T]]
                      ) -> list[T]:
     loop = asyncio.get_running_loop()
@@ -250,22 +263,14 @@ def step_of(state: Message) -> Step:
 
 async def create_tables(base: str, pool: concurrent.futures.ThreadPoolExecutor, *, count: int,
                         rules: str, players: int, bots: int, seed: int, title: str,
-                        make: Callable[[str, str, list[Client], random.Random], TableT],
-                        retry: bool = False) -> list[TableT]:
+                        make: Callable[[str, str, list[Client], random.Random], TableT]
+                        ) -> list[TableT]:
     """``count`` private tables, the last ``bots`` seats greedy bots and a person joined in
-    every other seat; ``make(code, host_token, clients, rng)`` wraps each. With ``retry``,
-    a request that fails (a server restarting) is sent again for up to a minute."""
+    every other seat; ``make(code, host_token, clients, rng)`` wraps each."""
     spec = {str(players - 1 - i): "greedy" for i in range(bots)}
 
     def call(path: str, body: Message) -> Message:
-        deadline = time.monotonic() + (60 if retry else 0)
-        while True:
-            try:
-                return http(base, "POST", path, body, timeout=10 if retry else 30)
-            except (OSError, RuntimeError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.5)
+        return http(base, "POST", path, body)
 
     def create(i: int) -> TableT:
         made = call("/api/tables", {"rules": rules, "players": players, "bots": spec,
