@@ -393,14 +393,15 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
     check each record against what the clients saw."""
     tables = run.tables
     await asyncio.sleep(args.bot_delay * args.bots + 1)  # the bots to play finish their move
+    def read(table: Table) -> Message:
+        try:
+            return get_patiently(base, f"/api/tables/{table.code}", 60)
+        except (OSError, RuntimeError) as exc:
+            return {"status": f"unreadable ({exc})", "version": -1}
+
     deadline = time.monotonic() + 60
     while True:
-        try:
-            now = await in_threads(pool, [lambda t=t: get_patiently(base, f"/api/tables/{t.code}")  # type: ignore[misc]
-                                          for t in tables])
-        except (OSError, RuntimeError) as exc:
-            run.problems.append(f"the tables could not be read at the end: {exc}")
-            return totals(run, len(tables), len(tables))
+        now = await in_threads(pool, [lambda t=t: read(t) for t in tables])  # type: ignore[misc]
         behind = [t for t, info in zip(tables, now, strict=True)
                   if any(c.state is None or c.state["version"] != info["version"]
                          for c in t.clients)]
@@ -408,7 +409,9 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
             break
         await asyncio.sleep(1)
     for table, info in zip(tables, now, strict=True):
-        if table in behind:
+        if info["version"] < 0:
+            run.problems.append(f"{table.code}: {info['status']}")
+        elif table in behind:
             seats = "; ".join(
                 f"seat {c.seat} at version {c.state and c.state['version']}, "
                 f"{'connected' if c.ws is not None else 'not connected'} (connection "
@@ -447,13 +450,9 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
     found = [p for p in await in_threads(pool, [lambda t=t: check(t) for t in tables])  # type: ignore[misc]
              if p is not None]
     run.problems.extend(found)
-    return totals(run, len(stuck), len(found))
-
-
-def totals(run: Run, stuck: int, wrong: int) -> dict[str, Any]:
-    return {"tables_stuck": stuck, "records_wrong": wrong,
-            "steps_told": sum(len(t.seen) for t in run.tables),
-            "actions_told_accepted": sum(c.accepted for t in run.tables for c in t.clients)}
+    return {"tables_stuck": len(stuck), "records_wrong": len(found),
+            "steps_told": sum(len(t.seen) for t in tables),
+            "actions_told_accepted": sum(c.accepted for t in tables for c in t.clients)}
 
 
 def figures(run: Run, args: argparse.Namespace, start: float, end: float, setup: float

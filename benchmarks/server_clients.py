@@ -209,7 +209,7 @@ def http(base: str, method: str, path: str, body: Message | None = None, *,
                            ) from None
 
 
-def get_patiently(base: str, path: str, seconds: float = 30) -> Message:
+def get_patiently(base: str, path: str, seconds: float = 60) -> Message:
     """``GET base/path``, asked again every half second while it fails (a server
     restarting, the proxy answering 502 or 503), for up to ``seconds``."""
     deadline = time.monotonic() + seconds
