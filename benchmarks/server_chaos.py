@@ -379,7 +379,12 @@ async def chaos(cluster: Servers, database: PrivatePostgres | None, args: argpar
     await faults
     run.stopping = True
     end = time.perf_counter()
-    summary = await finish(run, base, args, pool)
+    try:
+        summary = await finish(run, base, args, pool)
+    except Exception as exc:  # the figures of the run are still worth printing
+        run.problems.append(f"the check at the end failed: {exc!r}")
+        summary = {"tables_stuck": None, "records_wrong": None, "steps_told": None,
+                   "actions_told_accepted": None}
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -396,8 +401,8 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
     def read(table: Table) -> Message:
         try:
             return get_patiently(base, f"/api/tables/{table.code}", 60)
-        except (OSError, RuntimeError) as exc:
-            return {"status": f"unreadable ({exc})", "version": -1}
+        except Exception as exc:  # whatever went wrong, the table could not be read
+            return {"status": f"unreadable ({exc!r})", "version": -1}
 
     deadline = time.monotonic() + 60
     while True:
@@ -441,8 +446,8 @@ async def finish(run: Run, base: str, args: argparse.Namespace,
     def check(table: Table) -> str | None:
         try:
             record = get_patiently(base, f"/api/tables/{table.code}/record")
-        except (OSError, RuntimeError) as exc:
-            return f"{table.code}: no record ({exc})"
+        except Exception as exc:  # whatever went wrong, there is no record to check
+            return f"{table.code}: no record ({exc!r})"
         last = [(c.seat, c.state["version"], c.state["view"]) for c in table.clients
                 if c.state is not None]
         return check_record(table.code, record, table.seen, last, every_step=False)

@@ -26,6 +26,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from http.client import HTTPException
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -216,7 +217,7 @@ def get_patiently(base: str, path: str, seconds: float = 60) -> Message:
     while True:
         try:
             return http(base, "GET", path, timeout=10)
-        except (OSError, RuntimeError):
+        except (OSError, RuntimeError, HTTPException, ValueError):  # cut short, or not JSON
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
