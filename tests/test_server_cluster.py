@@ -192,14 +192,18 @@ def play(person: Person, host: str, moves: int, rng: random.Random) -> None:
             person.send("action", token=person.token, version=version,
                         action=pick(view["legal"], rng))
         after = person.until(moved_or_dropped(person, version))
+        if after["type"] == "error":  # refused for now (the database is away): play again on
+            after = person.until(lambda m: m["type"] == "state")  # the state sent once back
         done += after["version"] > version
 
 
 def moved_or_dropped(person: Person, version: int) -> Callable[[Message], bool]:
-    """A state past ``version``, or any state after the connection dropped from now on."""
+    """A state past ``version``, or any state after the connection dropped from now on, or
+    an ``unavailable`` error."""
     drops = len(person.closes)
-    return lambda m: m["type"] == "state" and (m["version"] > version
-                                               or len(person.closes) > drops)
+    return lambda m: ((m["type"] == "state" and (m["version"] > version
+                                                 or len(person.closes) > drops))
+                      or (m["type"] == "error" and m["code"] == "unavailable"))
 
 
 def person_and_bot(cluster: Cluster, seed: int) -> tuple[Message, Person]:

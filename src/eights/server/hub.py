@@ -229,41 +229,51 @@ class Hub:
         (another process changed it meanwhile) or let go (another process runs it now)."""
         assert self.leases is not None
         code = room.code
-        async with self._taking.setdefault(code, asyncio.Lock()):
-            if self.rooms.get(code) is not room:
-                return
+        lock = self._taking.setdefault(code, asyncio.Lock())
+        try:
+            async with lock:
+                await self._regain_locked(room)
+        finally:
+            if not lock.locked():
+                self._taking.pop(code, None)
+
+    async def _regain_locked(self, room: Room) -> None:
+        assert self.leases is not None
+        code = room.code
+        if self.rooms.get(code) is not room:
+            return
+        try:
+            got = await asyncio.to_thread(self.leases.take, code)
+        except Exception as exc:  # the database is still away: try at the next sweep
+            if room.stalled is None:
+                room.stalled = asyncio.get_running_loop().time()
+            log.warning("table %s: cannot lease it again yet: %s", code, exc)
+            return
+        async with room.lock:  # no step of it is under way: the database is comparable
             try:
-                got = await asyncio.to_thread(self.leases.take, code)
-            except Exception as exc:  # the database is still away: try at the next sweep
-                if room.stalled is None:
-                    room.stalled = asyncio.get_running_loop().time()
-                log.warning("table %s: cannot lease it again yet: %s", code, exc)
-                return
-            async with room.lock:  # no step of it is under way: the database is comparable
-                try:
-                    data = await asyncio.to_thread(self.store.load, code) if got else None
-                except Exception as exc:  # let go, so that the next sweep comes back to it
-                    log.warning("table %s: cannot read it again yet: %s", code, exc)
-                    await asyncio.to_thread(self.leases.give_up, code)
-                    return
-                if data is not None and _same(room, data):
-                    log.info("table %s: leased again, unchanged", code)
-                    room.schedule()
-                    return
-                room.leave_to_another()
-            del self.rooms[code]
-            if data is None:
-                log.warning("table %s: another server process runs it now", code)
-                return
-            log.warning("table %s: changed meanwhile by another server process; read again",
-                        code)
-            fresh = None
-            if data.status in OPEN:
-                fresh = await asyncio.to_thread(self._restored, data)
-            if fresh is None:
+                data = await asyncio.to_thread(self.store.load, code) if got else None
+            except Exception as exc:  # let go, so that the next sweep comes back to it
+                log.warning("table %s: cannot read it again yet: %s", code, exc)
                 await asyncio.to_thread(self.leases.give_up, code)
-            else:
-                self._run(fresh)
+                return
+            if data is not None and _same(room, data):
+                log.info("table %s: leased again, unchanged", code)
+                room.resume()
+                return
+            room.leave_to_another()
+        del self.rooms[code]
+        if data is None:
+            log.warning("table %s: another server process runs it now", code)
+            return
+        log.warning("table %s: changed meanwhile by another server process; read again",
+                    code)
+        fresh = None
+        if data.status in OPEN:
+            fresh = await asyncio.to_thread(self._restored, data)
+        if fresh is None:
+            await asyncio.to_thread(self.leases.give_up, code)
+        else:
+            self._run(fresh)
 
     async def _lease(self, code: str, *, hand_off: bool) -> Room | None:
         """Run the open table ``code`` here: take its lease (``hand_off``: asking the process

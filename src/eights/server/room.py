@@ -887,6 +887,14 @@ class Room:
         """Resume the flow (after a restart)."""
         self._schedule(resumed=True)
 
+    def resume(self) -> None:
+        """Go on once leased again, unchanged (the hub): the flow resumes, and everyone gets
+        the state (those refused meanwhile learn that the table moves again)."""
+        self.stalled = None
+        self._schedule(resumed=True)
+        if self.status != "waiting":
+            self._broadcast_state(None)
+
     def stop(self) -> None:
         self._cancel()
 

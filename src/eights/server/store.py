@@ -628,7 +628,11 @@ class Writer:
         except Exception as exc:
             self._drop_connection()  # it may be broken; the next batch opens another
             errors[0] = exc
-            if len(batch) > 1:  # one at a time, so that one bad write fails alone
+            # One at a time, so that one bad write fails alone; and once more on a fresh
+            # connection when this one was dead (the database restarted since the last
+            # batch). A write that was stored after all then fails on its key, and the room
+            # finds it stored (Room._resolve).
+            if len(batch) > 1 or getattr(exc, "connection_invalidated", False):
                 for i, (op, _, _) in enumerate(batch):
                     errors[i] = self._commit_one(op)
         for (_, loop, future), error in zip(batch, errors, strict=True):
