@@ -125,14 +125,16 @@ class OneServer:
 
 
 @contextmanager
-def servers(db: str, processes: int, log_dir: Path, serve_args: Sequence[str]) -> Iterator[Servers]:
+def servers(db: str, processes: int, log_dir: Path, serve_args: Sequence[str],
+            haproxy_config: Path | None = None) -> Iterator[Servers]:
     if processes == 1:
         with OneServer(db, log_dir, serve_args) as one:
             yield one
         return
     from eights.server.cluster import Cluster
 
-    with Cluster(db, processes, log_dir=log_dir, serve_args=serve_args) as cluster:
+    with Cluster(db, processes, log_dir=log_dir, serve_args=serve_args,
+                 config=haproxy_config) as cluster:
         yield cluster
 
 
@@ -510,7 +512,7 @@ def figures(run: Run, args: argparse.Namespace, start: float, end: float, setup:
         "in_failover_latency_ms": latency_ms(inside),
         "kills": len(kills), "failover_first_step_s": spread(kill_steps),
         "faults": faults, "errors": dict(run.errors.most_common()),
-        "problems": len(run.problems), "problem_examples": run.problems[:10],
+        "problems": len(run.problems), "problem_examples": run.problems[:100],
     }
 
 
@@ -547,6 +549,9 @@ def main(argv: list[str] | None = None) -> int:
                         "once mid-run)")
     parser.add_argument("--log-dir", type=Path,
                         help="keep the servers' logs here (default: a temporary directory)")
+    parser.add_argument("--haproxy-config", type=Path,
+                        help="an HAProxy configuration template in place of the shipped one "
+                        "(deploy/haproxy.cfg), e.g. with other health-check timings")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if not 0 <= args.bots < args.players:
@@ -575,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
         database = None if args.db else PrivatePostgres()
         try:
             db = args.db or (database.url if database else "")
-            with servers(db, args.processes, log_dir, serve_args) as cluster:
+            with servers(db, args.processes, log_dir, serve_args, args.haproxy_config) as cluster:
                 result = asyncio.run(chaos(cluster, None if args.no_db_restart else database,
                                            args))
         finally:
@@ -609,7 +614,7 @@ def report(r: dict[str, Any]) -> None:
               f"never stepped {f['never_stepped']}; restart took {f['restart_seconds']} s")
     print(f"tables stuck {r['tables_stuck']}, records wrong {r['records_wrong']}, "
           f"problems {r['problems']}")
-    for line in r["problem_examples"]:
+    for line in r["problem_examples"][:20]:
         print("  ", line)
     print("errors by kind:")
     for kind, count in r["errors"].items():
