@@ -196,6 +196,14 @@ class PrivatePostgres:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+class HTTPStatusError(RuntimeError):
+    """An answer with an error status (``code``)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def http(base: str, method: str, path: str, body: Message | None = None, *,
          timeout: float = 30) -> Message:
     data = None if body is None else json.dumps(body).encode()
@@ -206,19 +214,21 @@ def http(base: str, method: str, path: str, body: Message | None = None, *,
             answer: Message = json.load(response)
             return answer
     except urllib.error.HTTPError as exc:
-        raise RuntimeError(f"{method} {path}: {exc.code} {exc.read().decode(errors='replace')}"
-                           ) from None
+        raise HTTPStatusError(f"{method} {path}: {exc.code} "
+                              f"{exc.read().decode(errors='replace')}", exc.code) from None
 
 
 def get_patiently(base: str, path: str, seconds: float = 60) -> Message:
-    """``GET base/path``, asked again every half second while it fails (a server
-    restarting, the proxy answering 502 or 503), for up to ``seconds``."""
+    """``GET base/path``, asked again every half second while it fails for want of a
+    server (none answering, the proxy's 502 or 503, an answer cut short), for up to
+    ``seconds``; any other error status is final."""
     deadline = time.monotonic() + seconds
     while True:
         try:
             return http(base, "GET", path, timeout=10)
-        except (OSError, RuntimeError, HTTPException, ValueError):  # cut short, or not JSON
-            if time.monotonic() > deadline:
+        except (OSError, HTTPStatusError, HTTPException, ValueError) as exc:
+            if (isinstance(exc, HTTPStatusError) and exc.code < 500) \
+                    or time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
 
