@@ -305,8 +305,10 @@ def test_a_bot_table_runs_once_while_requests_move_it(both: Cluster) -> None:
         other = 1 - was if was is not None else moves % 2
         status, info = call(f"{both.server_url(other)}/api/tables/{code}")  # not the owner
         assert status == 200, info
-        if info["status"] == "playing":
-            assert owner(both, code) == other  # handed over
+        if info["status"] == "playing":  # handed over (unless the match just ended)
+            holder = owner(both, code)
+            assert holder == other or (holder is None and call(
+                f"{both.url}/api/tables/{code}")[1]["status"] == "finished"), holder
         moves += 1
         time.sleep(0.1)
     eventually(lambda: call(f"{both.url}/api/tables/{code}")[1]["status"] == "finished", 60.0,

@@ -7,6 +7,8 @@ The engine knows nothing of the network; this package adapts it:
 - ``migrations`` Alembic revisions (``upgrade head`` runs at start-up)
 - ``room``      one live table: checks, commit, apply, what each connection may see
 - ``hub``       every table, creation, restoring after a restart, per-address bounds
+- ``leases``    on PostgreSQL, which process runs which table (advisory locks), NOTIFY
+- ``cluster``   N ``eights serve`` processes behind HAProxy (``haproxy.cfg``)
 - ``limits``    sizes, rates and counts
 - ``app``       the FastAPI app: :func:`create_app`
 - ``web``       the browser lobby and table (``static/``: plain JS modules, SVG
