@@ -1,11 +1,15 @@
 """Load on the server: N tables of WebSocket clients over loopback, and nothing lost.
 
     python benchmarks/server_load.py [--tables 500] [--seconds 20] [--think 1.0]
-                                     [--players 4] [--bots 0] [--db URL] [--json]
+                                     [--players 4] [--bots 0] [--db URL | --postgres]
+                                     [--processes 1] [--json]
 
 It starts ``eights serve`` as a child process (SQLite in a temporary directory
-unless ``--db`` is given; ``--address-limit`` lifts the per-address bounds, as
-every client comes from 127.0.0.1), creates the tables over HTTP, connects one
+unless ``--db`` is given, or a private PostgreSQL server with ``--postgres``;
+``--address-limit`` lifts the per-address bounds, as every client comes from
+127.0.0.1), or with ``--processes N`` above 1 (or ``--proxy``), N of them on one
+PostgreSQL (``--db``, or a private server) behind HAProxy (``eights.server.cluster``),
+creates the tables over HTTP, connects one
 WebSocket client per person seat (one asyncio process for all of them), starts
 every match, and lets each client play a legal action from the ``legal`` list
 it was sent whenever its seat is to play (after ``--think`` seconds on average,
@@ -20,8 +24,9 @@ receiving its broadcast: at every client of the table (each receipt one
 sample) and at the slowest client of the table (the whole broadcast), over
 the run after ``--warmup`` seconds (the matches start spread over ``--ramp``
 seconds). Errors are error events, connections dropped, and tables that
-stalled. It also prints the CPU the server and the clients used (cores busy,
-and the server's CPU time per action), since they share the machine.
+stalled. It also prints the CPU the servers, the proxy and the clients used
+(cores busy, and the CPU time per action of the servers and of the proxy),
+since they share the machine.
 ``--think 0`` plays as fast as the server answers, which finds its ceiling;
 with few tables a client then sends more than the 20 messages a second one
 connection may send, and the refusals count as errors.
@@ -37,109 +42,36 @@ import asyncio
 import concurrent.futures
 import gc
 import json
-import os
 import random
 import resource
-import signal
-import socket
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from eights.engine.record import load_record, replay
-
-Message = dict[str, Any]
-T = TypeVar("T")
-
-
-# --------------------------------------------------------------------------- the server process
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class ServerProcess:
-    """``eights serve`` in a child process, its output in ``log``."""
-
-    def __init__(self, db: str, log: Path, *, bot_delay: float, address_limit: int,
-                 extra: Sequence[str] = ()) -> None:
-        self.port = free_port()
-        self.log = log
-        env = {**os.environ, "EIGHTS_DATA_DIR": str(log.parent)}
-        with log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "eights.cli", "serve", "--port", str(self.port), "--db", db,
-                 "--bot-delay", str(bot_delay), "--address-limit", str(address_limit), *extra],
-                stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 60
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}: "
-                                   + log.read_text(errors="replace")[-2000:])
-            try:
-                if http(self.base, "GET", "/api/health")["ok"]:
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not answer within 60 s")
-            time.sleep(0.05)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def cpu_seconds(self) -> float:
-        """User and system CPU time of the server process so far (Linux)."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return float("nan")
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def late_moves(self) -> int:
-        """Bot moves that ran past the bots' wait (the server played greedy), from its log."""
-        return self.log.read_text(errors="replace").count("did not move within")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def http(base: str, method: str, path: str, body: Message | None = None) -> Message:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            answer: Message = json.load(response)
-            return answer
-    except urllib.error.HTTPError as exc:
-        raise RuntimeError(f"{method} {path}: {exc.code} {exc.read().decode(errors='replace')}"
-                           ) from None
-
+from server_clients import (
+    Client,
+    Message,
+    PrivatePostgres,
+    ServerProcess,
+    Step,
+    check_record,
+    cpu_seconds,
+    create_tables,
+    http,
+    in_threads,
+    latency_ms,
+    pick,
+    step_of,
+)
 
 # --------------------------------------------------------------------------- tables and clients
 
@@ -158,20 +90,6 @@ class Stats:
 
 
 @dataclass
-class Client:
-    seat: int
-    token: str
-    ws: ClientConnection | None = None
-    seq: int = 0
-    state: Message | None = None
-
-    async def send(self, kind: str, **fields: Any) -> None:
-        assert self.ws is not None
-        self.seq += 1
-        await self.ws.send(orjson.dumps({"type": kind, "seq": self.seq, **fields}).decode())
-
-
-@dataclass
 class Table:
     code: str
     host_token: str
@@ -181,8 +99,8 @@ class Table:
     """Version an action was made on -> when it was sent."""
     received: dict[int, int] = field(default_factory=dict)
     """Version -> clients that received its state."""
-    seen: list[list[str]] = field(default_factory=lambda: [[]])
-    """The actions broadcast, by round, as the first client saw them."""
+    seen: dict[int, Step] = field(default_factory=dict)
+    """The steps broadcast, by version, as the first client saw them."""
     version: int = -1
     """The newest version the first client saw."""
     closed: bool = False
@@ -194,14 +112,6 @@ class Run:
     stats: Stats
     think: float
     stopping: bool = False
-
-
-def pick(legal: list[str], rng: random.Random) -> str:
-    """Some card if one plays, else draw, pass or take (so rounds move on)."""
-    plays = [a for a in legal if a not in ("draw", "pass", "take")]
-    if plays:
-        return rng.choice(plays)
-    return "draw" if "draw" in legal else legal[0]
 
 
 async def drive(run: Run, table: Table, client: Client) -> None:
@@ -236,10 +146,8 @@ async def drive(run: Run, table: Table, client: Client) -> None:
             view = msg["view"]
             if first:
                 table.version = version
-                if msg["last"] is not None:
-                    table.seen[-1].append(msg["last"]["action"])
-                elif version > 0:  # a round dealt
-                    table.seen.append([])
+                if version > 0:
+                    table.seen[version] = step_of(msg)
             if run.stopping or view["match_over"]:
                 continue
             if view["round_over"]:
@@ -263,30 +171,6 @@ async def act(run: Run, table: Table, client: Client, kind: str, **fields: Any) 
 
 
 # --------------------------------------------------------------------------- the run
-
-
-async def in_threads(pool: concurrent.futures.ThreadPoolExecutor, calls: list[Callable[[], T]]
-                     ) -> list[T]:
-    loop = asyncio.get_running_loop()
-    return list(await asyncio.gather(*(loop.run_in_executor(pool, call) for call in calls)))
-
-
-async def create_tables(base: str, args: argparse.Namespace,
-                        pool: concurrent.futures.ThreadPoolExecutor) -> list[Table]:
-    bots = {str(args.players - 1 - i): "greedy" for i in range(args.bots)}
-
-    def create(i: int) -> Table:
-        made = http(base, "POST", "/api/tables", {
-            "rules": args.rules, "players": args.players, "bots": bots, "target": 10_000,
-            "public": False, "title": f"load {i}"})
-        clients = []
-        for seat in range(args.players - args.bots):
-            joined = http(base, "POST", f"/api/tables/{made['code']}/join",
-                          {"name": f"P{seat}", "seat": seat})
-            clients.append(Client(seat, joined["token"]))
-        return Table(made["code"], made["host_token"], clients, random.Random(f"{args.seed}/{i}"))
-
-    return await in_threads(pool, [lambda i=i: create(i) for i in range(args.tables)])  # type: ignore[misc]
 
 
 async def start_search_tables(base: str, args: argparse.Namespace,
@@ -318,13 +202,20 @@ def search_steps(base: str, codes: list[str]) -> int:
 
 
 async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], float],
-               late: Callable[[], int] = lambda: 0) -> dict[str, Any]:
+               late: Callable[[], int] = lambda: 0,
+               proxy_cpu: Callable[[], float] = lambda: 0.0,
+               database_cpu: Callable[[], float] = lambda: float("nan")) -> dict[str, Any]:
+    """Drive the server(s) at ``base``; ``server_cpu``, ``proxy_cpu`` and ``database_cpu``
+    are the CPU seconds used so far by the servers, the proxy in front of them and the
+    database server."""
     pool = concurrent.futures.ThreadPoolExecutor(16)
     t0 = time.perf_counter()
     search = await start_search_tables(base, args, pool)
     if search:  # the bots' workers start, import the search and load its compiled kernel
         await asyncio.sleep(args.search_warmup)
-    tables = await create_tables(base, args, pool)
+    tables = await create_tables(base, pool, count=args.tables, rules=args.rules,
+                                 players=args.players, bots=args.bots, seed=args.seed,
+                                 title="load", make=Table)
     stats = Stats()
     run = Run(tables, stats, args.think)
     ws_base = base.replace("http://", "ws://")
@@ -353,13 +244,14 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
         if gap > 0:
             await asyncio.sleep(gap)
     await asyncio.sleep(max(0.0, stats.warm_from - time.perf_counter()))
-    cpu = (server_cpu(), time.process_time())
+    cpu = (server_cpu(), time.process_time(), proxy_cpu(), database_cpu())
     searching = (search_steps(base, search), late())
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
     searching = (search_steps(base, search) - searching[0], late() - searching[1])
     run.stopping = True
     end = time.perf_counter()
-    cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1])
+    cpu = (server_cpu() - cpu[0], time.process_time() - cpu[1], proxy_cpu() - cpu[2],
+           database_cpu() - cpu[3])
     # Let the actions in flight arrive everywhere, then close every table.
     deadline = time.monotonic() + 30
     while any(t.sent for t in tables) and time.monotonic() < deadline:
@@ -386,8 +278,13 @@ async def load(base: str, args: argparse.Namespace, server_cpu: Callable[[], flo
     result = summary(args, stats, lost=lost, measured=measured, setup=setup)
     result["search_tables"] = {"tables": len(search), "bot": args.search_bot,
                                "steps": searching[0], "late_moves": searching[1]}
+    result["processes"] = args.processes
     result["cpu"] = {"server": round(cpu[0] / measured, 2), "clients": round(cpu[1] / measured, 2),
-                     "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3)}
+                     "proxy": round(cpu[2] / measured, 2),
+                     "database": round(cpu[3] / measured, 2),
+                     "server_ms_per_action": round(1000 * cpu[0] / max(1, stats.actions), 3),
+                     "proxy_ms_per_action": round(1000 * cpu[2] / max(1, stats.actions), 3),
+                     "database_ms_per_action": round(1000 * cpu[3] / max(1, stats.actions), 3)}
     return result
 
 
@@ -399,18 +296,9 @@ async def verify(base: str, tables: list[Table], stats: Stats,
             record = http(base, "GET", f"/api/tables/{table.code}/record")
         except (OSError, RuntimeError) as exc:
             return f"{table.code}: no record ({exc})"
-        actions = [r["actions"] for r in record["rounds"]]
-        if actions != table.seen:
-            return (f"{table.code}: the record holds {sum(map(len, actions))} actions in "
-                    f"{len(actions)} rounds, the clients saw {sum(map(len, table.seen))} in "
-                    f"{len(table.seen)}")
-        game = replay(load_record(record))
-        if sum(map(len, actions)) + game.round - 1 != table.version:
-            return f"{table.code}: the record replays to another version than {table.version}"
-        for client in table.clients:
-            if client.state is None or game.observe(client.seat).to_json() != client.state["view"]:
-                return f"{table.code}: seat {client.seat} saw a state the record does not replay to"
-        return None
+        last = [(c.seat, c.state["version"] if c.state else -1, c.state["view"] if c.state else {})
+                for c in table.clients]
+        return check_record(table.code, record, table.seen, last, every_step=True)
 
     problems = [p for p in await in_threads(pool, [lambda t=t: check(t) for t in tables])  # type: ignore[misc]
                 if p is not None]
@@ -418,29 +306,15 @@ async def verify(base: str, tables: list[Table], stats: Stats,
     return len(problems)
 
 
-def quantile(samples: list[float], q: float) -> float:
-    if not samples:
-        return float("nan")
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def summary(args: argparse.Namespace, stats: Stats, *, lost: int, measured: float,
             setup: float) -> dict[str, Any]:
-    def ms(samples: list[float]) -> dict[str, float]:
-        return {"p50": round(1000 * quantile(samples, 0.50), 2),
-                "p90": round(1000 * quantile(samples, 0.90), 2),
-                "p99": round(1000 * quantile(samples, 0.99), 2),
-                "max": round(1000 * max(samples, default=float("nan")), 2),
-                "mean": round(1000 * statistics.fmean(samples), 2) if samples else float("nan")}
-
     return {
         "tables": args.tables, "players": args.players, "bots": args.bots,
         "clients": args.tables * (args.players - args.bots), "think": args.think,
         "seconds": round(measured, 2), "setup_seconds": round(setup, 2),
         "actions": stats.actions, "actions_per_second": round(stats.actions / measured, 1)
         if measured > 0 else 0.0,
-        "latency_ms": ms(stats.latencies), "broadcast_ms": ms(stats.broadcasts),
+        "latency_ms": latency_ms(stats.latencies), "broadcast_ms": latency_ms(stats.broadcasts),
         "errors": len(stats.errors), "error_examples": stats.errors[:5],
         "lost": lost, "verified_tables": args.tables - lost,
     }
@@ -461,7 +335,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-delay", type=float, default=1.0)
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", help="database URL (default: SQLite in a temporary directory)")
+    parser.add_argument("--db", help="database URL (default: SQLite in a temporary directory; "
+                        "with --processes above 1, a private PostgreSQL server)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="start a private PostgreSQL server for the run (as tools/test-env "
+                        "does) instead of SQLite")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="eights serve processes on one PostgreSQL behind HAProxy "
+                        "(eights.server.cluster.Cluster) when above 1")
+    parser.add_argument("--proxy", action="store_true",
+                        help="one process behind HAProxy too (as --processes 1 of a cluster), "
+                        "to compare with more processes")
     parser.add_argument("--server", help="use the server already running at this URL "
                         "(started with a large enough --address-limit)")
     parser.add_argument("--search-tables", type=int, default=0,
@@ -478,7 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.bots < args.players:
         parser.error("--bots must leave at least one person seat")
-    if args.tables < 1 or args.seconds <= 0:
+    if (args.processes > 1 or args.proxy) and (args.server or (args.db or "postgres").startswith("sqlite")):
+        parser.error("--processes above 1 and --proxy need PostgreSQL (--db postgresql://..., or none)")
+    if args.tables < 1 or args.seconds <= 0 or args.processes < 1:
         parser.error("--tables and --seconds must be positive")
     if not 0 <= args.ramp <= args.warmup < args.seconds:
         parser.error("give 0 <= --ramp <= --warmup < --seconds")
@@ -491,25 +377,39 @@ def main(argv: list[str] | None = None) -> int:
         uvloop.install()
     except ImportError:  # pragma: no cover - uvicorn[standard] brings it
         pass
-    with tempfile.TemporaryDirectory(prefix="eights-load-") as tmp:
-        server = None
+    with tempfile.TemporaryDirectory(prefix="eights-load-") as tmp, ExitStack() as stack:
         if args.server:
-            base = args.server.rstrip("/")
+            result = asyncio.run(load(args.server.rstrip("/"), args, lambda: float("nan")))
         else:
-            db = args.db or f"sqlite:///{Path(tmp) / 'server.sqlite3'}"
-            server = ServerProcess(db, Path(tmp) / "server.log", bot_delay=args.bot_delay,
-                                   address_limit=(args.tables + args.search_tables)
-                                   * args.players + 100,
-                                   extra=["--bot-pool", args.bot_pool,
-                                          "--bot-workers", str(args.bot_workers)])
-            base = server.base
-        try:
-            result = asyncio.run(load(base, args, server.cpu_seconds if server else
-                                      lambda: float("nan"),
-                                      server.late_moves if server else lambda: 0))
-        finally:
-            if server is not None:
-                server.stop()
+            db, database_cpu = args.db, lambda: float("nan")
+            proxied = args.processes > 1 or args.proxy
+            if db is None and (args.postgres or proxied):
+                database = PrivatePostgres()
+                stack.callback(database.stop)
+                db, database_cpu = database.url, database.cpu_seconds
+            serve = ["--bot-delay", str(args.bot_delay), "--address-limit",
+                     str((args.tables + args.search_tables) * args.players + 100),
+                     "--bot-pool", args.bot_pool, "--bot-workers", str(args.bot_workers)]
+            if not proxied:
+                server = ServerProcess(db or f"sqlite:///{Path(tmp) / 'server.sqlite3'}",
+                                       Path(tmp) / "server.log", extra=serve)
+                stack.callback(server.stop)
+                result = asyncio.run(load(server.base, args, server.cpu_seconds,
+                                          server.late_moves, database_cpu=database_cpu))
+            else:
+                from eights.server.cluster import Cluster
+
+                assert db is not None
+                cluster = stack.enter_context(Cluster(db, args.processes,
+                                                      log_dir=Path(tmp) / "logs",
+                                                      serve_args=serve))
+                result = asyncio.run(load(
+                    cluster.url, args,
+                    lambda: sum(cpu_seconds(p.pid) for p in cluster.servers if p is not None),
+                    lambda: sum(log.read_text(errors="replace").count("did not move within")
+                                for log in (Path(tmp) / "logs").glob("server*.log")),
+                    lambda: cpu_seconds(cluster.proxy.pid) if cluster.proxy else float("nan"),
+                    database_cpu))
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     if args.json:
         print(json.dumps(result))
@@ -528,8 +428,10 @@ def report(r: dict[str, Any]) -> None:
     print(f"send -> state at every client:  p50 {bc['p50']} ms  p90 {bc['p90']} ms  "
           f"p99 {bc['p99']} ms  max {bc['max']} ms")
     cpu = r["cpu"]
-    print(f"CPU (cores busy while measured): server {cpu['server']}, clients {cpu['clients']}; "
-          f"server {cpu['server_ms_per_action']} ms of CPU an action")
+    print(f"CPU (cores busy while measured): server {cpu['server']} ({r['processes']} "
+          f"processes), proxy {cpu['proxy']}, database {cpu['database']}, clients "
+          f"{cpu['clients']}; CPU an action: server {cpu['server_ms_per_action']} ms, proxy "
+          f"{cpu['proxy_ms_per_action']} ms, database {cpu['database_ms_per_action']} ms")
     print(f"errors {r['errors']}, tables whose record differs {r['lost']} "
           f"({r['verified_tables']} verified)")
     search = r["search_tables"]
