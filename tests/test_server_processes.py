@@ -18,7 +18,17 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from eights.cli import app as cli_app
-from eights.server.store import Base, DatabaseInUse, SeatData, Store, TableData
+from eights.server.store import (
+    LEASE_KEY,
+    ActionData,
+    Base,
+    DatabaseInUse,
+    NotLeased,
+    SeatData,
+    Store,
+    TableData,
+    Writer,
+)
 from postgres import fresh_schema
 
 
@@ -71,6 +81,50 @@ def test_postgresql_is_served_by_many_processes_one_lease_a_table() -> None:
         assert a.take("T1") and a.take("T2")
         for store in (first, elsewhere):
             store.close()
+
+
+def test_an_action_is_stored_only_under_its_table_s_lease() -> None:
+    """The fence: a process whose lease went without its knowing (its lease connection's
+    locks gone, another process holding the table now) stores nothing of the table, alone or
+    in a batch with a table it still holds, and nothing it may tell anyone of."""
+    import asyncio
+
+    with fresh_schema() as url:
+        first, second = Store(url), Store(url)
+        for store in (first, second):
+            store.claim()
+            store.migrate()
+        a, b = first.leases, second.leases
+        assert a is not None and b is not None
+        for code in ("F1", "F2"):
+            first.run(Store.add_table(TableData(code=code, rules="classic", overrides={},
+                                                players=2, seed=1, dealer=1, status="playing",
+                                                host_hash="h", seats=[SeatData(0), SeatData(1)])))
+            assert a.take(code)
+        writer = Writer(first)
+        writer.start()
+
+        async def store(*steps: tuple[str, int]) -> list[BaseException | None]:
+            done = await asyncio.gather(*(writer.run(Store.add_action(
+                code, ActionData(seq, 1, 0, "d", "bot"))) for code, seq in steps),
+                return_exceptions=True)
+            return [d if isinstance(d, BaseException) else None for d in done]
+
+        try:
+            assert asyncio.run(store(("F1", 1), ("F2", 1))) == [None, None]
+            a._run("SELECT pg_advisory_unlock_all()")  # the locks go; "mine" does not know
+            assert "F1" in a.mine
+            a._run(f"SELECT pg_try_advisory_lock({LEASE_KEY})", ("F2",))  # F2's taken again
+            assert b.take("F1")
+            errors = asyncio.run(store(("F1", 2), ("F2", 2)))  # one batch
+            assert isinstance(errors[0], NotLeased) and "F1" in str(errors[0])
+            assert errors[1] is None  # the table still held is stored all the same
+            assert first.stored("F1", 2)[0] is None
+            assert first.stored("F2", 2)[0] is not None
+        finally:
+            writer.stop()
+            first.close()
+            second.close()
 
 
 def test_memory_and_postgresql_stores_take_no_file_lock() -> None:

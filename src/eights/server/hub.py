@@ -556,6 +556,13 @@ class Hub:
         back are kept too (:data:`READ_BACK`), so asking again does not replay them.
         """
         room = self.rooms.get(code) or self._read_back.get(code)
+        if room is not None and self.leases is not None and room.open and not room.held():
+            # Its lease went with the lease connection: what this process has of it may be
+            # behind what another process made of it since, so it is never shown as it is.
+            await self._regain(room)
+            room = self.rooms.get(code)
+            if room is not None and not room.held():
+                raise ProtocolError(ErrorCode.UNAVAILABLE, _NO_LEASES)
         if room is None and self.leases is not None and _CODE.fullmatch(code):
             try:
                 room = await self._lease(code, hand_off=True)  # open: run here from now on

@@ -78,6 +78,10 @@ class Leases:
         self._channel: str | None = None
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        self.pid: int | None = None
+        """The backend process id of the lease connection (the session holding the locks):
+        every action is stored only if that session holds its table's lease (the fence,
+        :func:`eights.server.store.fence`)."""
 
     # ------------------------------------------------------------------ connections
 
@@ -88,6 +92,8 @@ class Leases:
         connection.autocommit = True
         connection.execute("SELECT set_config('application_name', %s, false)",
                            (f"{APPLICATION} {os.getpid()}{role}",))
+        if not role:
+            self.pid = int(connection.execute("SELECT pg_backend_pid()").fetchone()[0])
         return connection
 
     def start(self) -> None:

@@ -55,7 +55,16 @@ from eights.server.protocol import (
     error_event,
     event,
 )
-from eights.server.store import OPEN, ActionData, SeatData, SeatTaken, Store, TableData, Writer
+from eights.server.store import (
+    OPEN,
+    ActionData,
+    NotLeased,
+    SeatData,
+    SeatTaken,
+    Store,
+    TableData,
+    Writer,
+)
 from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, server_bot
 
 __all__ = ["BOTS", "Connection", "Room", "bot_name", "check_bot", "event_bytes", "hash_token",
@@ -748,6 +757,9 @@ class Room:
         stored = ActionData(self.actions + 1, self.game.round, seat, str(action), source)
         try:
             await self.writer.run(Store.add_action(self.code, stored))
+        except NotLeased:  # another process runs the table now: nothing was stored
+            self._lost()
+            raise ProtocolError(ErrorCode.UNAVAILABLE, MOVED) from None
         except Exception:
             self._unsure = stored
             if await self._resolve(_UNSURE, afterwards=False):

@@ -504,9 +504,38 @@ class Store:
         return AddAction(code, action)
 
 
-def _insert_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
-    """One INSERT (executemany) of action rows, below the ORM."""
+class NotLeased(RuntimeError):
+    """An action of a table whose lease this process does not hold was not stored."""
+
+
+_FENCE = text("SELECT code FROM unnest(CAST(:codes AS text[])) AS code WHERE EXISTS ("
+              "SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 1 "
+              "AND l.granted AND l.pid = :pid AND "
+              "((l.classid::bigint << 32) | l.objid::bigint) = " + LEASE_KEY % "code" + ")")
+
+
+def fence(connection: Connection, codes: set[str], pid: int | None) -> None:
+    """Raise :class:`NotLeased` (the transaction is then rolled back) unless the session
+    ``pid`` (this process's lease connection) holds the lease of every table in ``codes``.
+
+    In the transaction of the write, so that a process whose lease went without its
+    knowing (its lease connection broke a moment ago, and another process adopted the
+    table) cannot store a step, nor tell anyone of one, after the adopter read the table.
+    """
+    held = set() if pid is None else {
+        code for (code,) in connection.execute(_FENCE, {"codes": sorted(codes), "pid": pid})}
+    if held != codes:
+        raise NotLeased(f"this server process does not hold the lease of table(s) "
+                        f"{', '.join(sorted(codes - held))} any more; nothing was stored")
+
+
+def _insert_actions(connection: Connection, rows: list[dict[str, Any]],
+                    leases: Leases | None = None) -> None:
+    """One INSERT (executemany) of action rows, below the ORM; with ``leases``
+    (PostgreSQL), fenced (:func:`fence`)."""
     connection.execute(insert(ActionRow), rows)
+    if leases is not None:
+        fence(connection, {r["table_code"] for r in rows}, leases.pid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -596,7 +625,11 @@ class Writer:
 
     def _commit_one(self, op: Op) -> BaseException | None:
         try:
-            self.store.run(op)
+            if isinstance(op, AddAction):
+                with self.store.engine.begin() as connection:
+                    _insert_actions(connection, [op.row()], self.store.leases)
+            else:
+                self.store.run(op)
         except Exception as exc:
             return exc
         return None
@@ -615,14 +648,14 @@ class Writer:
                         rows.append(op.row())
                         continue
                     if rows:  # in order: a table is created before its actions
-                        _insert_actions(connection, rows)
+                        _insert_actions(connection, rows, self.store.leases)
                         rows = []
                     if session is None:
                         session = Session(bind=connection)
                     op(session)
                     session.flush()
                 if rows:
-                    _insert_actions(connection, rows)
+                    _insert_actions(connection, rows, self.store.leases)
                 if session is not None:
                     session.close()
         except Exception as exc:
