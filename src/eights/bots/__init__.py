@@ -10,8 +10,8 @@ options after colons: ``greedy``, ``random``, ``ismcts:time=0.5:rollout=greedy``
 - :mod:`eights.bots.worlds`: deals of the unseen cards consistent with an observation;
 - :mod:`eights.bots.belief`: the belief model (NumPy): where each unseen card lies;
 - :mod:`eights.bots.ismcts`: information-set search over those worlds;
-- :mod:`eights.bots.learned`: a network trained by self-play (:mod:`eights.learn`), run
-  in NumPy.
+- :mod:`eights.bots.learned`: a network trained on the expert's play and by self-play
+  (:mod:`eights.learn`), run in NumPy.
 
 The options a bot takes, and their types, are read from its factory's
 signature (:func:`bot_options`): a spec is checked and its values converted

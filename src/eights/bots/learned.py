@@ -1,8 +1,10 @@
-"""The learned bot: a network trained by self-play (:mod:`eights.learn`), run in NumPy.
+"""The learned bot: a network trained on the expert's play, then by self-play (:mod:`eights.learn`),
+run in NumPy.
 
-The network scores a (state, action) pair: ``Q(s, a)``, the round's expected reward
-(+1 a win, -1 a loss) for the seat to play if it plays ``a`` now and plays on as
-trained (Deep Monte-Carlo, as in DouZero). It is a small multilayer perceptron whose
+The network scores a (state, action) pair, ``Q(s, a)``: the logit of playing ``a``
+in a softmax over the legal actions (the default learners: imitation, then policy
+gradient), or with the ``dmc`` learner the round's expected reward (+1 a win, -1 a
+loss), as in DouZero; the bot plays the best score. It is a small multilayer perceptron whose
 first layer is split in two, ``relu(W_s s + W_a a + b)``, so a decision costs one
 product for the state and one row a legal action; then ``hidden`` layers and a
 scalar. Playing needs only NumPy: neither ``eights play`` nor ``eights serve``
