@@ -104,19 +104,19 @@ def test_an_action_is_stored_only_under_its_table_s_lease() -> None:
         writer = Writer(first)
         writer.start()
 
-        async def store(*steps: tuple[str, int]) -> list[BaseException | None]:
+        async def write(*steps: tuple[str, int]) -> list[BaseException | None]:
             done = await asyncio.gather(*(writer.run(Store.add_action(
                 code, ActionData(seq, 1, 0, "d", "bot"))) for code, seq in steps),
                 return_exceptions=True)
             return [d if isinstance(d, BaseException) else None for d in done]
 
         try:
-            assert asyncio.run(store(("F1", 1), ("F2", 1))) == [None, None]
+            assert asyncio.run(write(("F1", 1), ("F2", 1))) == [None, None]
             a._run("SELECT pg_advisory_unlock_all()")  # the locks go; "mine" does not know
             assert "F1" in a.mine
             a._run(f"SELECT pg_try_advisory_lock({LEASE_KEY})", ("F2",))  # F2's taken again
             assert b.take("F1")
-            errors = asyncio.run(store(("F1", 2), ("F2", 2)))  # one batch
+            errors = asyncio.run(write(("F1", 2), ("F2", 2)))  # one batch
             assert isinstance(errors[0], NotLeased) and "F1" in str(errors[0])
             assert errors[1] is None  # the table still held is stored all the same
             assert first.stored("F1", 2)[0] is None
