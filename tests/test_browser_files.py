@@ -163,7 +163,7 @@ def test_the_page_is_told_which_bots_the_server_seats(client: TestClient) -> Non
     answer = client.get("/api/presets").json()
     assert answer["bots"] == list(BOTS) and "ismcts" in answer["bots"]
     fits = {p["name"]: p["bot_players"] for p in answer["presets"]}
-    assert fits["classic"] == {"learned": [2]}  # a model ships for 2 players only
+    assert fits["classic"] == {"learned": [2, 4]}  # models ship for 2 and 4 players only
     assert fits["openspiel"] == {"learned": []}  # none for OpenSpiel's rules
 
 

@@ -62,7 +62,7 @@ def calls(tmp_path: Path) -> list[str]:
 def test_not_root_and_packages_missing_stops_at_once_with_the_command(tmp_path: Path) -> None:
     done = run(tmp_path, fake_bin(tmp_path, uid=1000, installed=False), "touch", "ran")
     assert done.returncode == 1
-    assert "sudo apt-get install chromium postgresql" in done.stderr
+    assert "sudo apt-get install chromium postgresql haproxy" in done.stderr
     assert not (tmp_path / "ran").exists()
     assert not [c for c in calls(tmp_path) if c.startswith(("apt-get", "psql"))]
 
@@ -73,7 +73,7 @@ def test_as_root_the_missing_packages_are_installed_then_the_command_runs(tmp_pa
     made = calls(tmp_path)
     assert [c for c in made if c.startswith("apt-get")] == [
         "apt-get update -qq",
-        "apt-get install -y -qq --no-install-recommends chromium postgresql"]
+        "apt-get install -y -qq --no-install-recommends chromium postgresql haproxy"]
     assert (tmp_path / "ran").exists()
 
 

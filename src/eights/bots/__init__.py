@@ -211,7 +211,7 @@ def check_table(bot: Bot, rules: Rules, players: int) -> None:
 
     >>> from eights.engine.rules import load_rules
     >>> check_table(make_bot("ismcts:prior=learned"), load_rules("classic"), 2)
-    >>> check_table(make_bot("learned"), load_rules("classic"), 4)
+    >>> check_table(make_bot("learned"), load_rules("classic"), 3)
     Traceback (most recent call last):
     ...
     ValueError: ...

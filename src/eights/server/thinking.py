@@ -127,7 +127,7 @@ def table_fits(rules: Rules) -> dict[str, list[int]]:
 
     >>> from eights.engine.rules import load_rules
     >>> table_fits(load_rules("classic"))
-    {'learned': [2]}
+    {'learned': [2, 4]}
     """
     fits: dict[str, list[int]] = {}
     for name in BOTS:
