@@ -251,10 +251,14 @@ class Hub:
             return
         async with room.lock:  # no step of it is under way: the database is comparable
             try:
+                if got:  # its own step whose commit got no answer may be stored: apply it
+                    await room.settle()
                 data = await asyncio.to_thread(self.store.load, code) if got else None
             except Exception as exc:  # let go, so that the next sweep comes back to it
                 log.warning("table %s: cannot read it again yet: %s", code, exc)
                 await asyncio.to_thread(self.leases.give_up, code)
+                return
+            if room.gone:  # another process stored a step at its number (Room._lost)
                 return
             if data is not None and _same(room, data):
                 log.info("table %s: leased again, unchanged", code)

@@ -907,6 +907,14 @@ class Room:
         if self.status != "waiting":
             self._broadcast_state(None)
 
+    async def settle(self) -> None:
+        """Under the lock: look up the step whose commit got no answer, if any
+        (:meth:`_resolve`: stored, it is applied and sent; not stored, nothing changed), so
+        that the room holds what the database holds of its own steps. Raises
+        ``unavailable`` while the database does not answer."""
+        if self._unsure is not None:
+            await self._resolve(_WAITING, afterwards=False)
+
     def stop(self) -> None:
         self._cancel()
 
