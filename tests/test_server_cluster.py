@@ -28,7 +28,7 @@ from websockets.sync.client import connect
 
 from eights.cli import app as cli_app
 from eights.engine.record import load_record, replay
-from eights.server.cluster import Cluster, ClusterError, per_address_bound, render_haproxy
+from eights.server.cluster import Cluster, ClusterError
 from eights.server.leases import APPLICATION
 from eights.server.store import LEASE_KEY, normalize_url
 from postgres import fresh_schema
@@ -406,34 +406,3 @@ def test_several_processes_need_postgresql_and_haproxy(tmp_path: Path) -> None:
     assert sqlite.exit_code == 2 and "needs a PostgreSQL --db" in sqlite.output
     with pytest.raises(ClusterError, match="HAProxy is not at '/nowhere/haproxy'"):
         Cluster("postgresql://u:p@127.0.0.1:1/x", 2, log_dir=tmp_path, haproxy="/nowhere/haproxy")
-
-
-def test_the_proxy_bounds_one_address_s_connections_over_every_process(tmp_path: Path) -> None:
-    """Each process bounds an address's sockets; the proxy, which sees them all, bounds them
-    over every process: 60 at once from one address (``--address-limit L`` lifts it to L +
-    40), the next refused at once, and a place freed is taken again."""
-    import socket
-
-    def health(sock: socket.socket) -> bytes:
-        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: eights\r\nConnection: close\r\n\r\n")
-        return sock.recv(64)
-
-    with fresh_schema() as url, Cluster(url, 2, log_dir=tmp_path) as running:
-        cfg = running.config.read_text("utf-8")
-        assert "sc0_conn_cur gt 60 }" in cfg
-        held = [socket.create_connection(("127.0.0.1", running.proxy_port), timeout=5)
-                for _ in range(60)]
-        try:
-            extra = socket.create_connection(("127.0.0.1", running.proxy_port), timeout=5)
-            with extra, contextlib.suppress(ConnectionError):
-                assert health(extra) == b""  # closed unanswered
-            held.pop().close()
-            time.sleep(0.2)
-            with socket.create_connection(("127.0.0.1", running.proxy_port), timeout=5) as again:
-                assert health(again).startswith(b"HTTP/1.1 200")
-        finally:
-            for sock in held:
-                sock.close()
-    rendered = render_haproxy(cfg, bind="127.0.0.1:9", servers=[1],
-                              per_address=per_address_bound(["--address-limit", "500"]))
-    assert "sc0_conn_cur gt 540 }" in rendered

@@ -31,8 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-__all__ = ["HAPROXY_CONFIG", "Cluster", "ClusterError", "free_port", "per_address_bound",
-           "render_haproxy"]
+__all__ = ["HAPROXY_CONFIG", "Cluster", "ClusterError", "free_port", "render_haproxy"]
 
 HAPROXY_CONFIG = Path(__file__).parent / "haproxy.cfg"
 """The shipped configuration (``deploy/haproxy.cfg`` in the repository links to it)."""
@@ -53,21 +52,9 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
-def per_address_bound(serve_args: Sequence[str]) -> int | None:
-    """The proxy's bound on one address's connections for servers started with
-    ``serve_args``: lifted with ``--address-limit L`` (to L + 40, as each server's own
-    socket bound), else the configuration's."""
-    args = list(serve_args)
-    if "--address-limit" in args[:-1]:
-        return int(args[args.index("--address-limit") + 1]) + 40
-    return None
-
-
-def render_haproxy(template: str, *, bind: str, servers: Sequence[int],
-                   per_address: int | None = None) -> str:
+def render_haproxy(template: str, *, bind: str, servers: Sequence[int]) -> str:
     """``template`` (``deploy/haproxy.cfg``) listening on ``bind`` (``host:port``), each
-    backend's servers being the local ``servers`` ports, and with ``per_address`` the
-    connections one address may hold at once through the proxy.
+    backend's servers being the local ``servers`` ports.
 
     >>> cfg = ("frontend f\\n    bind 127.0.0.1:8000\\n"
     ...        "backend b\\n    # servers\\n    x\\n    # servers end\\n")
@@ -85,8 +72,6 @@ def render_haproxy(template: str, *, bind: str, servers: Sequence[int],
     text, binds = re.subn(r"(?m)^(\s*bind )\S+", lambda m: m[1] + bind, template, count=1)
     text, blocks = re.subn(r"(?ms)^(\s*# servers\b[^\n]*\n).*?^(\s*# servers end\n)",
                            lambda m: m[1] + lines + m[2], text)
-    if per_address is not None:
-        text = re.sub(r"(sc0_conn_cur gt )\d+", lambda m: f"{m[1]}{per_address}", text)
     if binds != 1 or blocks < 1:
         raise ClusterError("the HAProxy configuration needs a 'bind' line and '# servers' ... "
                            "'# servers end' blocks (see deploy/haproxy.cfg)")
@@ -130,9 +115,7 @@ class Cluster:
         self.config = self.log_dir / "haproxy.cfg"
         self.config.write_text(render_haproxy(source.read_text(encoding="utf-8"),
                                               bind=f"{host}:{self.proxy_port}",
-                                              servers=self.ports,
-                                              per_address=per_address_bound(self.serve_args)),
-                                encoding="utf-8")
+                                              servers=self.ports), encoding="utf-8")
         try:
             for i in range(processes):
                 self._start(i)
