@@ -757,9 +757,10 @@ class Room:
         stored = ActionData(self.actions + 1, self.game.round, seat, str(action), source)
         try:
             await self.writer.run(Store.add_action(self.code, stored))
-        except NotLeased:  # another process runs the table now: nothing was stored
-            self._lost()
-            raise ProtocolError(ErrorCode.UNAVAILABLE, MOVED) from None
+        except NotLeased:  # nothing was stored: the lease went with the lease connection
+            # The hub's sweep sees the connection broken and leases the table again (it goes
+            # on, unchanged, or is read again) or lets it go (another process runs it).
+            raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING) from None
         except Exception:
             self._unsure = stored
             if await self._resolve(_UNSURE, afterwards=False):
