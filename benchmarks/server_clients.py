@@ -16,7 +16,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,7 @@ from websockets.asyncio.client import ClientConnection
 
 from eights.engine.game import Game
 from eights.engine.record import load_record, replay
+from eights.server.cluster import free_port
 
 Message = dict[str, Any]
 Step = tuple[int, str] | None
@@ -44,13 +44,6 @@ TableT = TypeVar("TableT")
 
 
 # --------------------------------------------------------------------------- server processes
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def cpu_seconds(pid: int) -> float:

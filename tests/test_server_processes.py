@@ -18,6 +18,7 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from eights.cli import app as cli_app
+from eights.server.cluster import free_port
 from eights.server.store import (
     LEASE_KEY,
     ActionData,
@@ -132,16 +133,9 @@ def test_memory_and_postgresql_stores_take_no_file_lock() -> None:
         assert Store(url).sqlite_file is None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def test_a_second_server_on_one_sqlite_file_is_refused_with_the_reason(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "eights.cli", "serve", "--db", url, "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -155,7 +149,7 @@ def test_a_second_server_on_one_sqlite_file_is_refused_with_the_reason(tmp_path:
             except OSError:
                 assert time.monotonic() < deadline, "the first server never started"
                 time.sleep(0.2)
-        refused = CliRunner().invoke(cli_app, ["serve", "--db", url, "--port", str(_free_port())])
+        refused = CliRunner().invoke(cli_app, ["serve", "--db", url, "--port", str(free_port())])
         assert refused.exit_code == 2
         assert "in use by another eights server" in refused.output
         assert f"process {server.pid}" in refused.output
