@@ -74,7 +74,9 @@ from server_clients import (
     PrivatePostgres,
     ServerProcess,
     Step,
+    add_workload_options,
     check_record,
+    check_workload,
     create_tables,
     get_patiently,
     in_threads,
@@ -528,7 +530,8 @@ def spread(samples: list[float]) -> dict[str, float] | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--processes", type=int, default=3)
-    parser.add_argument("--tables", type=int, default=300)
+    add_workload_options(parser, tables=300, ramp=5.0, bots=1,
+                         think_help="mean seconds a person waits before acting")
     parser.add_argument("--seconds", type=float, default=300.0, help="playing time")
     parser.add_argument("--kill-every", type=float, default=30.0,
                         help="seconds between two kills (-9) of a server process")
@@ -536,15 +539,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds a killed process stays down before its restart")
     parser.add_argument("--no-db-restart", action="store_true",
                         help="do not restart the private PostgreSQL mid-run")
-    parser.add_argument("--ramp", type=float, default=5.0,
-                        help="seconds over which the matches start")
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="mean seconds a person waits before acting")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--bots", type=int, default=1, help="seats played by greedy bots")
-    parser.add_argument("--bot-delay", type=float, default=1.0)
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="a PostgreSQL URL (default: a private server, restarted "
                         "once mid-run)")
     parser.add_argument("--log-dir", type=Path,
@@ -554,8 +548,7 @@ def main(argv: list[str] | None = None) -> int:
                         "(deploy/haproxy.cfg), e.g. with other health-check timings")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    if not 0 <= args.bots < args.players:
-        parser.error("--bots must leave at least one person seat")
+    check_workload(parser, args)
     if args.tables < 1 or args.processes < 1 or args.kill_every <= 0:
         parser.error("--tables, --processes and --kill-every must be positive")
     if args.seconds < 2 * args.kill_every:

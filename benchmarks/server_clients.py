@@ -9,6 +9,7 @@ import it; it is not a benchmark by itself.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import concurrent.futures
 import json
@@ -41,6 +42,31 @@ Step = tuple[int, str] | None
 """One step of a match as its clients see it: ``(seat, action)``, or None for a round dealt."""
 T = TypeVar("T")
 TableT = TypeVar("TableT")
+
+
+# --------------------------------------------------------------------------- options
+
+
+def add_workload_options(parser: argparse.ArgumentParser, *, tables: int, ramp: float,
+                         bots: int, think_help: str) -> None:
+    """The options both benchmarks give their tables (how many, their rules and players,
+    the greedy bots among them, the people's pace, the seed); the defaults that differ are
+    arguments."""
+    parser.add_argument("--tables", type=int, default=tables)
+    parser.add_argument("--ramp", type=float, default=ramp,
+                        help="seconds over which the matches start")
+    parser.add_argument("--think", type=float, default=1.0, help=think_help)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bots", type=int, default=bots, help="seats played by greedy bots")
+    parser.add_argument("--bot-delay", type=float, default=1.0)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--seed", type=int, default=1)
+
+
+def check_workload(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse a workload with no seat left for a person."""
+    if not 0 <= args.bots < args.players:
+        parser.error("--bots must leave at least one person seat")
 
 
 # --------------------------------------------------------------------------- server processes

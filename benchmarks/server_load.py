@@ -63,7 +63,9 @@ from server_clients import (
     PrivatePostgres,
     ServerProcess,
     Step,
+    add_workload_options,
     check_record,
+    check_workload,
     cpu_seconds,
     create_tables,
     http,
@@ -322,19 +324,11 @@ def summary(args: argparse.Namespace, stats: Stats, *, lost: int, measured: floa
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--tables", type=int, default=500)
+    add_workload_options(parser, tables=500, ramp=1.0, bots=0,
+                         think_help="mean seconds a client waits before it acts (0: at once)")
     parser.add_argument("--seconds", type=float, default=20.0, help="driving time (after set-up)")
-    parser.add_argument("--ramp", type=float, default=1.0,
-                        help="seconds over which the matches start")
     parser.add_argument("--warmup", type=float, default=3.0,
                         help="seconds at the start left out of the figures (the ramp included)")
-    parser.add_argument("--think", type=float, default=1.0,
-                        help="mean seconds a client waits before it acts (0: at once)")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--bots", type=int, default=0, help="seats played by greedy bots")
-    parser.add_argument("--bot-delay", type=float, default=1.0)
-    parser.add_argument("--rules", default="classic")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="database URL (default: SQLite in a temporary directory; "
                         "with --processes above 1, a private PostgreSQL server)")
     parser.add_argument("--postgres", action="store_true",
@@ -360,8 +354,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="eights serve --bot-workers")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    if not 0 <= args.bots < args.players:
-        parser.error("--bots must leave at least one person seat")
+    check_workload(parser, args)
     if (args.processes > 1 or args.proxy) and (args.server or (args.db or "postgres").startswith("sqlite")):
         parser.error("--processes above 1 and --proxy need PostgreSQL (--db postgresql://..., or none)")
     if args.tables < 1 or args.seconds <= 0 or args.processes < 1:
