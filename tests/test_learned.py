@@ -273,6 +273,60 @@ def test_imitating_the_expert_agrees_with_it_and_beats_random() -> None:
     assert result["low"] > 0.5, result
 
 
+def test_a_slow_teachers_chunks_are_the_same_for_any_jobs_and_are_reused(
+        tmp_path: Path) -> None:
+    from eights.learn.imitate import demonstrations, demonstrations_in_chunks
+
+    rules = load_rules("classic", TINY)
+    spec, size = "ismcts:iterations=10", 150
+    two = demonstrations_in_chunks(rules, 2, spec, size + 1, seed=3, folder=tmp_path / "a",
+                                   jobs=2, chunk=size)
+    assert len(two) == 2 * size  # rounded up to whole chunks
+    one = demonstrations_in_chunks(rules, 2, spec, 2 * size, seed=3, folder=tmp_path / "b",
+                                   chunk=size)
+    for name in ("obs", "legal", "start", "chosen"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+    alone = demonstrations(rules, 2, spec, size, seed=3 * 10_000 + 1)  # chunk 1, as played
+    assert np.array_equal(alone.chosen, two.chosen[size:])
+    chunks = sorted((tmp_path / "a").glob("chunk-*.npz"))
+    stamps = [path.stat().st_mtime_ns for path in chunks]
+    seen: list[int] = []
+    again = demonstrations_in_chunks(rules, 2, spec, 2 * size, seed=3, chunk=size,
+                                     folder=tmp_path / "a", report=seen.append)
+    assert np.array_equal(again.chosen, two.chosen) and seen == [2 * size]  # none played
+    assert [path.stat().st_mtime_ns for path in chunks] == stamps
+    with pytest.raises(ValueError, match="another teacher"):
+        demonstrations_in_chunks(rules, 2, "expert", size, seed=3, folder=tmp_path / "a",
+                                 chunk=size)
+
+
+def test_refining_fits_the_imitated_network_to_the_slower_teacher(tmp_path: Path) -> None:
+    from eights.learn.imitate import demonstrations_in_chunks
+    from eights.learn.train import Config, Trainer
+
+    rules = load_rules("classic", TINY)
+    config = Config(rules.to_table(), 2, seed=8, samples=1, hidden=(64, 32), tables=8,
+                    batch=256, eval_every=0, teacher="expert", teacher_decisions=5_000,
+                    refine="greedy", refine_decisions=3_000, refine_epochs=6, refine_lr=3e-3)
+    trainer = Trainer(config)
+    trainer.run(checkpoint=tmp_path / "run" / "checkpoint.pt")
+    p = trainer.progress
+    assert p.imitated == 5_000 and p.refined == 3_000 and p.teaching == 0
+    assert len(list((tmp_path / "run" / "refine").glob("chunk-*.npz"))) == 3
+    # greedy is not the expert: the refined network moved from the expert's choices to its own
+    assert p.refined_agreement > p.refine_agreement + 0.05, (p.refine_agreement,
+                                                             p.refined_agreement)
+    card = trainer.model().card["training"]
+    assert card["refined"] == 3_000 and card["config"]["refine"] == "greedy"
+    greedy = demonstrations_in_chunks(rules, 2, "greedy", 3_000, seed=8,
+                                      folder=tmp_path / "run" / "refine")
+    from eights.learn.imitate import agreement
+    assert agreement(trainer.net, trainer.table, trainer.deck, greedy) == pytest.approx(
+        p.refined_agreement, abs=0.05)
+    with pytest.raises(ValueError, match="refine needs a teacher"):
+        Config(rules.to_table(), 2, teacher=None, refine="greedy")
+
+
 def test_each_measurement_plays_the_network_as_it_is_and_the_best_is_kept(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import eights.learn.train as train

@@ -906,11 +906,21 @@ def train(
              "weights).")] = "expert",
     teacher_decisions: Annotated[int, typer.Option(
         help="The teacher's decisions to imitate.")] = 500_000,
+    refine: Annotated[str | None, typer.Option(
+        help="A stronger, slower teacher the imitated network is then fitted to, such as "
+             "ismcts:iterations=2000 (its rounds are kept in OUT/refine and reused by a run "
+             "started again).")] = None,
+    refine_decisions: Annotated[int, typer.Option(
+        help="The refining teacher's decisions to fit (rounded up to thousands).")] = 60_000,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", help="Processes playing the refining teacher's rounds (the model does "
+                             "not depend on it).")] = 1,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     set_: SetOpt = None,
 ) -> None:
-    """Train a learned bot for a rule set and player count: it imitates a teacher, then
-    learns by self-play; the model kept is the one that measured best against the expert."""
+    """Train a learned bot for a rule set and player count: it imitates a teacher (and,
+    with --refine, a stronger one), then learns by self-play; the model kept is the one
+    that measured best against the expert."""
     _need("train", "eights train")
     _need("fast", "eights train")
     _need("lab", "eights train", "matplotlib", "openskill")
@@ -930,17 +940,25 @@ def train(
         _fail(f"--eval-deals must be 1 or more, not {eval_deals}")
     if teacher_decisions < 1:
         _fail(f"--teacher-decisions must be 1 or more, not {teacher_decisions}")
-    if teacher != "none":
+    if refine_decisions < 1 or jobs < 1:
+        _fail(f"--refine-decisions and --jobs must be 1 or more, not {refine_decisions} and "
+              f"{jobs}")
+    if refine is not None and teacher == "none":
+        _fail("--refine refines an imitated network: it needs a --teacher, not none")
+    for option, spec in (("--teacher", teacher), ("--refine", refine)):
+        if spec is None or spec == "none":
+            continue
         try:
-            check = getattr(make_bot(teacher), "check_table", None)
+            check = getattr(make_bot(spec), "check_table", None)
             if check is not None:  # a bot that plays only some tables says why not this one
                 check(rules_obj, n)
         except ValueError as exc:
-            _fail(f"--teacher {teacher!r}: {exc}")
+            _fail(f"{option} {spec!r}: {exc}")
     folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
     checkpoint = folder / "checkpoint.pt"
     command = "eights train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
     changes: dict[str, Any] = {"hours": hours, "samples": samples, "command": command,
+                               "jobs": jobs,
                "eval_every": eval_every * 60, "eval_deals": eval_deals}
     if resume:
         if not checkpoint.exists():
@@ -957,7 +975,8 @@ def train(
         _check_output(folder, "--out", directory=True)
         trainer = Trainer(Config(rules_obj.to_table(), n, seed=seed, algorithm=algorithm,
                                  teacher=None if teacher == "none" else teacher,
-                                 teacher_decisions=teacher_decisions, **changes))
+                                 teacher_decisions=teacher_decisions, refine=refine,
+                                 refine_decisions=refine_decisions, **changes))
     with _training_bar(trainer, quiet) as report:
         result = trainer.run(report, checkpoint)
     curve = folder / "curve.png"
@@ -1004,6 +1023,9 @@ def _training_bar(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], None]]:
             shown = now
             vs = (f"{p.curve[-1]['win_share']:.2f} [{p.curve[-1]['low']:.2f}, "
                   f"{p.curve[-1]['high']:.2f}]" if p.curve else "(measuring)")
+            if p.teaching:
+                vs += (f"  ({trainer.config.refine}: {p.teaching:,} of "
+                       f"{trainer.config.refine_decisions:,} decisions)")
             bar.update(task, completed=p.seconds if trainer.config.samples is None
                        else p.samples, samples=f"{p.samples:,}", vs=vs)
 

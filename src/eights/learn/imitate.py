@@ -9,7 +9,11 @@ behaviour cloning), then self-play goes on from there.
 - :func:`demonstrations`: rounds of the teacher against itself on the reference engine
   (about 10,000 decisions a second on one core: the expert is quick), every decision with
   a choice kept as the seat's observation, its legal actions and the teacher's pick;
-- :func:`imitate`: the fit, in batches, ``epochs`` passes in a seeded order.
+- :func:`imitate`: the fit, in batches, ``epochs`` passes in a seeded order;
+- :func:`demonstrations_in_chunks`: the same for a slow teacher (the search: about 50 ms a
+  decision), in chunks of :data:`CHUNK` decisions played by several processes, each chunk
+  kept in a folder as it is done, so that a run stopped and started again plays only the
+  chunks it lacks.
 
 Every random choice flows from ``seed``: the deals, the bots' generator, the order of the
 batches.
@@ -17,9 +21,13 @@ batches.
 
 from __future__ import annotations
 
+import json
+import multiprocessing
 import random
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,7 +43,11 @@ from eights.engine.rules import Rules
 if TYPE_CHECKING:
     from eights.learn.train import QNet
 
-__all__ = ["Demonstrations", "demonstrations", "imitate", "legal_logits"]
+__all__ = ["CHUNK", "Demonstrations", "agreement", "demonstrations", "demonstrations_in_chunks",
+           "imitate", "legal_logits"]
+
+CHUNK = 1000
+"""Decisions in a chunk of :func:`demonstrations_in_chunks`."""
 
 
 @dataclass
@@ -58,6 +70,26 @@ class Demonstrations:
         width = np.arange(int(length.max()))
         at = np.minimum(first[:, None] + width, len(self.legal) - 1)
         return np.where(width < length[:, None], self.legal[at], -1)
+
+    def save(self, path: Path) -> None:
+        np.savez(path, obs=self.obs, legal=self.legal, start=self.start, chosen=self.chosen)
+
+    @classmethod
+    def load(cls, path: Path) -> Demonstrations:
+        with np.load(path) as data:
+            return cls(data["obs"], data["legal"], data["start"], data["chosen"])
+
+    @classmethod
+    def join(cls, parts: list[Demonstrations]) -> Demonstrations:
+        """The decisions of ``parts``, in order."""
+        starts = [np.zeros(1, dtype=np.int64)]
+        offset = 0
+        for part in parts:
+            starts.append(part.start[1:] + offset)
+            offset += int(part.start[-1])
+        return cls(np.concatenate([p.obs for p in parts]),
+                   np.concatenate([p.legal for p in parts]),
+                   np.concatenate(starts), np.concatenate([p.chosen for p in parts]))
 
 
 def demonstrations(rules: Rules, players: int, teacher: str, decisions: int, seed: int,
@@ -93,6 +125,62 @@ def demonstrations(rules: Rules, players: int, teacher: str, decisions: int, see
                           np.array(start, dtype=np.int64), np.array(chosen, dtype=np.int64))
 
 
+def chunk_seed(seed: int, index: int) -> int:
+    """The seed of chunk ``index`` of a run of ``seed``."""
+    return seed * 10_000 + index
+
+
+def _chunk(rules: dict[str, object], players: int, teacher: str, size: int, seed: int,
+           path: str) -> str:
+    """One chunk, played in a worker process and written to ``path``."""
+    from eights.engine.rules import load_rules
+
+    demos = demonstrations(load_rules(rules), players, teacher, size, seed)
+    tmp = Path(path).with_suffix(".tmp.npz")
+    demos.save(tmp)
+    tmp.replace(path)
+    return path
+
+
+def demonstrations_in_chunks(rules: Rules, players: int, teacher: str, decisions: int,
+                             seed: int, folder: Path, *, jobs: int = 1, chunk: int = CHUNK,
+                             report: Callable[[int], None] | None = None) -> Demonstrations:
+    """``decisions`` choices of ``teacher`` (rounded up to whole chunks of ``chunk``
+    decisions), chunk ``i`` played as :func:`demonstrations` plays them from seed
+    :func:`chunk_seed` ``(seed, i)`` by one of ``jobs`` processes and kept in ``folder``
+    (``chunk-<seed>.npz``): the result depends on ``seed`` only, whatever ``jobs``, and
+    chunks already in ``folder`` are not played again. ``folder`` holds one teacher's chunks
+    for one rule set: another's is refused."""
+    folder.mkdir(parents=True, exist_ok=True)
+    what = {"rules": rules.to_table(), "players": players, "teacher": teacher,
+            "chunk": chunk}
+    label = folder / "teacher.json"
+    if label.exists():
+        if json.loads(label.read_text("utf-8")) != what:
+            raise ValueError(f"{str(folder)!r} holds another teacher's or rule set's "
+                             f"decisions (see its teacher.json): give another folder")
+    else:
+        label.write_text(json.dumps(what, sort_keys=True) + "\n", "utf-8")
+    count = -(-decisions // chunk)
+    paths = [folder / f"chunk-{chunk_seed(seed, i)}.npz" for i in range(count)]
+    missing = [i for i, path in enumerate(paths) if not path.exists()]
+    done = count - len(missing)
+    if report is not None:
+        report(done * chunk)
+    if missing:
+        table = rules.to_table()
+        context = multiprocessing.get_context("spawn")  # no torch state forked into workers
+        with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=context) as pool:
+            futures = [pool.submit(_chunk, table, players, teacher, chunk, chunk_seed(seed, i),
+                                   str(paths[i])) for i in missing]
+            for future in futures:
+                future.result()
+                done += 1
+                if report is not None:
+                    report(done * chunk)
+    return Demonstrations.join([Demonstrations.load(path) for path in paths])
+
+
 def legal_logits(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
             obs: npt.NDArray[np.int16], legal: npt.NDArray[np.int64]) -> torch.Tensor:
     """The scores of the legal actions (padded with -1e9), each (state, action) pair
@@ -103,6 +191,18 @@ def legal_logits(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
     flat = net.flat(torch.from_numpy(state_features(obs, deck)), at[0],
                     torch.from_numpy(legal[rows, cols]), table)
     return torch.full(legal.shape, -1e9).index_put(at, flat)
+
+
+def agreement(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
+              demos: Demonstrations, batch: int = 4096) -> float:
+    """The share of ``demos``' decisions where ``net``'s best action is the teacher's."""
+    same = 0
+    with torch.no_grad():
+        for begin in range(0, len(demos), batch):
+            which = np.arange(begin, min(begin + batch, len(demos)))
+            logits = legal_logits(net, table, deck, demos.obs[which], demos.padded(which))
+            same += int((logits.argmax(dim=1).numpy() == demos.chosen[which]).sum())
+    return same / max(len(demos), 1)
 
 
 def imitate(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],

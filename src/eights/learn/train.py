@@ -100,6 +100,15 @@ class Config:
     teacher_share: float = 0.3
     """Rounds of one learning seat against the network as it was after imitating (the
     teacher's stand-in on the kernel: the teacher itself plays on the reference engine)."""
+    refine: str | None = None
+    """A stronger, slower teacher (the search, ``ismcts``) whose choices the imitated network
+    is then fitted to, before self-play (:func:`eights.learn.imitate.demonstrations_in_chunks`;
+    ``None``: none)."""
+    refine_decisions: int = 60_000
+    refine_epochs: float = 3.0
+    refine_lr: float = 3e-4
+    jobs: int = 1
+    """Processes playing the refining teacher's rounds."""
     keep_best: bool = True
     """The model written is the network of the best measurement against the expert (on the
     monitoring deals of ``eval_seed``), not necessarily the last."""
@@ -120,6 +129,10 @@ class Config:
         if self.teacher_decisions < 1 or not self.teacher_epochs > 0:
             raise ValueError(f"teacher_decisions must be 1 or more and teacher_epochs positive, "
                              f"not {self.teacher_decisions} and {self.teacher_epochs}")
+        if self.refine is not None and (self.teacher is None or self.refine_decisions < 1
+                                        or not self.refine_epochs > 0 or self.jobs < 1):
+            raise ValueError("refine needs a teacher first, refine_decisions and jobs of 1 or "
+                             "more and positive refine_epochs")
         if self.greedy_share + self.pool_share + self.teacher_share > 1:
             raise ValueError("greedy_share, pool_share and teacher_share add up to more than 1")
         for name in ("greedy_share", "pool_share", "teacher_share", "epsilon"):
@@ -152,6 +165,15 @@ class Progress:
     """The teacher's decisions imitated (0: not yet, or no teacher)."""
     agreement: float = 0.0
     """After imitating: the share of the teacher's decisions the network's best action matches."""
+    teaching: int = 0
+    """While the refining teacher plays: its decisions so far (0 otherwise)."""
+    refined: int = 0
+    """The refining teacher's decisions the network was fitted to (0: not yet, or none)."""
+    refine_agreement: float = 0.0
+    """Before refining: the share of the refining teacher's decisions where the imitated
+    network's best action was its choice (how often the two teachers differ, roughly)."""
+    refined_agreement: float = 0.0
+    """After refining: the same share for the refined network."""
     best: int = -1
     """The measurement (index in :attr:`curve`) whose network is :attr:`Trainer.best`."""
 
@@ -453,6 +475,24 @@ class Trainer:
         frozen.load_state_dict(self.net.state_dict())
         self.pool.insert(0, frozen)  # the teacher's stand-in, pool member 0 for good
 
+    def refine(self, folder: Path, report: Callable[[int], None] | None = None) -> None:
+        """Fit the imitated network to the refining teacher's choices, played in chunks by
+        :attr:`Config.jobs` processes and kept in ``folder`` (a run started again reuses
+        them)."""
+        from eights.learn.imitate import agreement, demonstrations_in_chunks, imitate
+
+        cfg = self.config
+        assert cfg.refine is not None
+        demos = demonstrations_in_chunks(self.rules, self.players, cfg.refine,
+                                         cfg.refine_decisions, cfg.seed, folder, jobs=cfg.jobs,
+                                         report=report)
+        p = self.progress
+        p.refine_agreement = agreement(self.net, self.table, self.deck, demos)
+        _, p.refined_agreement = imitate(
+            self.net, self.table, self.deck, demos, epochs=cfg.refine_epochs, batch=cfg.batch,
+            lr=cfg.refine_lr, seed=cfg.seed)
+        p.refined = len(demos)
+
     @property
     def anchored(self) -> int:
         """1 when pool member 0 is the teacher's stand-in (the network after imitating)."""
@@ -481,6 +521,8 @@ class Trainer:
                 "samples": p.samples, "rounds": p.rounds,
                 "updates": p.updates, "torch": torch.__version__,
                 "imitated": p.imitated, "agreement": round(p.agreement, 4),
+                "refined": p.refined, "refine_agreement": round(p.refine_agreement, 4),
+                "refined_agreement": round(p.refined_agreement, 4),
                 "kept": (p.curve[p.best] if cfg.keep_best and 0 <= p.best < len(p.curve)
                          else None),
                 "machine": f"{platform.machine()}, {cfg.threads} torch thread(s)",
@@ -493,7 +535,8 @@ class Trainer:
     def run(self, report: Callable[[Progress], None] | None = None,
             checkpoint: Path | None = None) -> Progress:
         """Train until the time or the samples run out, measuring as configured; saves
-        ``checkpoint`` (and the model beside it) after each measurement and at the end."""
+        ``checkpoint`` (and the model beside it) after each stage, each measurement and at
+        the end; the refining teacher's chunks are kept in a folder ``refine`` beside it."""
         cfg = self.config
         p = self.progress
         began = time.perf_counter() - p.seconds
@@ -501,6 +544,21 @@ class Trainer:
         next_eval = (p.curve[-1]["seconds"] + cfg.eval_every) if p.curve else 0.0
         if cfg.teacher is not None and not p.imitated:
             self.imitate()  # its time counts: it is part of the run
+            if checkpoint is not None:
+                self.save(checkpoint)
+        if cfg.refine is not None and not p.refined:
+            with tempfile.TemporaryDirectory() as tmp:
+                folder = checkpoint.parent / "refine" if checkpoint is not None else Path(tmp)
+
+                def chunks(done: int) -> None:
+                    p.teaching = done
+                    if report is not None:
+                        report(p)
+
+                self.refine(folder, chunks)
+                p.teaching = 0
+            if checkpoint is not None:
+                self.save(checkpoint)
         while True:
             p.seconds = time.perf_counter() - began
             p.cpu_seconds = time.process_time() - cpu_began
