@@ -275,6 +275,27 @@ def test_simulate_bad_input(args: tuple[str, ...], needles: tuple[str, ...]) -> 
         assert needle in err, err
 
 
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (("--refine", "bogus"), ("--refine 'bogus'", "unknown bot", "ismcts")),
+        (("--refine", "ismcts:iterations=-1"), ("--refine", "iterations", "-1")),
+        (("--refine-decisions", "0"), ("--refine-decisions", "0")),
+        (("--jobs", "0"), ("--jobs", "0")),
+        (("--teacher", "none", "--refine", "greedy"), ("--refine", "--teacher")),
+        (("--teacher", "bogus"), ("--teacher 'bogus'", "unknown bot")),
+        (("--teacher-decisions", "0"), ("--teacher-decisions", "0")),
+    ],
+)
+def test_train_bad_input(args: tuple[str, ...], needles: tuple[str, ...],
+                         tmp_path: Path) -> None:
+    err = fails(2, "train", "classic", "-n", "2", "--out", str(tmp_path / "run"), *args)
+    assert err.startswith("error: ")
+    for needle in needles:
+        assert needle in err, err
+    assert not (tmp_path / "run").exists()  # refused before anything was written
+
+
 # --------------------------------------------------------------------------- replay
 
 
