@@ -2,9 +2,11 @@
 #
 #   make play   play in the terminal (needs only Python): installs eights with what playing
 #               needs, the tui and fast extras (textual; numba for the search bot's kernel),
-#               then runs `eights play $(ARGS)`; the kernel compiles in the background
-#               under the game the first time
-#   make test   installs every extra (.[all,test]) and compiles the kernel, then, as root:
+#               with uv (installed first into .venv when it is not on PATH; pip where uv
+#               cannot be had, or with UV=no: see tools/install-venv), then runs
+#               `eights play $(ARGS)`; the kernel compiles in the background under the game
+#               the first time
+#   make test   installs every extra (.[all,test], with pip) and compiles the kernel, then, as root:
 #               installs chromium and postgresql when missing, starts a private PostgreSQL
 #               cluster, then `make check`; not as root, stops at once and says what to
 #               install (see tools/test-env and docs/development.md)
@@ -16,26 +18,19 @@ BIN := $(VENV)/bin
 PLAY_EXTRAS := tui,fast
 PLAY_STAMP := $(VENV)/.installed-play
 STAMP := $(VENV)/.installed
-PIP := $(BIN)/python -m pip --disable-pip-version-check
 ARGS ?=
 
 .PHONY: play path test check lint typecheck pytest bench clean
 
-$(BIN)/python:
-	@echo '== make: creating $(VENV)'
-	$(PYTHON) -m venv $(VENV)
-
-# what playing needs, with pip's progress (about 20 s from a nearby package index)
-$(PLAY_STAMP): $(BIN)/python pyproject.toml
-	@echo '== make: installing eights[$(PLAY_EXTRAS)] into $(VENV) (textual, numba)'
-	$(PIP) install --progress-bar on -e '.[$(PLAY_EXTRAS)]'
+# what playing needs, with the installer's progress (uv: about 10 s from the package registry)
+$(PLAY_STAMP): pyproject.toml
+	PYTHON=$(PYTHON) tools/install-venv $(VENV) $(PLAY_EXTRAS)
 	touch $@
 
 # everything, the kernel compiled into numba's cache; it covers play's install too
-$(STAMP): $(BIN)/python pyproject.toml
-	@echo '== make: installing eights[all,test] into $(VENV), then compiling the kernel'
-	$(PIP) --quiet install --upgrade pip
-	$(PIP) --quiet install -e '.[all,test]'
+$(STAMP): pyproject.toml
+	PYTHON=$(PYTHON) tools/install-venv --pip --quiet $(VENV) all,test
+	@echo '== make: compiling the kernel into the numba cache'
 	$(BIN)/python -m eights.fast
 	touch $@ $(PLAY_STAMP)
 
