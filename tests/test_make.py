@@ -101,16 +101,16 @@ def make_n(venv: Path, *args: str) -> list[str]:
 
 
 def installed_extras(lines: list[str]) -> list[set[str]]:
-    """The extras of each ``pip install -e '.[extras]'`` among ``lines``."""
+    """The extras of each ``tools/install-venv [--pip] [--quiet] VENV extras`` among ``lines``."""
     return [set(m.group(1).split(",")) for line in lines
-            if (m := re.search(r"pip .*install .*-e '\.\[([a-z,]+)\]'", line))]
+            if (m := re.search(r"tools/install-venv (?:--\S+ )*\S+ ([a-z,]+)$", line))]
 
 
 def test_play_installs_only_the_tui_and_the_kernel_and_compiles_nothing_first(
         tmp_path: Path) -> None:
     venv = tmp_path / ".venv"
     lines = make_n(venv, "play", "ARGS=-r les-huit")
-    assert lines[:2] == [f"echo '== make: creating {venv}'", f"python3 -m venv {venv}"]
+    assert lines[0] == f"PYTHON=python3 tools/install-venv {venv} tui,fast"  # uv, or pip
     assert installed_extras(lines) == [{"tui", "fast"}]
     assert not [line for line in lines if "eights.fast" in line]  # no compile before the game
     assert lines[-1] == f"{venv}/bin/eights play -r les-huit"
@@ -125,6 +125,8 @@ def test_check_installs_every_extra_and_compiles_the_kernel_before_the_tests(
     venv = tmp_path / ".venv"
     lines = make_n(venv, "check")
     assert installed_extras(lines) == [{"all", "test"}]
+    assert f"PYTHON=python3 tools/install-venv --pip --quiet {venv} all,test" in lines  # pip:
+    # its torch is the CPU wheel that pip's configuration names
     warm = lines.index(f"{venv}/bin/python -m eights.fast")
     first_check = next(i for i, line in enumerate(lines) if "ruff check" in line)
     assert lines.index(f"touch {venv}/.installed {venv}/.installed-play") == warm + 1
@@ -162,3 +164,113 @@ def test_make_path_prints_the_directory_of_eights(tmp_path: Path) -> None:
     done = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(ROOT), f"VENV={venv}",
                            "path"], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == f"{venv}/bin\n"
+
+
+# ---------------------------------------------------------------- tools/install-venv
+# The install of make play and make test, run with stand-ins for python and uv that log
+# their calls and make the files the real ones would (the environment's python, uv once
+# bootstrapped): what it runs, in which order, and its falls back to pip, without installing
+# anything.
+
+INSTALL = ROOT / "tools" / "install-venv"
+FAKE_PYTHON = r"""#!/bin/sh
+echo "python $*" >> "$FAKE_LOG"
+case "$*" in
+  "-m venv --without-pip "*|"-m venv "*)
+    dir=$(eval echo \${$#}); mkdir -p "$dir/bin"; cp "$0" "$dir/bin/python"
+    case "$*" in *--without-pip*) ;; *) touch "$dir/has-pip" ;; esac ;;
+  *"-m pip --version"*) [ -e "$(dirname "$(dirname "$0")")/has-pip" ] || exit 1 ;;
+  *"-m ensurepip"*) touch "$(dirname "$(dirname "$0")")/has-pip" ;;
+  *"install --quiet uv"*)
+    [ "$FAKE_UV_BOOT" = ok ] || exit 1
+    venv=${FAKE_VENV}; cp "$FAKE_UV" "$venv/bin/uv" ;;
+esac
+exit 0
+"""
+FAKE_UV = """#!/bin/sh
+echo "uv $*" >> "$FAKE_LOG"
+exit "${FAKE_UV_RC:-0}"
+"""
+
+
+def install(tmp_path: Path, *args: str, uv_on_path: bool = False, boot: bool = True,
+            uv_rc: int = 0, env: dict[str, str] | None = None) -> tuple[int, list[str], str]:
+    """Run tools/install-venv in ``tmp_path`` with the stand-ins; its status, the calls made
+    (paths shortened: VENV, the stand-ins by name) and its output."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    python, uv = tools / "python3", tools / "uv-stand-in"
+    python.write_text(FAKE_PYTHON)
+    uv.write_text(FAKE_UV)
+    for path in (python, uv):
+        path.chmod(0o755)
+    path_dirs = [str(tools)] if not uv_on_path else [str(tools), str(tmp_path / "onpath")]
+    if uv_on_path:
+        (tmp_path / "onpath").mkdir()
+        (tmp_path / "onpath" / "uv").write_text(FAKE_UV)
+        (tmp_path / "onpath" / "uv").chmod(0o755)
+    venv = tmp_path / ".venv"
+    done = subprocess.run(
+        ["sh", str(INSTALL), *args, str(venv), "tui,fast"], cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, check=False,
+        env={"PATH": ":".join([*path_dirs, "/usr/bin", "/bin"]), "PYTHON": str(python),
+             "FAKE_LOG": str(tmp_path / "log"), "FAKE_UV": str(uv), "FAKE_VENV": str(venv),
+             "FAKE_UV_BOOT": "ok" if boot else "no", "FAKE_UV_RC": str(uv_rc), **(env or {})})
+    log = (tmp_path / "log").read_text().splitlines() if (tmp_path / "log").exists() else []
+    short = [line.replace(str(venv), "VENV").replace(str(python), "python3") for line in log]
+    return done.returncode, short, done.stdout + done.stderr
+
+
+def test_install_uses_the_uv_on_path_and_creates_the_environment_without_pip(
+        tmp_path: Path) -> None:
+    status, calls, out = install(tmp_path, uv_on_path=True)
+    assert status == 0, out
+    assert calls == ["python -m venv --without-pip VENV",
+                     "uv pip install --python VENV/bin/python pip -e .[tui,fast]"]
+    assert "== make: installing eights[tui,fast] into" in out and "with uv" in out
+
+
+def test_install_puts_uv_into_the_environment_with_pip_when_none_is_on_path(
+        tmp_path: Path) -> None:
+    status, calls, out = install(tmp_path)
+    assert status == 0, out
+    assert calls == [
+        "python -m venv --without-pip VENV",
+        "python -m pip --disable-pip-version-check --python VENV/bin/python install --quiet uv",
+        "uv pip install --python VENV/bin/python pip -e .[tui,fast]"]
+    assert "installing uv, a faster installer" in out
+    # the next install finds it there, and the environment is not made again
+    (tmp_path / "log").unlink()
+    for stand_in in (tmp_path / "tools").iterdir():
+        stand_in.unlink()
+    (tmp_path / "tools").rmdir()
+    status, calls, out = install(tmp_path)
+    assert status == 0, out
+    assert calls == ["uv pip install --python VENV/bin/python pip -e .[tui,fast]"]
+
+
+@pytest.mark.parametrize("why", ["UV=no", "no uv to be had", "uv fails"])
+def test_install_falls_back_to_pip(tmp_path: Path, why: str) -> None:
+    status, calls, out = install(tmp_path, boot=why != "no uv to be had",
+                                 uv_rc=1 if why == "uv fails" else 0,
+                                 env={"UV": "no"} if why == "UV=no" else None)
+    assert status == 0, out
+    pip = "python -m pip --disable-pip-version-check install --progress-bar on -e .[tui,fast]"
+    assert calls[-1] == pip
+    assert "with pip" in out
+    if why == "UV=no":  # the environment as before uv: made with pip
+        assert calls == ["python -m venv VENV", "python -m pip --version", pip]
+    else:  # made without pip for uv: pip is brought in first
+        assert calls[0] == "python -m venv --without-pip VENV"
+        assert "python -m ensurepip --upgrade --default-pip" in calls
+        said = "uv could not be installed" if why == "no uv to be had" else "uv failed"
+        assert f"{said}: pip installs instead" in out
+
+
+def test_make_test_installs_quietly_with_pip(tmp_path: Path) -> None:
+    status, calls, out = install(tmp_path, "--pip", "--quiet", uv_on_path=True)
+    assert status == 0, out
+    assert calls == [
+        "python -m venv VENV", "python -m pip --version",
+        "python -m pip --disable-pip-version-check --quiet install --upgrade pip",
+        "python -m pip --disable-pip-version-check --quiet install -e .[tui,fast]"]

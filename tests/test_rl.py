@@ -239,7 +239,7 @@ def test_env_without_the_illegal_wrapper_raises() -> None:
     ({"episode": "game"}, "unknown episode 'game'; episodes: round, match"),
     ({"dealer": 4}, "dealer 4 is not a seat; seats are 0 to 3"),
     ({"render_mode": "rgb_array"}, "unknown render_mode 'rgb_array'; render modes: ansi, human"),
-    ({"players": 9}, "huit-fou: 9 players is not allowed; this rule set takes 2 to 6"),
+    ({"players": 9}, "huit-fou is played by 2 to 6 players, not 9"),
     ({"rules": "no-such-game"}, "no-such-game"),
     ({"overrides": ["hand_size=zero"]}, "hand_size"),
 ])

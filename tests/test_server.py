@@ -281,7 +281,7 @@ def test_create_join_and_lobby(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("body", "status", "words"), [
     ({"rules": "/etc/passwd"}, 400, "unknown rules"),
-    ({"rules": "classic", "players": 11}, 400, "11 players is not allowed"),
+    ({"rules": "classic", "players": 11}, 400, "classic is played by 2 to 10 players, not 11"),
     ({"rules": "classic", "players": 3, "bots": {"3": "greedy"}}, 400, "bot seat '3' does not exist"),
     ({"rules": "classic", "players": 3, "bots": {"x": "greedy"}}, 400, "seats are 0 to 2"),
     ({"rules": "classic", "players": 3, "bots": {"01": "greedy"}}, 400, "bot seat '01'"),

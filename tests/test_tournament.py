@@ -198,11 +198,12 @@ def test_the_table_explains_its_order_and_the_reshuffled_rounds() -> None:
     result = tournament("classic", 4, ["greedy", "random"], deals=6, seed=2, seats=(1, 3))
     table = standings_table(result)
     rows = table.splitlines()[3:3 + len(result.standings)]
-    per_seat = [float(row.split()[3]) for row in rows]
+    per_seat = [float(row.split()[4]) for row in rows]
     assert per_seat == sorted(per_seat, reverse=True)
     for row, s in zip(rows, result.standings, strict=True):
         assert row.split()[0] == s.bot
-        assert float(row.split()[3]) == pytest.approx(s.win_share / s.seat_share, abs=0.005)
+        assert float(row.split()[4]) == pytest.approx(s.win_share / s.seat_share, abs=0.005)
+        assert float(row.split()[3]) == pytest.approx(s.seat_share, abs=0.0005)  # (level)
     text = " ".join(table.split())
     assert "Order: by win share per seat held" in text
     assert "then by rating ordinal where that ties" in text

@@ -433,7 +433,7 @@ async def test_rules_dialog_and_speed_keys(tmp_path: Path) -> None:
         assert app.table.speed == "instant"
         await pilot.press("minus", "minus")
         assert app.table.speed == "normal"
-        assert "Bots: normal" in str(app.table.sub_title)
+        assert "Speed: normal" in str(app.table.sub_title)
         await pilot.press("plus")
         assert app.table.speed == "fast"
 
@@ -527,7 +527,7 @@ async def test_the_screen_answers_while_a_bot_thinks(tmp_path: Path) -> None:
             assert app.table.selected == (selected + 1) % len(shown_hand(app))
             assert app.table.query_one(HandFan).selected == app.table.selected
             await pilot.press("minus")
-            assert app.table.speed == "fast" and "Bots: fast" in str(app.table.sub_title)
+            assert app.table.speed == "fast" and "Speed: fast" in str(app.table.sub_title)
             await pilot.press("question_mark")
             dialog = app.screen
             assert isinstance(dialog, RulesScreen)

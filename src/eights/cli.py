@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from eights import __version__
 from eights.bots import Bot, check_table, make_bot
@@ -44,10 +44,14 @@ from eights.tui import SPEEDS
 
 def _no_flag_types(params: list[Any]) -> list[Any]:
     """Typer's help gives a flag a type column (``<bool>``) as if it took a value; a flag
-    (``--plain``, ``--json``, ``--help``) shows none."""
+    (``--plain``, ``--json``, ``--help``) shows none. A required argument reads as its
+    metavar in the usage line (``eights train [OPTIONS] RULES``, not Typer's ``{RULES}``)."""
     for param in params:
         if isinstance(param, TyperOption) and param.is_flag:
             param.metavar = ""  # the help's type column shows the metavar when one is set
+        elif (isinstance(param, TyperArgument) and param.required and param.nargs == 1
+              and param.metavar):
+            setattr(param, "get_usage_pieces", lambda ctx, name=param.metavar: [name])  # noqa: B010
     return params
 
 
@@ -299,7 +303,7 @@ def play(
     else:
         rules_obj = _rules(rules, set_)
         n = _players(rules_obj, players)
-        specs = [b.strip() for b in bots.split(",") if b.strip()]
+        specs = _bot_list(bots)
         try:
             for spec in specs:  # a bot that cannot play this table fails now, not at its turn
                 check_table(make_bot(spec), rules_obj, n)
@@ -333,7 +337,7 @@ def rules_list() -> None:
 
 @rules_app.command("show")
 def rules_show(
-    spec: Annotated[str, typer.Argument(help="Preset name or rules file.")],
+    spec: Annotated[str, typer.Argument(metavar="SPEC", help="Preset name or rules file.")],
     set_: SetOpt = None,
     as_toml: Annotated[bool, typer.Option("--toml", help="Print every field as TOML.")] = False,
     lang: LangOpt = None,
@@ -380,7 +384,7 @@ def _to_toml(table: dict[str, Any]) -> str:
 
 @app.command("replay")
 def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="An eights-record/1 JSON file.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="An eights-record/1 JSON file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
     trace: Annotated[bool, typer.Option(help="Print one JSON line per decision.")] = False,
     lang: LangOpt = None,
@@ -578,13 +582,24 @@ def _fast_engine(engine: str | None, rules: Rules, n: int, seats: list[Bot] | No
     return True
 
 
+def _bot_list(text: str, option: str = "--bots") -> list[str]:
+    """The bot specs of a comma-separated option; an empty entry (``greedy,,expert``, a
+    trailing comma) is refused, naming it."""
+    names = [b.strip() for b in text.split(",")]
+    if not any(names):
+        _fail(f"{option} needs bot names, e.g. {option} greedy,random")
+    for i, name in enumerate(names):
+        if not name:
+            _fail(f"{option} {text!r}: entry {i + 1} is empty; give bot names separated by "
+                  "commas, e.g. greedy,expert")
+    return names
+
+
 def _bots_for_seats(spec: str | None, n: int) -> list[Bot] | None:
     """``--bots a,b``: one bot per seat, the list repeated over the seats."""
     if spec is None:
         return None
-    names = [b.strip() for b in spec.split(",") if b.strip()]
-    if not names:
-        _fail("--bots needs bot names, e.g. --bots greedy,random")
+    names = _bot_list(spec)
     try:
         return [make_bot(names[s % len(names)]) for s in range(n)]
     except ValueError as exc:
@@ -621,7 +636,7 @@ def tournament_cmd(
     n = _players(rules_obj, players)
     if json_file is not None and str(json_file) != "-":
         _check_output(json_file, "--json")
-    specs = [b.strip() for b in bots.split(",")]
+    specs = _bot_list(bots)
     lineup: list[int] | None = None
     if seats is not None:
         try:
@@ -848,7 +863,8 @@ def _database(db: str | None, doing: str) -> Iterator[tuple[Any, str]]:
         _fail(f"cannot {doing} the database {shown!r}: {str(exc).splitlines()[0]}")
 
 
-@db_app.command("upgrade")
+@db_app.command("upgrade", short_help="Bring the database schema to this version's newest "
+                                       "revision.")
 def db_upgrade(db: Annotated[str | None, _DB_URL] = None) -> None:
     """Bring the database schema to this version's newest revision (the server does it too
     as it starts, under a lock; run this before starting several processes)."""
@@ -879,9 +895,10 @@ def db_revision(db: Annotated[str | None, _DB_URL] = None) -> None:
     typer.echo(f"{shown}: revision {current or '(empty)'}; newest {head} ({state})")
 
 
-@app.command()
+@app.command(short_help="Train a learned bot for a rule set and a player count.")
 def train(
-    rules: Annotated[str, typer.Argument(help="Preset name or rules file (house rules).")],
+    rules: Annotated[str, typer.Argument(metavar="RULES",
+                                         help="Preset name or rules file (house rules).")],
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")]
     = None,
     hours: Annotated[float, typer.Option(help="Hours of training (with --resume: in all).")]
@@ -981,14 +998,15 @@ def train(
         result = trainer.run(report, checkpoint)
     curve = folder / "curve.png"
     if result.curve:
-        save_curve(result.curve, curve, f"{rules_obj.name}, {n} players")
+        save_curve(result.curve, curve, f"{rules_obj.title}, {n} players", n)
     rate = result.samples / max(result.seconds, 1e-9)
     typer.echo(f"trained {result.seconds / 60:.1f} min: {result.samples:,} decisions learned "
                f"from ({rate:,.0f} a second), {result.rounds:,} rounds")
     if result.curve:
         last = result.curve[-1]
         typer.echo(f"against the expert: {last['win_share']:.3f} [{last['low']:.3f}, "
-                   f"{last['high']:.3f}] ({int(last['rounds'])} rounds); curve: {curve}")
+                   f"{last['high']:.3f}] ({int(last['rounds'])} rounds; level with the experts "
+                   f"at {1 / n:.3f}, one seat in {n}); curve: {curve}")
     model = folder / "model.npz"
     typer.echo(f"model: {model} (play it: eights play -r {rules} -n {n} "
                f"--bots learned:model={model})")
@@ -1022,7 +1040,8 @@ def _training_bar(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], None]]:
                 return
             shown = now
             vs = (f"{p.curve[-1]['win_share']:.2f} [{p.curve[-1]['low']:.2f}, "
-                  f"{p.curve[-1]['high']:.2f}]" if p.curve else "(measuring)")
+                  f"{p.curve[-1]['high']:.2f}] (level: {1 / trainer.players:.2f})" if p.curve
+                  else "(measuring)")
             if p.teaching:
                 vs += (f"  ({trainer.config.refine}: {p.teaching:,} of "
                        f"{trainer.config.refine_decisions:,} decisions)")

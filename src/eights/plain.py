@@ -234,7 +234,7 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
 
     game = session.game
     say(_("{title} — {n} players. Type an action, “rules”, “undo” or “quit”.",
-          title=game.rules.title, n=game.n))
+          title=_(game.rules.title), n=game.n))
     say(_("Type a card (7h), d to draw, p to pass; a wild card alone (8h) asks for the suit."))
     if game.rules.multi_play is not MultiPlay.NONE:  # SW3
         say(_("Several cards of one rank go down as one play, the last one on top: 7h+7s "

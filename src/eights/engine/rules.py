@@ -458,8 +458,8 @@ class Rules:
         """Raise :class:`RulesError` unless this many players can play."""
         low, high = self.players
         if not low <= players <= high:
-            raise RulesError(f"{self.name}: {players} players is not allowed; "
-                             f"this rule set takes {low} to {high}")
+            raise RulesError(f"{self.name} is played by {low} to {high} players, not "
+                             f"{players}")
         cards = (4 * len(self.ranks) + self.jokers) * self.decks_for(players)
         if self.hand_size_for(players) * players >= cards:
             more = "" if len(self.ranks) == len(RANKS) else ", or use more ranks (ranks)"

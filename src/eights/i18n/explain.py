@@ -203,11 +203,16 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator,
     if not bits and cancels:  # BJ4: a plain card, but it voids a pick-up
         bits.append(_("played on a pending draw of {cards}, they cancel it; otherwise they "
                       "are plain cards", cards=_card_set(cancels, _)))
-    name = _rank_plural(rank, _) if label is None else label
-    name = name[:1].upper() + name[1:]
-    if not bits:  # a table whose effects are off (special_cards = false: said below)
-        return None if not rules.special_cards else _("{cards}: no effect.", cards=name)
-    return _("{cards}: {effects}.", cards=name, effects=_("; ").join(bits))
+    if not bits and not rules.special_cards:  # a table whose effects are off: said below
+        return None
+    if label is None:  # a whole rank: "8s: ...", « Les 8 : ... »
+        ranks = _rank_plural(rank, _)
+        text = (_("{ranks}: {effects}.", ranks=ranks, effects=_("; ").join(bits)) if bits
+                else _("{ranks}: no effect.", ranks=ranks))
+    else:
+        text = (_("{cards}: {effects}.", cards=label, effects=_("; ").join(bits)) if bits
+                else _("{cards}: no effect.", cards=label))
+    return text[:1].upper() + text[1:]
 
 
 def _groups(rules: Rules, rank: Rank) -> list[tuple[list[Card], CardRule]]:

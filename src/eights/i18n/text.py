@@ -27,6 +27,7 @@ from eights.engine.rules import CardRule, GoingOut, Rules, Scoring
 from eights.i18n import Translator
 
 __all__ = [
+    "BOT_LEVELS",
     "SUIT_KEYS",
     "SUIT_WORDS",
     "action_words",
@@ -36,6 +37,9 @@ __all__ = [
     "card_words",
     "describe_move",
     "hand_count_words",
+    "level_name",
+    "level_words",
+    "levels_words",
     "match_words",
     "ordinal",
     "placings",
@@ -609,3 +613,56 @@ def match_words(rules: Rules, _: Translator) -> str:
     else:
         goal = _("No target")
     return f"{goal} · {wins}"
+
+
+BOT_LEVELS: tuple[str, ...] = ("random", "greedy", "expert", "ismcts", "learned",
+                               "ismcts:prior=learned")
+"""The bots' levels, as bot specs, from the weakest: one vocabulary for the terminal's
+new-match screen and header and the browser's new-table form and seats."""
+
+
+def level_words(level: str, _: Translator) -> tuple[str, str]:
+    """The name of ``level`` (a spec of :data:`BOT_LEVELS`) and what it does, in one line.
+
+    >>> from eights.i18n import translator
+    >>> level_words("ismcts:prior=learned", translator("fr"))[0]
+    'Recherche + entraîné'
+    """
+    return {
+        "random": (_("Random"), _("Plays any legal move, at random.")),
+        "greedy": (_("Greedy"), _("Sheds its costliest card first and keeps its wild cards "
+                                  "for last.")),
+        "expert": (_("Expert"), _("Weighs each move on what is public: points, cards "
+                                  "counted, attacks.")),
+        "ismcts": (_("Search"), _("Plays out deals of the hidden cards to choose; about a "
+                                  "second a move.")),
+        "learned": (_("Learned"), _("A network trained by self-play for these rules and this "
+                                    "many players.")),
+        "ismcts:prior=learned": (_("Search + learned"), _("The search, with the learned "
+                                                          "network's move as the one to beat.")),
+    }[level]
+
+
+def level_name(spec: str, _: Translator) -> str:
+    """The level a bot of ``spec`` plays at, in words: a level of :data:`BOT_LEVELS` by its
+    name; a spec with other options by its bot's level and the spec; an unknown bot by its
+    spec.
+
+    >>> from eights.i18n import translator
+    >>> en = translator("en")
+    >>> level_name("greedy", en), level_name("ismcts:time=0.5", en), level_name("mine", en)
+    ('Greedy', 'Search (ismcts:time=0.5)', 'mine')
+    """
+    if spec in BOT_LEVELS:
+        return level_words(spec, _)[0]
+    bot = spec.split(":", 1)[0].strip()
+    if bot in BOT_LEVELS:
+        return f"{level_words(bot, _)[0]} ({spec})"
+    return spec
+
+
+def levels_words(specs: Sequence[str], _: Translator) -> str:
+    """The levels of a table's bots, each named once, in seat order: ``Greedy``,
+    ``Expert, Search``."""
+    names = [level_name(spec, _) for spec in specs]
+    return ", ".join(dict.fromkeys(names))

@@ -561,12 +561,12 @@ def standings_table(result: TournamentResult) -> str:
         f"{_count(replays, 'seating')} = {_count(rounds, 'round')}, seed {result.seed} "
         f"({result.seconds:.1f}s)",
         "",
-        f"{'bot':<{width}}  seats  win share  per seat  95% CI (deals)  points/round  "
+        f"{'bot':<{width}}  seats  win share  (level)  per seat  95% CI (deals)  points/round  "
         f"rating mu ± sigma  ordinal",
     ]
     for s in result.standings:
         lines.append(
-            f"{s.bot:<{width}}  {s.seat_share:>5.0%}  {s.win_share:>9.3f}  "
+            f"{s.bot:<{width}}  {s.seat_share:>5.0%}  {s.win_share:>9.3f}  {s.seat_share:>7.3f}  "
             f"{s.win_share / s.seat_share if s.seat_share else 0.0:>8.2f}  {_pct(s.ci95):<14}  "
             f"{s.mean_points:>12.2f}  {s.rating.mu:>7.2f} ± {s.rating.sigma:<7.2f}  "
             f"{s.rating.ordinal:>7.2f}")
@@ -574,6 +574,10 @@ def standings_table(result: TournamentResult) -> str:
     past = sum(o.past_script for o in result.outcomes)
     lines += [
         "",
+        *textwrap.wrap(
+            "win share: the share of the rounds a bot won; (level): the share it would win by "
+            f"chance, the seats it held ({1 / result.players:.3f} for one seat in "
+            f"{result.players}: level with the others).", 100),
         *textwrap.wrap(
             "Order: by win share per seat held (win share / seats; 1.00 wins as often as the "
             "seats would by chance), then by rating ordinal where that ties. The rating weighs "

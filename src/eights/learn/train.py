@@ -662,9 +662,10 @@ def evaluate(model: Model, opponent: str, deals: int, seed: int,
             "high": round(mine.ci95[1], 4), "rounds": len(result.outcomes)}
 
 
-def save_curve(curve: list[dict[str, float]], path: Path, title: str) -> None:
+def save_curve(curve: list[dict[str, float]], path: Path, title: str, players: int = 2) -> None:
     """The learning curve as a PNG: win share against the expert (with its 95% interval)
-    over training time."""
+    over training time, from the start of training, and the share that is level with the
+    expert (one seat in ``players``: 0.5 at two players, 0.25 at four)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -675,7 +676,9 @@ def save_curve(curve: list[dict[str, float]], path: Path, title: str) -> None:
     ax.plot(minutes, [c["win_share"] for c in curve], marker="o", label="learned vs expert")
     ax.fill_between(minutes, [c["low"] for c in curve], [c["high"] for c in curve], alpha=0.25,
                     label="95% interval")
-    ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    ax.axhline(1 / players, color="grey", linestyle="--", linewidth=1,
+               label=f"level with the expert ({1 / players:.2f})")
+    ax.set_xlim(0, max(minutes, default=0) * 1.05 or 1)  # from the start, one point or many
     ax.set_xlabel("training time (minutes)")
     ax.set_ylabel("win share")
     ax.set_ylim(0, 1)

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from eights import __version__
 from eights.engine.rules import load_rules, preset_names
+from eights.i18n.text import BOT_LEVELS
 from eights.server.hub import Hub
 from eights.server.limits import Limits
 from eights.server.protocol import (
@@ -36,6 +37,9 @@ from eights.server.room import BOTS, Connection, Room
 from eights.server.store import Store
 from eights.server.thinking import Pool, table_fits
 from eights.server.web import add_web_routes
+
+LEVELS = tuple(level for level in BOT_LEVELS if level.split(":")[0] in BOTS)
+"""The bots' levels the new-table form offers (as the terminal's new-match screen does)."""
 
 __all__ = ["create_app", "data_dir", "default_db_url"]
 
@@ -172,16 +176,18 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
         """The rule sets a table can use, and the bots it can seat (``bots``: their names;
-        a preset's ``bot_players``: the player counts a bot that needs something made for the
-        table, the learned bot's model, can be seated at)."""
+        ``levels``: the levels the new-table form offers, as bot specs, weakest first; a
+        preset's ``bot_players``: the player counts a level that needs something made for
+        the table, the learned bot's model, can be seated at)."""
         if not listed:  # the same for the server's life; the models are read once
             for name in preset_names():
                 rules = load_rules(name)
                 listed.append({"name": name, "title": rules.title,
                                "players": list(rules.players),
                                "default_players": rules.default_players, "target": rules.target,
-                               "bot_players": await asyncio.to_thread(table_fits, rules)})
-        return {"presets": listed, "bots": list(BOTS)}
+                               "bot_players": await asyncio.to_thread(table_fits, rules,
+                                                                      LEVELS)})
+        return {"presets": listed, "bots": list(BOTS), "levels": list(LEVELS)}
 
     @app.get("/api/tables")
     async def lobby() -> dict[str, Any]:

@@ -120,17 +120,19 @@ def check_bot(spec: str, seconds: float, rules: Rules | None = None,
     return bot
 
 
-def table_fits(rules: Rules) -> dict[str, list[int]]:
-    """For each seatable bot that needs something made for its table (a ``check_table``,
-    such as the learned bot's model), the player counts of ``rules`` it can be seated at;
-    the other bots fit every count and are not listed.
+def table_fits(rules: Rules, specs: Sequence[str] = BOTS) -> dict[str, list[int]]:
+    """For each seatable bot of ``specs`` that needs something made for its table (a
+    ``check_table``, such as the learned bot's model), the player counts of ``rules`` it
+    can be seated at; the other bots fit every count and are not listed.
 
     >>> from eights.engine.rules import load_rules
     >>> table_fits(load_rules("classic"))
     {'learned': [2, 4]}
+    >>> table_fits(load_rules("classic"), ["greedy", "ismcts:prior=learned"])
+    {'ismcts:prior=learned': [2, 4]}
     """
     fits: dict[str, list[int]] = {}
-    for name in BOTS:
+    for name in specs:
         check = getattr(make_bot(name), "check_table", None)
         if not callable(check):
             continue

@@ -26,6 +26,7 @@ from eights.engine.cards import Rank
 from eights.engine.rules import MultiPlay, Rules, Scoring, load_rules, preset_names
 from eights.i18n import LANGUAGES, translator
 from eights.i18n.explain import card_effects, describe, match_goal
+from eights.i18n.text import BOT_LEVELS, level_words
 from eights.server.protocol import ErrorCode, ProtocolError
 
 __all__ = ["MESSAGES", "PLURALS", "STATIC", "add_web_routes", "table_rules", "ui_catalog"]
@@ -144,21 +145,25 @@ PLURALS: tuple[tuple[str, str], ...] = (
     plural("Winner: {names}.", "Winners: {names}."),
     plural("{n} player", "{n} players"),
     plural("{name}: {n} penalty point (overflow)", "{name}: {n} penalty points (overflow)"),
-    plural("Match to {n} round won", "Match to {n} rounds won"),
+    plural("Match: the first to win {n} round", "Match: the first to win {n} rounds"),
+    plural("{k}, {n} free seat", "{k}, {n} free seats"),
 )
 """Plural message ids: the page picks a form with the language's rule."""
 
 
 def ui_catalog(lang: str) -> dict[str, Any]:
     """The page's words in ``lang``: ``{"lang", "messages": {id: text}, "plurals": {id: [one,
-    many]}, "presets": {name: title}}`` (a preset's title through the catalog too)."""
+    many]}, "presets": {name: title}, "levels": {spec: [name, about]}}`` (a preset's title
+    through the catalog too; the bots' levels as the terminal names them,
+    :func:`eights.i18n.text.level_words`)."""
     tr = translator(lang)
     plurals: dict[str, list[str]] = {}
     for one, many in PLURALS:
         plurals[one] = list(tr.plural_forms(one, many))
     presets = {name: tr(load_rules(name).title) for name in preset_names()}
+    levels = {level: list(level_words(level, tr)) for level in BOT_LEVELS}
     return {"lang": tr.lang, "messages": {m: tr(m) for m in MESSAGES}, "plurals": plurals,
-            "presets": presets}
+            "presets": presets, "levels": levels}
 
 
 def table_rules(rules: Rules, lang: str) -> dict[str, Any]:

@@ -63,6 +63,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -76,11 +77,18 @@ from eights.engine.observation import Observation
 from eights.engine.rules import MultiPlay, Scoring
 from eights.i18n import Translator
 from eights.i18n.explain import describe
-from eights.i18n.text import card_label, placings, rank_words, round_summary
+from eights.i18n.text import card_label, levels_words, placings, rank_words, round_summary
 from eights.session import BotTurn, Session
 from eights.tui import DELAYS, SPEEDS
 from eights.tui.cards import GameLog, set_text
-from eights.tui.dialogs import HandoverScreen, QuitScreen, RoundOverScreen, RulesScreen, SuitPicker
+from eights.tui.dialogs import (
+    HandoverScreen,
+    QuitScreen,
+    RoundOverScreen,
+    RulesScreen,
+    SuitPicker,
+    key_lines,
+)
 from eights.tui.hand import HandFan
 from eights.tui.panels import PlayersPanel, TablePanel
 
@@ -104,6 +112,8 @@ NARROW = 100
 SPARE_KEYS = ("rules", "new", "undo")
 """Buttons of the bottom bar left out, in this order, when the bar would not fit the width
 (their keys still work; ``?`` is told in the log at the start)."""
+HEADER_MARGIN = 16
+"""Columns of the header that its title cannot use (the icon on the left, the margins)."""
 FLASH_SECONDS = 4.0
 """How long a message about a key that does not apply stays on the status line."""
 
@@ -250,7 +260,7 @@ class TableScreen(Screen[None]):
             yield ActionButton(_("Announce (a)"), id="announce", compact=True,
                                action="screen.toggle_announce")
             yield ActionButton(_("Undo (u)"), id="undo", compact=True, action="screen.undo")
-            yield ActionButton(_("Rules (?)"), id="rules", compact=True, action="screen.rules")
+            yield ActionButton(_("Help (?)"), id="rules", compact=True, action="screen.rules")
             yield ActionButton(_("New (n)"), id="new", compact=True, action="screen.new_match")
             yield ActionButton(_("Quit (q)"), id="quit", compact=True, action="screen.quit_game")
         yield Static(id="too-small", markup=False)
@@ -259,11 +269,11 @@ class TableScreen(Screen[None]):
         _ = self.tr
         s = self.session
         rules = self.obs.rules
-        self.app.title = rules.title
+        self.app.title = _(rules.title)  # as the help (?) and the browser name them
         self.query_one("#players").border_title = _("Players")
         self.query_one("#table").border_title = _("Table")
         self.query_one("#log").border_title = _("Log")
-        self.say(_("{title}: {n} players. Press ? for the rules.", title=rules.title,
+        self.say(_("{title}: {n} players. Press ? for the rules and the keys.", title=_(rules.title),
                    n=len(s.seats)))
         if s.path is not None:
             self.say(_("This game is saved as you play: {path}", path=s.path))
@@ -286,6 +296,8 @@ class TableScreen(Screen[None]):
         self.set_class(width < NARROW, "-narrow")
         self.query_one(HandFan).set_big(height >= TALL)
         self._fit_keys(width)
+        if self.is_mounted:
+            self._show_title()
         if small:
             set_text(self.query_one("#too-small", Static), _(
                 "This terminal is {width}×{height}: the table needs at least {min_width}×"
@@ -710,10 +722,23 @@ class TableScreen(Screen[None]):
             self.advance()
 
     def _show_title(self) -> None:
-        """The round and the bots' pace, in the header."""
+        """The rules' title, the round, the level the bots play at and their speed, in the
+        header; where that would not fit the width, without the title (the terminal's window
+        still shows it), then without the keys of the speed."""
         _ = self.tr
-        self.sub_title = " · ".join([_("Round {n}", n=self.obs.round),
-                                     _("Bots: {speed} (+/−)", speed=speed_words(self.speed, _))])
+        title = _(self.obs.rules.title)
+        bots = [seat.player for seat in self.session.seats if not seat.human]
+        head = [_("Round {n}", n=self.obs.round),
+                *([_("Bots: {levels}", levels=levels_words(bots, _))] if bots else [])]
+        speed = speed_words(self.speed, _)
+        long = " · ".join([*head, _("Speed: {speed} (+/−)", speed=speed)])
+        short = " · ".join([*head, _("Speed: {speed}", speed=speed)])
+        room = self.app.size.width - HEADER_MARGIN
+        self.app.title = title
+        if cell_len(f"{title} — {long}") <= room:
+            self.title, self.sub_title = None, long
+        else:
+            self.title, self.sub_title = "", long if cell_len(long) <= room else short
 
     # ------------------------------------------------------------------ actions
 
@@ -905,7 +930,8 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         title, *paragraphs = describe(self.obs.rules, self.tr)
-        self.app.push_screen(RulesScreen(title, paragraphs, self.tr))
+        self.app.push_screen(RulesScreen(title, paragraphs, self.tr,
+                                         key_lines(self.obs.rules, self.tr)))
 
     def action_speed(self, step: int) -> None:
         """One step faster (1) or slower (-1)."""
@@ -934,6 +960,7 @@ class TableScreen(Screen[None]):
     def _new_match_chosen(self, choice: NewMatch | None) -> None:
         _ = self.tr
         if choice is None:
+            self.say(_("No new match: this one goes on."))
             self.advance()
         elif self.in_progress():
             def answer(answer: str | None) -> None:
@@ -1020,6 +1047,13 @@ class EightsApp(App[None]):
         self.push_screen(TableScreen(self.session, self.tr, self.speed))
         if _terminal_alive():  # a real terminal: leave when it goes away
             self.set_interval(1.0, self.check_terminal)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's line; without the dash when the title is left out (a narrow terminal:
+        :meth:`TableScreen._show_title`)."""
+        if not title:
+            return Content(sub_title).stylize("dim")
+        return super().format_title(title, sub_title)
 
     def check_terminal(self) -> None:
         """Quit when the terminal has gone (its window closed under ``make play``, where no

@@ -10,6 +10,7 @@ app they run in (its ``tr``), or one given to them.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -89,12 +90,37 @@ class GameLog(RichLog):
         shown = self.scrollable_content_region.width  # 0 until laid out: RichLog then
         room = max(shown, self.min_width)              # writes it again once sized
         if shown and width is None:
-            if isinstance(content, str) and NBSP in content:
+            if isinstance(content, str) and any(cell_len(word) > room and "/" in word
+                                                for word in content.split(" ")):
+                content = "\n".join(path_lines(content, room))  # a saved game's path
+            elif isinstance(content, str) and NBSP in content:
                 content = "\n".join(Unbroken(content).lines(room))
             elif isinstance(content, Text) and NBSP in content.plain:
                 content = Text("\n".join(Unbroken(content.plain).lines(room)),
                                style=content.style)
         return super().write(content, width, expand, shrink, scroll_end, animate)
+
+
+def path_lines(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, broken at its spaces, and a path longer
+    than a line after one of its ``/`` (not inside a name, as the log would).
+
+    >>> path_lines("Saved: /home/ana/.local/share/eights/games/20261128-classic.json", 24)
+    ['Saved: /home/ana/.local/', 'share/eights/games/', '20261128-classic.json']
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        pieces = (re.findall(r"[^/]*/|[^/]+$", word) if cell_len(word) > width and "/" in word
+                  else [word])
+        for i, piece in enumerate(pieces):
+            joined = line + (" " if line and i == 0 else "") + piece
+            if line and cell_len(joined) > width:
+                lines.append(line)
+                line = piece
+            else:
+                line = joined
+    return [*lines, line] if line else lines
 
 
 def text_visual(text: str) -> str | Unbroken:

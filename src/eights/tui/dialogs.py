@@ -15,13 +15,13 @@ from textual.widgets import Button, Label, Static
 
 from eights.engine.cards import Card, Suit
 from eights.engine.observation import Observation
-from eights.engine.rules import BlockedScoring, Scoring
+from eights.engine.rules import BlockedScoring, MultiPlay, Rules, Scoring
 from eights.i18n import Translator
 from eights.i18n.text import card_label, ordinal, suit_key, suit_keys, suit_words
 from eights.tui.cards import CardChips, text_visual
 
 __all__ = ["HandoverScreen", "QuitScreen", "RoundOverScreen", "RulesScreen", "SuitPicker",
-           "scoring_words"]
+           "key_lines", "scoring_words"]
 
 
 def scoring_words(obs: Observation, names: Sequence[str], _: Translator) -> str:
@@ -113,24 +113,60 @@ class SuitPicker(ModalScreen[Suit | None]):
         self.dismiss(None)
 
 
+def key_lines(rules: Rules, _: Translator) -> list[tuple[str, str]]:
+    """Every key of the table and what it does; a key these rules have no use for says so."""
+    unused = " " + _("(not in these rules)")
+    mark = rules.multi_play is not MultiPlay.NONE
+    announce = rules.announce_last_card or rules.call_out
+    return [
+        ("← → 1–9", _("choose a card (the playable ones are marked)")),
+        (_("Enter"), _("play the chosen card; a wild card asks for the suit to name")),
+        (_("m space"), _("mark the chosen card to go down with others of its rank")
+         + ("" if mark else unused)),
+        ("d", _("draw")),
+        ("p", _("pass, or keep the card you drew")),
+        ("t", _("take the top card of the stock after your play") + (
+            "" if rules.replace_after_play else unused)),
+        ("a", _("announce your last card with the play that leaves you one")
+         + ("" if announce else unused)),
+        ("u", _("take back your last move (one person against bots)")),
+        ("+ −", _("bots play faster / slower")),
+        ("?", _("this help: the keys and the rules")),
+        ("n", _("a new match: rules, players, the bots' level")),
+        ("q", _("leave the game (keep or delete its save)")),
+        (_("Esc"), _("close a dialog")),
+    ]
+
+
 class RulesScreen(ModalScreen[None]):
-    """The rules of the current preset in words (scrollable)."""
+    """The help of ``?``: the keys (:func:`key_lines`), then the rules of the current preset
+    in words (scrollable)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,enter", "close", show=False),
     ]
 
-    def __init__(self, title: str, paragraphs: Sequence[str], _: Translator) -> None:
+    def __init__(self, title: str, paragraphs: Sequence[str], _: Translator,
+                 keys: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__()
         self.rules_title = title
         self.paragraphs = list(paragraphs)
         self.tr = _
+        self.keys = list(keys)
+        """The keys and what they do, shown before the rules."""
 
     def compose(self) -> ComposeResult:
         _ = self.tr
         with Vertical(id="rules-dialog", classes="dialog"):
             yield Static(self.rules_title, classes="dialog-title")
             with VerticalScroll(id="rules-text"):
+                if self.keys:
+                    yield Static(_("Keys"), classes="section")
+                    with Grid(id="keys"):
+                        for key, words in self.keys:
+                            yield Static(key, classes="key", markup=False)
+                            yield Static(text_visual(words), classes="words", markup=False)
+                    yield Static(_("Rules"), classes="section")
                 for text in self.paragraphs:
                     yield Static(text_visual(text), classes="paragraph", markup=False)
             yield Static(_("↑/↓ scroll · Escape: back to the game"), classes="hint")
@@ -169,11 +205,12 @@ class QuitScreen(ModalScreen[str | None]):
                 yield Static(_("Resume it with: eights play --resume {path}", path=self.path),
                              markup=False)
             with Horizontal(classes="buttons"):
-                yield Button(_("Keep the save (k)"), id="keep", variant="primary",
+                # compact: the three fit 80 columns in French too
+                yield Button(_("Keep the save (k)"), id="keep", variant="primary", compact=True,
                              action="screen.answer('keep')")
-                yield Button(_("Delete it (x)"), id="discard", variant="error",
+                yield Button(_("Delete it (x)"), id="discard", variant="error", compact=True,
                              action="screen.answer('discard')")
-                yield Button(_("Stay (Esc)"), id="stay", action="screen.answer('')")
+                yield Button(_("Stay (Esc)"), id="stay", compact=True, action="screen.answer('')")
 
     def action_answer(self, answer: str) -> None:
         self.dismiss(answer or None)
@@ -182,8 +219,9 @@ class QuitScreen(ModalScreen[str | None]):
 class RoundOverScreen(ModalScreen[str]):
     """Every hand revealed, the points and the totals.
 
-    Answers ``next`` (Enter, n), ``quit`` (q), or once the match is over ``leave``
-    (Enter, q, Escape) or ``new`` (n: a new match).
+    Answers ``next`` (Enter), ``quit`` (q), ``new`` (n: a new match, as on the table; in
+    the middle of a match the table asks first whether to leave it), or once the match is
+    over ``leave`` (Enter, q, Escape).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -213,8 +251,13 @@ class RoundOverScreen(ModalScreen[str]):
         with Vertical(id="round-dialog", classes="dialog"):
             yield Static(self.summary[0], classes="dialog-title", markup=False)
             with VerticalScroll(id="round-body"):  # scrolls at big tables on small screens
-                with Grid(id="round-grid"):
-                    for head in (_("Player"), _("Hand"), _("Value"), _("Round"), _("Total")):
+                # SW11: where a round is won by going out, what the hands are worth does not
+                # count (a blocked round goes to the lowest hand: then it does)
+                valued = not (obs.rules.scoring is Scoring.ROUNDS_WON
+                              and any(not hand for hand in obs.revealed))
+                with Grid(id="round-grid", classes="" if valued else "-unvalued"):
+                    for head in (_("Player"), _("Hand"), *([_("Value")] if valued else []),
+                                 _("Round"), _("Total")):
                         yield Label(head, classes="head")
                     winners = set(obs.winners or ()) | {s for s in range(n) if not obs.revealed[s]}
                     if places is not None:
@@ -227,10 +270,11 @@ class RoundOverScreen(ModalScreen[str]):
                         best = "-winner" if s in winners else ""
                         yield Label(self.names[s] + team, classes="name " + best, markup=False)
                         yield CardChips(hand, classes="hand")
-                        counted = " + ".join(str(points[c.rank]) for c in hand)
-                        value = sum(points[c.rank] for c in hand)
-                        yield Label(f"{counted} = {value}" if len(hand) > 1 else str(value),
-                                    classes="value")
+                        if valued:  # the total first: a long sum is cut at the right
+                            counted = " + ".join(str(points[c.rank]) for c in hand)
+                            value = sum(points[c.rank] for c in hand)
+                            yield Label(f"{value} = {counted}" if len(hand) > 1 else str(value),
+                                        classes="value")
                         yield Label(f"{obs.round_points[s]:+d}", classes="points")
                         yield Label(str(obs.scores[s]), classes="total " + best)
                 yield Static(text_visual(scoring_words(obs, self.names, _)), classes="how",
@@ -240,7 +284,7 @@ class RoundOverScreen(ModalScreen[str]):
             if obs.match_over:
                 hint = _("The match is over. n: a new match · q or Enter: leave")
             else:
-                hint = _("Enter or n: next round · q: quit")
+                hint = _("Enter: next round · n: a new match · q: quit")
             yield Static(hint, classes="hint")
 
     def on_mount(self) -> None:
@@ -259,7 +303,7 @@ class RoundOverScreen(ModalScreen[str]):
         self.dismiss("leave" if self.obs.match_over else "next")
 
     def action_new(self) -> None:
-        self.dismiss("new" if self.obs.match_over else "next")
+        self.dismiss("new")
 
     def action_quit_game(self) -> None:
         self.dismiss("leave" if self.obs.match_over else "quit")

@@ -24,35 +24,19 @@ from textual.widgets import Button, Label, RadioButton, RadioSet, Select, Static
 from eights.bots import check_table, make_bot
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.i18n import Translator
+from eights.i18n.text import BOT_LEVELS, level_words
 from eights.session import Session
 
 __all__ = ["LEVELS", "NewMatch", "NewMatchScreen", "level_fits", "level_words", "levels_at"]
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "expert", "ismcts", "learned",
-                           "ismcts:prior=learned")
-"""The opponents' levels offered, as bot specs, in the order shown."""
+LEVELS: tuple[str, ...] = BOT_LEVELS
+"""The opponents' levels offered, as bot specs, in the order shown (their words:
+:func:`eights.i18n.text.level_words`, as on the browser's new-table form)."""
 DEFAULT_LEVEL = "greedy"
 """The level chosen when the current opponents are not all of one level (``eights play``'s
 default bots)."""
 CURRENT = "current"
 """The rules choice that keeps the current rules (a house-rules file, ``--set``)."""
-
-
-def level_words(level: str, _: Translator) -> tuple[str, str]:
-    """The name of ``level`` (a spec of :data:`LEVELS`) and what it does, in one line."""
-    return {
-        "random": (_("Random"), _("Plays any legal move, at random.")),
-        "greedy": (_("Greedy"), _("Sheds its costliest card first and keeps its wild cards "
-                                  "for last.")),
-        "expert": (_("Expert"), _("Weighs each move on what is public: points, cards "
-                                  "counted, attacks.")),
-        "ismcts": (_("Search"), _("Plays out deals of the hidden cards to choose; about a "
-                                  "second a move.")),
-        "learned": (_("Learned"), _("A network trained by self-play for these rules and this "
-                                    "many players.")),
-        "ismcts:prior=learned": (_("Search + learned"), _("The search, with the learned "
-                                                          "network's move as the one to beat.")),
-    }[level]
 
 
 @cache
@@ -149,12 +133,15 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
 
     def on_mount(self) -> None:
         self._show_levels()
-        self.query_one("#new-levels").focus()
+        # Tab goes down the fields from the first, then to Start and round again; Cancel is
+        # Escape's (or a click): Enter never closes the screen by a focus the person missed
+        self.query_one("#new-cancel").can_focus = False
+        self.query_one("#new-rules").focus()
 
     def _rules_options(self) -> list[tuple[str, str]]:
         _ = self.tr
-        return [(_("{title} (these rules)", title=rules.title) if key == CURRENT
-                 else f"{rules.title} · {key}", key) for key, rules in self.rules.items()]
+        return [(_("{title} (these rules)", title=_(rules.title)) if key == CURRENT
+                 else f"{_(rules.title)} · {key}", key) for key, rules in self.rules.items()]
 
     def player_counts(self) -> range:
         """The player counts offered: the chosen rules', from the people at the table."""

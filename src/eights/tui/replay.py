@@ -133,7 +133,7 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         _ = self.tr
-        self.app.title = _("Replay: {title}", title=self.rules_title)
+        self.app.title = _("Replay: {title}", title=_(self.rules_title))
         self.query_one("#table").border_title = _("Table")
         self.query_one("#hands").border_title = _("Hands")
         self.query_one("#log").border_title = _("Log")

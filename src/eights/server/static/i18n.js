@@ -119,3 +119,19 @@ export function seatName(seat) {
 export function tableTitle(table) {
   return table.title || presetTitle(table.rules, table.rules_title);
 }
+
+/** A bot's level in words, as the terminal names it ("Greedy", "Search + learned"); a spec
+ * with options of its own by its bot's level and the spec ("Search (ismcts:time=2)"); an
+ * unknown bot by its spec. */
+export function levelName(spec) {
+  const levels = catalog.levels || {};
+  if (levels[spec]) return levels[spec][0];
+  const bot = String(spec).split(":")[0];
+  return levels[bot] ? `${levels[bot][0]} (${spec})` : spec;
+}
+
+/** What a level does, in one line ("" for a spec that is not one of the levels). */
+export function levelAbout(spec) {
+  const levels = catalog.levels || {};
+  return levels[spec] ? levels[spec][1] : "";
+}

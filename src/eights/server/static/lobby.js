@@ -1,12 +1,9 @@
 // The lobby: open tables, and a new table in two clicks (New table, Create).
 
-import { presetTitle, seatName, t, tableTitle, tn } from "./i18n.js";
+import { levelAbout, levelName, presetTitle, seatName, t, tableTitle, tn } from "./i18n.js";
 import { el, getJSON, keepHostToken, keepName, keepSeat, postJSON, savedName, seatOf } from "./storage.js";
 import { faceSVG } from "./cards.js";
 
-/** How the page words the level of each bot the server seats (GET /api/presets lists them);
- * a bot without a word here is shown by its name. */
-const LEVELS = { random: "easy", greedy: "normal", expert: "hard", ismcts: "very hard", learned: "trained" };
 const TIMERS = [0, 15, 30, 60, 120, 300]; // seconds a person has to act (0: no timer)
 
 export async function showLobby(root) {
@@ -28,13 +25,14 @@ export async function showLobby(root) {
 
   let presets = [];
   let bots = [];
+  let levels = null;
   try {
-    ({ presets, bots } = await getJSON("/api/presets"));
+    ({ presets, bots, levels } = await getJSON("/api/presets"));
   } catch (exc) {
     error.textContent = t("Could not reach the server: {message}", { message: exc.message });
     error.hidden = false;
   }
-  const dialog = createDialog(presets, bots);
+  const dialog = createDialog(presets, levels || bots);
   root.append(dialog);
   newButton.addEventListener("click", () => {
     dialog.showModal();
@@ -87,9 +85,9 @@ function renderTables(list, tables) {
   }));
 }
 
-/** A bot's level in words, with its name as the terminal's --bots takes it: "normal (greedy)". */
+/** A bot's level in words, as the terminal's new-match screen names it: "Greedy". */
 export function levelWords(bot) {
-  return LEVELS[bot] ? `${t(LEVELS[bot])} (${bot})` : bot;
+  return levelName(bot);
 }
 
 function createDialog(presets, botNames) {
@@ -99,7 +97,12 @@ function createDialog(presets, botNames) {
   const players = el("select", { id: "create-players", name: "players" });
   const bots = el("select", { id: "create-bots", name: "bots" });
   const level = el("select", { id: "create-level", name: "level" },
-    botNames.map((bot) => el("option", { value: bot, selected: bot === "greedy" }, levelWords(bot))));
+    botNames.map((bot) => el("option", { value: bot, selected: bot === "greedy", title: levelAbout(bot) }, levelName(bot))));
+  const about = el("p", { class: "muted small", id: "create-level-about" });
+  const showAbout = () => {
+    about.textContent = levelAbout(level.value);
+  };
+  level.addEventListener("change", showAbout);
   const timer = el("select", { id: "create-timer", name: "turn_timer" },
     TIMERS.map((s) => el("option", { value: s, selected: s === 0 }, s ? t("{s} s", { s }) : t("no timer"))));
   const name = el("input", { id: "create-name", name: "name", required: true, maxlength: 24,
@@ -123,10 +126,13 @@ function createDialog(presets, botNames) {
       option.disabled = option.value in fits && !fits[option.value].includes(n);
     }
     if (level.selectedOptions[0]?.disabled) level.value = "greedy";
-    // Default: you, one friend, and bots in the other seats.
-    const choice = bots.dataset.touched ? Math.min(Number(bots.value), n - 1) : Math.max(0, n - 2);
-    bots.replaceChildren(...Array.from({ length: n }, (_, i) => i)
-      .map((k) => el("option", { value: k, selected: k === choice }, k)));
+    showAbout();
+    // Default: a full table, you and bots (it starts at once); fewer bots leave seats free
+    // for friends, as each choice says.
+    const choice = bots.dataset.touched ? Math.min(Number(bots.value), n - 1) : n - 1;
+    bots.replaceChildren(...Array.from({ length: n }, (_, i) => n - 1 - i)
+      .map((k) => el("option", { value: k, selected: k === choice },
+        k === n - 1 ? String(k) : tn("{k}, {n} free seat", "{k}, {n} free seats", n - 1 - k, { k }))));
   };
   rules.addEventListener("change", () => {
     players.value = "";
@@ -144,6 +150,7 @@ function createDialog(presets, botNames) {
     el("h2", {}, t("Create a table")),
     field(t("Rules"), rules),
     el("div", { class: "row counts" }, field(t("Players"), players), field(t("Bots"), bots), field(t("Bot level"), level)),
+    about,
     el("div", { class: "row two" }, field(t("Your name"), name), field(t("Turn timer"), timer)),
     error,
     el("div", { class: "dialog-buttons" },

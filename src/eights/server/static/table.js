@@ -4,7 +4,7 @@
 // event (this seat's observation) and sends the actions listed in
 // `view.legal`, in canonical notation, with the state's `version`.
 
-import { cardPretty, cardWords, lang, seatName, suitWords, SUIT_SYMBOLS, t, tableTitle, tn } from "./i18n.js";
+import { cardPretty, cardWords, lang, levelName, seatName, suitWords, SUIT_SYMBOLS, t, tableTitle, tn } from "./i18n.js";
 import { backSVG, faceSVG, indexSVG, suitSVG } from "./cards.js";
 import { TableSocket } from "./net.js";
 import { canJoin, cardOf, cardsOf, groupable, playsOfCards, withCall } from "./plays.js";
@@ -577,7 +577,7 @@ class TablePage {
     }, el("span", { class: "seat-number" }, i + 1),
     el("span", { class: "seat-name" }, s.kind === "free" ? t("free seat") : seatName(s)),
     i === this.seat ? el("span", { class: "badge you" }, t("You")) : null,
-    s.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null,
+    s.kind === "bot" ? el("span", { class: "badge level" }, `${t("bot")} · ${levelName(s.bot)}`) : null,
     s.kind === "person" ? el("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? t("connected") : t("away") }) : null)));
     room.notice.textContent = this.notice;
     room.notice.hidden = !this.notice;
@@ -783,7 +783,7 @@ class TablePage {
       el("div", { class: "pod-name" },
         info.kind === "person" ? el("span", { class: `dot ${info.connected ? "on" : "off"}`, title: info.connected ? t("connected") : t("away") }) : null,
         el("span", { class: "name" }, names[s]),
-        info.kind === "bot" ? el("span", { class: "badge" }, t("bot")) : null),
+        info.kind === "bot" ? el("span", { class: "badge level", title: `${t("bot")} · ${levelName(info.bot)}` }, levelName(info.bot)) : null),
       el("div", { class: "pod-meta" },
         el("span", { class: "count" }, tn("{n} card", "{n} cards", count)),
         el("span", { class: "score" }, view.scores[s])),
@@ -1050,6 +1050,9 @@ class TablePage {
     const value = (cards) => (worth ? cards.reduce((sum, card) => sum + (worth[card[0]] ?? 0), 0) : null);
     const values = names.map((_, s) => value(hands[s] || []));
     const places = this.placings(values);
+    // SW11: where a round is won by going out, what the hands are worth does not count
+    // (a blocked round goes to the lowest hand: then it does)
+    const valued = !(this.rules && this.rules.scoring === "rounds-won" && out >= 0);
     const rows = names.map((name, s) => {
       const cards = hands[s] || [];
       return el("tr", { class: s === this.seat ? "mine" : "", "data-seat": s, "data-place": places ? places[s] : null },
@@ -1058,8 +1061,8 @@ class TablePage {
         el("td", {}, el("div", { class: "count-hand", role: "img", "aria-label": cards.map(cardWords).join(", ") || "—" },
           cards.length ? cards.map((card) => el("span", { class: "counted", "data-card": card },
             el("span", { class: "count-card", html: indexSVG(card) }),
-            worth ? el("span", { class: "card-points" }, worth[card[0]]) : null)) : el("span", { class: "muted" }, "—"))),
-        el("td", { class: "num hand-value" }, values[s] === null ? "" : `= ${values[s]}`),
+            worth && valued ? el("span", { class: "card-points" }, worth[card[0]]) : null)) : el("span", { class: "muted" }, "—"))),
+        valued ? el("td", { class: "num hand-value" }, values[s] === null ? "" : `= ${values[s]}`) : null,
         el("td", { class: "num round-points" }, points[s] === undefined ? "" : (points[s] > 0 ? `+${points[s]}` : String(points[s]))),
         el("td", { class: "num total" }, view.scores[s]));
     });
@@ -1073,7 +1076,7 @@ class TablePage {
       el("div", { class: "summary-scroll" }, el("table", { class: "summary-table" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")),
           places ? el("th", { scope: "col", class: "num" }, t("Place")) : null, el("th", { scope: "col" }, t("Cards left")),
-          el("th", { scope: "col", class: "num" }, t("Value")), el("th", { scope: "col", class: "num" }, t("Round")),
+          valued ? el("th", { scope: "col", class: "num" }, t("Value")) : null, el("th", { scope: "col", class: "num" }, t("Round")),
           el("th", { scope: "col", class: "num" }, t("Total")))),
         el("tbody", {}, rows)))];
     if (view.match_over) {
@@ -1153,7 +1156,7 @@ class TablePage {
 
   /** The match's target: points, or rounds won (SW11: ``scoring = "rounds-won"``). */
   goalText() {
-    if (this.rules && this.rules.scoring === "rounds-won") return tn("Match to {n} round won", "Match to {n} rounds won", this.target);
+    if (this.rules && this.rules.scoring === "rounds-won") return tn("Match: the first to win {n} round", "Match: the first to win {n} rounds", this.target);
     return t("Match to {target} points", { target: this.target });
   }
 
