@@ -385,8 +385,9 @@ def test_the_lobby_creates_a_table_in_two_clicks(
     page.click("#new-table")  # click 1
     expect(page.locator("#create-rules")).to_have_value("classic")
     expect(page.locator("#create-players")).to_have_value("4")
-    expect(page.locator("#create-bots")).to_have_value("2")
+    expect(page.locator("#create-bots")).to_have_value("3")  # a full table by default
     shot(page, "lobby-create")
+    page.select_option("#create-bots", "2")  # a seat left free for a friend
     page.fill("#create-name", "Ana")
     page.click("#create-submit")  # click 2
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))

@@ -162,9 +162,12 @@ def test_a_reconnecting_client_gets_the_log_of_the_match_as_it_was_said(client: 
 def test_the_page_is_told_which_bots_the_server_seats(client: TestClient) -> None:
     answer = client.get("/api/presets").json()
     assert answer["bots"] == list(BOTS) and "ismcts" in answer["bots"]
+    assert answer["levels"] == ["random", "greedy", "expert", "ismcts", "learned",
+                                "ismcts:prior=learned"]  # the new-table form's, the terminal's
     fits = {p["name"]: p["bot_players"] for p in answer["presets"]}
-    assert fits["classic"] == {"learned": [2, 4]}  # models ship for 2 and 4 players only
-    assert fits["openspiel"] == {"learned": []}  # none for OpenSpiel's rules
+    # models ship for 2 and 4 players only, and the search with the learned prior needs one
+    assert fits["classic"] == {"learned": [2, 4], "ismcts:prior=learned": [2, 4]}
+    assert fits["openspiel"] == {"learned": [], "ismcts:prior=learned": []}  # none for OpenSpiel
 
 
 def receive(ws: Any, kind: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from eights.engine.game import Game
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
-from eights.server.room import BOTS
+from eights.server.app import LEVELS
 from test_browser import (
     Server,
     browser,
@@ -155,12 +155,12 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
         assert counts == [str(n) for n in range(low, high + 1)], name
     assert load_rules("classic").players == (2, 10)  # the form once stopped at 8
     levels = page.eval_on_selector_all("#create-level option", "nodes => nodes.map(n => n.value)")
-    assert levels == list(BOTS)  # a bot the server adds (the learned one) shows up by itself
-    expect(page.locator("#create-level option[value='ismcts']")).to_have_text("very hard (ismcts)")
+    assert levels == list(LEVELS)  # the levels of the terminal's new-match screen
+    expect(page.locator("#create-level option[value='ismcts']")).to_have_text("Search")
     expect(page.locator("#create-level")).to_have_value("greedy")
     words = page.evaluate("async () => { const lobby = await import('/static/lobby.js');"
-                          " return ['learned', 'someday'].map(lobby.levelWords); }")
-    assert words == ["trained (learned)", "someday"]  # the learned bot's word, once it exists
+                          " return ['learned', 'ismcts:time=2', 'someday'].map(lobby.levelWords); }")
+    assert words == ["Learned", "Search (ismcts:time=2)", "someday"]  # as the terminal says
     learned = page.locator("#create-level option[value='learned']")
     page.select_option("#create-rules", "classic")
     page.select_option("#create-players", "2")

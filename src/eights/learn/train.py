@@ -663,9 +663,18 @@ def evaluate(model: Model, opponent: str, deals: int, seed: int,
 
 
 def save_curve(curve: list[dict[str, float]], path: Path, title: str, players: int = 2) -> None:
-    """The learning curve as a PNG: win share against the expert (with its 95% interval)
-    over training time, from the start of training, and the share that is level with the
-    expert (one seat in ``players``: 0.5 at two players, 0.25 at four)."""
+    """The learning curve as a PNG (:func:`curve_figure`)."""
+    import matplotlib.pyplot as plt
+
+    fig = curve_figure(curve, title, players)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def curve_figure(curve: list[dict[str, float]], title: str, players: int = 2) -> Any:
+    """The learning curve: win share against the expert (with its 95% interval) over
+    training time, from the start of training, and the share that is level with the expert
+    (one seat in ``players``: 0.5 at two players, 0.25 at four). A matplotlib figure."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -685,8 +694,7 @@ def save_curve(curve: list[dict[str, float]], path: Path, title: str, players: i
     ax.set_title(title)
     ax.legend(loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    return fig
 
 
 def card_text(card: dict[str, Any]) -> str:

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
 from typing import Literal
 
-from eights.bots import Bot, bot_options, make_bot, parse_bot_spec
+from eights.bots import Bot, bot_options, check_table, make_bot, parse_bot_spec
 from eights.engine.actions import Action
 from eights.engine.observation import Observation
 from eights.engine.rules import Rules
@@ -112,9 +112,8 @@ def check_bot(spec: str, seconds: float, rules: Rules | None = None,
                             f"at most {seconds:g} seconds a move on this server, not {time:g}")
     try:
         bot = server_bot(spec, seconds)[1]
-        fits = getattr(bot, "check_table", None)
-        if rules is not None and players is not None and callable(fits):
-            fits(rules, players)
+        if rules is not None and players is not None:
+            check_table(bot, rules, players)  # the learned bot's model, or the search's prior's
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
     return bot
@@ -132,18 +131,18 @@ def table_fits(rules: Rules, specs: Sequence[str] = BOTS) -> dict[str, list[int]
     {'ismcts:prior=learned': [2, 4]}
     """
     fits: dict[str, list[int]] = {}
+    every = range(rules.players[0], rules.players[1] + 1)
     for name in specs:
-        check = getattr(make_bot(name), "check_table", None)
-        if not callable(check):
-            continue
+        bot = make_bot(name)
         counts = []
-        for players in range(rules.players[0], rules.players[1] + 1):
+        for players in every:
             try:
-                check(rules, players)
+                check_table(bot, rules, players)  # the bot's check, or its prior's
             except ValueError:
                 continue
             counts.append(players)
-        fits[name] = counts
+        if counts != list(every):
+            fits[name] = counts
     return fits
 
 
