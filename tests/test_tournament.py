@@ -241,11 +241,11 @@ def test_cli_prints_the_table_and_writes_json(tmp_path: Path) -> None:
     (["--players", "2", "--bots", "greedy,random,greedy:x=1"], "bot"),
     (["--players", "2", "--bots", "greedy,random,ismcts"], "3 bots for 2 players"),
     (["--bots", "greedy,greedy"], "listed twice"),
-    (["--bots", "greedy,,random"], "comma-separated"),
+    (["--bots", "greedy,,random"], "entry 2 is empty; give bot names separated by commas"),
     (["--players", "4", "--seats", "1,2"], "seats 1,2 do not fit 2 bots in 4 seats"),
     (["--players", "4", "--seats", "one,three"], "is not a comma-separated list of seat counts"),
     (["--rules", "no-such-preset"], "no-such-preset"),
-    (["--players", "1"], "1 players"),
+    (["--players", "1"], "classic is played by 2 to 10 players, not 1"),
 ])
 def test_bad_input_exits_2(args: list[str], needle: str) -> None:
     result = runner.invoke(app, ["tournament", "--deals", "1", *args])

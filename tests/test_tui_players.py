@@ -25,7 +25,7 @@ from eights.session import Session
 from eights.tui.app import EightsApp, TableScreen
 from eights.tui.dialogs import QuitScreen, RoundOverScreen, RulesScreen, key_lines
 from eights.tui.newmatch import NewMatchScreen
-from test_tui import AppPilot, data_dir, settle
+from test_tui import data_dir, settle
 
 __all__ = ["data_dir"]  # the autouse fixture: games are saved in a temporary directory
 
@@ -172,8 +172,9 @@ async def test_tab_tab_down_enter_chooses_a_level_and_never_cancels(tmp_path: Pa
         assert app.focused is not None and app.focused.id == "new-rules"
         await pilot.press("tab", "tab", "down", "down", "down", "enter")
         await pilot.pause()
-        assert app.screen is screen and screen.chosen_level == "learned"  # from greedy, 3 down
-        focused = set()
+        assert screen.chosen_level == "learned"  # from greedy, 3 down
+        assert app.screen is screen
+        focused: set[str | None] = set()
         for _step in range(8):
             await pilot.press("tab")
             assert app.focused is not None
@@ -181,7 +182,7 @@ async def test_tab_tab_down_enter_chooses_a_level_and_never_cancels(tmp_path: Pa
         assert focused == {"new-rules", "new-players", "new-levels", "new-start"}
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is app.table
+        assert isinstance(app.screen, TableScreen)
         assert app.table.log_lines[-1] == translator(lang)("No new match: this one goes on.")
 
 
@@ -260,7 +261,7 @@ async def test_the_log_breaks_the_saved_games_path_after_a_slash(tmp_path: Path)
         assert len(path) > app.table.query_one("#log").content_region.width
         lines = [strip.text.rstrip() for strip in app.table.query_one("#log", RichLog).lines]
         first = next(i for i, line in enumerate(lines) if "/" in line)
-        parts = []
+        parts: list[str] = []
         for line in lines[first:]:
             parts.append(line.split(" ")[-1] if not parts else line)
             if "".join(parts) == path:
@@ -284,8 +285,10 @@ def play_out(game: Game, seed: int) -> Game:
     rng = random.Random(seed)
     greedy = make_bot("greedy")
     while not game.over:
-        obs = game.observe(game.to_play)
-        game.apply(greedy.choose(obs, obs.legal, rng) if game.to_play else
+        seat = game.to_play
+        assert seat is not None
+        obs = game.observe(seat)
+        game.apply(greedy.choose(obs, obs.legal, rng) if seat else
                    obs.legal[int(rng.random() * len(obs.legal))])
     return game
 
