@@ -113,7 +113,8 @@ def _line(result: TournamentResult, a: str, b: str, floor: float | None) -> str:
     goal = "above the other's interval" if floor is None else f"above {floor:.0%}"
     rounds = len(result.outcomes)
     return (f"{result.rules:<15} {result.players}p  {a:<28} {first.win_share:.3f} "
-            f"[{first.ci95[0]:.3f}, {first.ci95[1]:.3f}]  vs {b:<8} {second.win_share:.3f} "
+            f"[{first.ci95[0]:.3f}, {first.ci95[1]:.3f}] (level {first.seat_share:.3f})  "
+            f"vs {b:<8} {second.win_share:.3f} "
             f"[{second.ci95[0]:.3f}, {second.ci95[1]:.3f}]  {result.deals} deals / {rounds} rounds  "
             f"{result.seconds:.0f}s  {'met' if met else 'NOT met'} ({goal})")
 

@@ -1091,7 +1091,7 @@ def test_the_lobby_offers_every_preset_and_a_family_table_says_its_goal(
     page.click("#create-submit")
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     page.wait_for_selector("#table[data-status='playing'] #hand .card")
-    expect(page.locator("#side .scores")).to_contain_text("Match to 1 round won")
+    expect(page.locator("#side .scores")).to_contain_text("Match: the first to win 1 round")
     no_errors(page)
 
 

@@ -102,7 +102,7 @@ def test_the_rules_of_a_table_in_words_for_the_rules_panel(client: TestClient) -
     rules = load_rules("huit-americain", {"target": 200})
     fr = client.get(f"/api/tables/{code}/rules?lang=fr").json()
     assert fr["specials"] == card_effects(rules, translator("fr"))
-    assert any(line.startswith("Valets") for line in fr["specials"])  # HA9: jacks reverse
+    assert any(line.startswith("Les valets") for line in fr["specials"])  # HA9: jacks reverse
     assert fr["goal"] == match_goal(rules, translator("fr")) and "200" in fr["goal"][1]
     assert fr["lowest_wins"] is True and fr["reverse"] is True and fr["target"] == 200
     assert fr["overrides"] == {"target": 200}

@@ -207,8 +207,8 @@ def test_demo_seed_matters_and_players_and_set_apply() -> None:
     [
         (("demo", "-r", "no-such-preset"), "'no-such-preset'"),
         (("demo", "--set", "nonsense"), "'nonsense'"),
-        (("demo", "--players", "99"), "99 players"),
-        (("demo", "-r", "les-huit", "--players", "1"), "1 players"),
+        (("demo", "--players", "99"), "classic is played by 2 to 10 players, not 99"),
+        (("demo", "-r", "les-huit", "--players", "1"), "les-huit is played by 2 to 4 players, not 1"),
     ],
 )
 def test_demo_bad_input(args: tuple[str, ...], needle: str) -> None:
@@ -262,7 +262,7 @@ def test_simulate_text_report() -> None:
     [
         (("-r", "no-such-preset"), ("'no-such-preset'", "huit-fou")),
         (("--set", "nonsense"), ("'nonsense'", "key=value")),
-        (("--players", "99"), ("99 players", "2 to 10")),
+        (("--players", "99"), ("2 to 10 players, not 99",)),
         (("--games", "0"), ("--games", "0")),
         (("--rounds", "-3"), ("--rounds", "-3")),
         (("--games", "2", "--rounds", "3"), ("--games", "--rounds")),
@@ -400,7 +400,7 @@ def test_replay_record_that_cannot_start_exits_2(tmp_path: Path) -> None:
     data = record_of(Game("classic", 2, seed=1)).to_json()
     data["players"] = 99
     err = fails(2, "replay", write_record(tmp_path / "bad.json", data), "--json")
-    assert "99 players" in err
+    assert "classic is played by 2 to 10 players, not 99" in err
 
 
 def test_replay_invalid_json_and_missing_file(tmp_path: Path) -> None:
