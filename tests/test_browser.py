@@ -753,7 +753,8 @@ def test_the_rules_panel_explains_the_table_in_english_and_in_french(
     french.wait_for_selector("#table[data-status='playing'] #opponents .pod")
     french.tap("#rules-button")
     panel = french.locator("#rules-panel")
-    expect(panel.locator("#rules-specials")).to_contain_text(re.compile(r"Les as\s?:\s?le sens du jeu s’inverse"))
+    expect(panel.locator("#rules-specials")).to_contain_text(
+        re.compile(r"Les as\s?:\s?le sens du jeu s’inverse"))
     expect(panel.locator("#rules-wins")).to_have_text("Le plus petit total gagne")
     expect(panel.locator("h2")).to_contain_text("Huit fou")
     shot(french, "rules-panel-fr-phone")
