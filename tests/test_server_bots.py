@@ -9,7 +9,10 @@ process pool.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -28,6 +31,7 @@ from eights.engine.observation import Observation
 from eights.engine.rules import load_rules
 from eights.server import Limits, create_app, thinking
 from eights.server.protocol import ProtocolError
+from eights.server.store import SeatData, Store, TableData
 from eights.server.thinking import Thinker, check_bot, server_bot, think
 from test_server import Message, Peer, create, pick, room_of
 
@@ -205,3 +209,134 @@ def test_a_move_taken_up_past_its_deadline_is_skipped() -> None:
     view, legal = game.observe(game.to_move), game.legal_actions()
     assert think("greedy", view, legal, "s", time.monotonic() - 0.01) is None
     assert think("greedy", view, legal, "s", time.monotonic() + 60) in legal
+
+
+# --------------------------------------------------------------------------- options a client may set
+
+
+class Fifo:
+    """A named pipe that tells whether anyone opened it to read (a server that opens a path a
+    client names would block there for ever): ``opened`` is set, and the reader let go."""
+
+    def __init__(self, path: Path) -> None:
+        os.mkfifo(path)
+        self.path = path
+        self.opened = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.02):
+            try:  # a non-blocking open for writing succeeds only while a reader has it open
+                fd = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:
+                continue
+            self.opened.set()
+            os.close(fd)  # the reader sees the end of the file: it goes on
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@pytest.fixture
+def fifo() -> Iterator[Fifo]:
+    where = Path(tempfile.mkdtemp(prefix="e"))  # short: a bot spec is 60 characters at most
+    pipe = Fifo(where / "b.npz")
+    yield pipe
+    pipe.close()
+    shutil.rmtree(where)
+
+
+def _says_nothing_of_the_disk(message: str) -> None:
+    for leak in ("Errno", "No such file", "pickled", "Is a directory", "/etc", "root:"):
+        assert leak not in message, message
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "/nonexistent", "/root", "FIFO"])
+def test_a_bot_option_naming_a_file_is_refused_without_opening_it(
+        tmp_path: Path, fifo: Fifo, path: str) -> None:
+    """``belief=PATH`` reached ``np.load`` on the event loop: a probe of the server's disk
+    (the error said what was there) and, with a named pipe, a server frozen for ever."""
+    path = str(fifo.path) if path == "FIFO" else path
+    with client_of(tmp_path) as client:
+        for spec in (f"ismcts:worlds=belief:belief={path}", f"ismcts:belief={path}",
+                     f"learned:model={path}"):
+            answer = client.post("/api/tables", json={"rules": "classic", "players": 2,
+                                                      "bots": {"1": spec}})
+            assert answer.status_code == 400, answer.text
+            message = answer.json()["message"]
+            name = spec.split(":")[0]
+            option = "belief" if name == "ismcts" else "model"
+            assert f"option {option} cannot be set on this server" in message, message
+            assert "options a client may set: " in message, message
+            _says_nothing_of_the_disk(message)
+        assert not fifo.opened.is_set(), "the server opened a path a client named"
+
+
+def test_seat_bot_refuses_a_file_option_without_opening_it(tmp_path: Path, fifo: Fifo) -> None:
+    with client_of(tmp_path) as client, ExitStack() as stack:
+        table = create(client, rules="classic", players=2, name="Ana", seed=3)
+        ana = Peer(stack.enter_context(client.websocket_connect(f"/ws/tables/{table['code']}")),
+                   table["token"])
+        ana.hello()
+        ana.send("seat_bot", token=table["host_token"], seat=1,
+                 bot=f"ismcts:worlds=belief:belief={fifo.path}")
+        refused = ana.error("bad_request")
+        assert "option belief cannot be set on this server" in refused["message"]
+        _says_nothing_of_the_disk(refused["message"])
+        assert room_of(client, table["code"]).seats[1].kind == "free"
+        assert not fifo.opened.is_set()
+
+
+def test_a_stored_bot_naming_a_file_is_restored_without_opening_it(
+        tmp_path: Path, fifo: Fifo) -> None:
+    """A table stored before the server refused such options (or written into the database by
+    hand) is restored with the greedy bot in that seat; the file is never opened."""
+    url = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    store = Store(url)
+    store.migrate()
+    spec = f"ismcts:worlds=belief:belief={fifo.path}"
+    store.run(Store.add_table(TableData(
+        code="OLDTABLE", rules="classic", overrides={}, players=2, seed=5, dealer=1,
+        status="playing", host_hash="h", seats=[SeatData(0, "Bot 1", "greedy"),
+                                               SeatData(1, "Bot 2", spec)])))
+    store.close()
+    with client_of(tmp_path) as client:
+        seat = room_of(client, "OLDTABLE").seats[1]
+        assert seat.bot is not None and seat.bot.name == "greedy"
+        assert seat.runs == "greedy"
+    assert not fifo.opened.is_set()
+
+
+def test_every_option_a_client_may_set_is_a_number_or_a_fixed_word() -> None:
+    """The allow-list (thinking.CLIENT_OPTIONS) holds no free text: no option a network client
+    sets can name a path, a module or anything else on the server."""
+    from eights.bots import bot_options
+
+    assert set(thinking.CLIENT_OPTIONS) == set(thinking.BOTS)
+    for name, allowed in thinking.CLIENT_OPTIONS.items():
+        declared = bot_options(name)
+        assert declared is not None
+        for option in allowed:
+            kind = declared[option]
+            words = thinking.CLIENT_WORDS.get((name, option))
+            assert kind.kind in (int, float, bool) or kind.choices or words, (name, option)
+            assert words is None or all(w.isalpha() and len(w) <= 8 for w in words)
+    assert "belief" not in thinking.CLIENT_OPTIONS["ismcts"]
+    assert thinking.CLIENT_OPTIONS["learned"] == ("temperature",)
+    with pytest.raises(ProtocolError, match="options a client may set: temperature"):
+        check_bot("learned:model=x.npz", 3.0)
+    check_bot("ismcts:iterations=50:worlds=belief:prior=none:tree=all", 3.0)  # fixed words
+    with pytest.raises(ProtocolError, match="option rollout must be greedy or random"):
+        check_bot("ismcts:rollout=/etc/passwd", 3.0)
+
+
+def test_a_search_needing_a_model_the_table_lacks_is_refused_when_seated() -> None:
+    classic = load_rules("classic")
+    check_bot("ismcts:worlds=belief", 3.0, classic, 2)  # shipped
+    with pytest.raises(ProtocolError, match="no belief model ships for classic with 3 players"):
+        check_bot("ismcts:worlds=belief", 3.0, classic, 3)
+    with pytest.raises(ProtocolError, match="no learned model ships for classic with 3 players"):
+        check_bot("ismcts:prior=learned", 3.0, classic, 3)

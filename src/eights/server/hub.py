@@ -524,7 +524,8 @@ class Hub:
             if not 0 <= seat < players:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {key!r} does not exist; "
                                     f"seats are 0 to {players - 1}")
-            check_bot(spec, self.limits.bot_seconds, rules, players)
+            # Off the event loop: a learned bot's check reads the model the server ships.
+            await asyncio.to_thread(check_bot, spec, self.limits.bot_seconds, rules, players)
             seats[seat] = SeatData(seat, None, spec)
         for taken in seats:  # the first bot is Bot 1, as in the terminal
             if taken.bot is not None:

@@ -65,7 +65,7 @@ from eights.server.store import (
     TableData,
     Writer,
 )
-from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, server_bot
+from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, seated_bot
 
 __all__ = ["BOTS", "Connection", "Room", "bot_name", "check_bot", "event_bytes", "hash_token",
            "new_token", "replay_table"]
@@ -215,7 +215,7 @@ class _Seat:
 
     @classmethod
     def of_bot(cls, name: str | None, spec: str, seconds: float) -> _Seat:
-        runs, bot = server_bot(spec, seconds)
+        runs, bot = seated_bot(spec, seconds)
         return cls(name, spec, None, bot, runs)
 
     @property
@@ -653,7 +653,9 @@ class Room:
         if old.kind == "person" and self.connected(msg.seat):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"{old.name} is connected at seat "
                                 f"{msg.seat}; only a missing player can be replaced")
-        check_bot(msg.bot, self.limits.bot_seconds, self.game.rules, self.n)
+        # Off the event loop: a learned bot's check reads the model the server ships.
+        await asyncio.to_thread(check_bot, msg.bot, self.limits.bot_seconds, self.game.rules,
+                                self.n)
         name = bot_name(s.name for i, s in enumerate(self.seats) if i != msg.seat)
         await self._set_seat(msg.seat, _Seat.of_bot(name, msg.bot, self.limits.bot_seconds))
         if self.status == "waiting":  # nothing said yet: count the bots in seat order
