@@ -9,9 +9,13 @@ process pool.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -340,3 +344,91 @@ def test_a_search_needing_a_model_the_table_lacks_is_refused_when_seated() -> No
         check_bot("ismcts:worlds=belief", 3.0, classic, 3)
     with pytest.raises(ProtocolError, match="no learned model ships for classic with 3 players"):
         check_bot("ismcts:prior=learned", 3.0, classic, 3)
+
+
+# --------------------------------------------------------------------------- workers die with their server
+
+_OWNER = """
+import asyncio, os, sys
+from eights.engine.game import Game
+from eights.engine.rules import load_rules
+from eights.server.thinking import Thinker
+
+game = Game(load_rules("classic"), 2, seed=4)
+view, legal = game.observe(game.to_move), game.legal_actions()
+thinker = Thinker(workers=2, wait=120.0)
+
+async def main():
+    await asyncio.gather(*(thinker.choose("greedy", view, legal, str(i)) for i in range(8)))
+    print(" ".join(str(p) for p in thinker._executor._processes), flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_the_bot_workers_die_with_their_server_even_by_kill_9() -> None:
+    """A server killed with ``kill -9`` left its search workers asleep for ever (190 to 700 MB
+    each): they now end within a few seconds of it."""
+    owner = subprocess.Popen([sys.executable, "-c", _OWNER], stdout=subprocess.PIPE, text=True,
+                             env={**os.environ, "PYTHONPATH": str(Path(thinking.__file__)
+                                                                  .parents[2])})
+    try:
+        assert owner.stdout is not None
+        line = owner.stdout.readline()
+        workers = [int(p) for p in line.split()]
+        assert workers and all(_alive(p) for p in workers), line
+        owner.kill()  # SIGKILL: no clean-up of any kind runs in the server
+        owner.wait()
+        deadline = time.monotonic() + 5.0
+        while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [p for p in workers if _alive(p)]
+        assert not left, f"workers {left} outlived their server"
+    finally:
+        owner.kill()
+        for pid in workers if "workers" in locals() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+_PARENT = """
+import os, subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", "import sys; from eights.server.thinking "
+                          "import _watch; _watch(int(sys.argv[1]))", str(os.getpid())])
+print(child.pid, flush=True)
+child.wait()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_the_watchdog_alone_ends_a_worker_whose_parent_died() -> None:
+    """The portable half (where no parent-death signal exists): the watchdog sees the worker
+    handed to another parent and ends it."""
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(Path(thinking.__file__)
+                                                                   .parents[2])})
+    assert parent.stdout is not None
+    child = int(parent.stdout.readline())
+    try:
+        time.sleep(0.5)
+        assert _alive(child)
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 5.0
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(child), "the watchdog did not end the orphan"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child, signal.SIGKILL)

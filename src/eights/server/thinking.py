@@ -24,11 +24,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
 import math
 import multiprocessing
 import os
 import random
+import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -227,10 +230,40 @@ _BOTS_KEPT = 32
 _local = threading.local()
 
 
-def _worker_started() -> None:
-    """A worker process: below the server's priority, so people's tables go first."""
+_PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent dies."""
+WATCH = 0.5
+"""Seconds between two looks of a worker's watchdog at its parent."""
+
+
+def _worker_started(parent: int) -> None:
+    """A worker process: below the server's priority, so people's tables go first; and it dies
+    with the server ``parent``, even one killed by ``kill -9`` (:func:`_die_with`)."""
     with contextlib.suppress(OSError):  # not allowed here: the same priority
         os.nice(10)
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """End this process when process ``parent`` ends. On Linux the kernel sends it SIGKILL
+    (``prctl(PR_SET_PDEATHSIG)``) the moment the thread that started it ends (the server's
+    event loop: the server); everywhere, a watchdog thread looks every :data:`WATCH` seconds
+    whether this process was handed to another parent (``os.getppid()`` changed), which is
+    what happens when its parent dies, and then ends it."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the signal was asked for
+        os._exit(0)
+    threading.Thread(target=_watch, args=(parent,), name="eights-bot-watchdog",
+                     daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH)
+    os._exit(0)  # nobody waits for this worker's moves any more
 
 
 def think(spec: str, view: Observation, legal: Sequence[Action], seed: str,
@@ -277,7 +310,7 @@ class Thinker:
             else:  # spawned: the server's threads (database, event loop) are not forked
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_worker_started)
+                    initializer=_worker_started, initargs=(os.getpid(),))
         return self._executor
 
     async def choose(self, spec: str, view: Observation, legal: Sequence[Action],
