@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import pytest
@@ -139,6 +139,50 @@ def test_a_bot_past_its_wait_plays_the_greedy_move(tmp_path: Path, gate: Gate) -
         assert gate.done.wait(10)
         ana.alive()
         assert room.version == version + 1
+        bots = client.get("/api/health").json()["bots"]  # the fallback is counted
+        assert bots["late"] == 1 and bots["failed"] == 0 and bots["moves"] >= 1
+        assert bots["pool"] == "threads" and bots["workers"] == thinking.default_workers()
+
+
+def test_health_counts_the_bot_moves_and_their_fallbacks(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one worker and 8 search tables, 128 moves in 90 s ran past the cap and were
+    played by the greedy bot, and nothing said so: ``/api/health`` counts them."""
+    class Failing:
+        name = "failing"
+
+        def choose(self, *_args: object) -> Action:
+            raise RuntimeError("a bot that fails")
+
+    monkeypatch.setitem(bot_registry.BOTS, "failing", Failing)
+    monkeypatch.setattr(thinking, "BOTS", (*thinking.BOTS, "failing"))
+    monkeypatch.setitem(thinking.CLIENT_OPTIONS, "failing", ())
+    monkeypatch.setattr(thinking, "INLINE_BOTS", thinking.INLINE_BOTS | {"failing"})
+    with client_of(tmp_path) as client:
+        assert client.get("/api/health").json()["bots"]["moves"] == 0
+        with watched(client, {"0": "greedy", "1": "failing"}) as watcher:
+            watcher.until(lambda m: m["type"] == "state" and m["version"] >= 6, timeout=20)
+        bots = client.get("/api/health").json()["bots"]
+        assert bots["failed"] >= 3 and bots["late"] == 0
+        assert bots["moves"] >= bots["failed"] + 3  # the greedy bot's own moves too
+
+
+@contextmanager
+def watched(client: TestClient, bots: dict[str, str]) -> Iterator[Peer]:
+    made = create(client, rules="classic", players=2, bots=bots, seed=5)
+    with client.websocket_connect(f"/ws/tables/{made['code']}") as ws:
+        watcher = Peer(ws)
+        watcher.hello()
+        watcher.send("start", token=made["host_token"])
+        yield watcher
+
+
+def test_the_pool_is_sized_by_the_machine() -> None:
+    workers = thinking.default_workers()
+    assert 1 <= workers <= thinking.MOST_WORKERS
+    assert workers == max(1, min(thinking.MOST_WORKERS, len(os.sched_getaffinity(0)) - 1))
+    assert Thinker(wait=1.0).workers == workers
+    assert Thinker(workers=3, wait=1.0).workers == 3
 
 
 def test_a_move_thought_on_a_changed_table_is_dropped(tmp_path: Path, gate: Gate) -> None:

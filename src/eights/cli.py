@@ -664,9 +664,10 @@ def serve(
     waiting_idle: Annotated[float, typer.Option(
         help="Seconds a waiting table may stay with nobody at it before it is closed.")]
     = 1800.0,
-    bot_workers: Annotated[int, typer.Option(
+    bot_workers: Annotated[int | None, typer.Option(
         help="Processes search bots think in (their own pool, below the server's priority); "
-             "moves beyond them wait their turn within the bot's wait.")] = 1,
+             "moves beyond them wait their turn within the bot's wait. Default: the "
+             "processors less one (at most 8), shared out among --processes.")] = None,
     bot_pool: Annotated[str, typer.Option(
         help="processes (default) or threads: where search bots think. Threads share the "
              "GIL with the event loop (see docs/benchmarks.md).")] = "processes",
@@ -685,9 +686,14 @@ def serve(
     """Play online: serve tables of people and bots (HTTP and WebSockets)."""
     _need("server", "eights serve")
     if processes != 1:
+        if bot_workers is None and processes > 1:  # the machine's share of each process
+            from eights.server.thinking import default_workers
+
+            bot_workers = max(1, default_workers() // processes)
         _serve_processes(processes, host=host, port=port, db=db, args=[
             "--bot-delay", str(bot_delay), "--waiting-idle", str(waiting_idle),
-            "--bot-workers", str(bot_workers), "--bot-pool", bot_pool,
+            *(["--bot-workers", str(bot_workers)] if bot_workers is not None else []),
+            "--bot-pool", bot_pool,
             *(["--address-limit", str(address_limit)] if address_limit is not None else []),
             *[a for proxy in trusted_proxy or [] for a in ("--trusted-proxy", proxy)],
             *(["--testing-fixed-seeds"] if testing_fixed_seeds else [])])
@@ -707,7 +713,7 @@ def serve(
         _fail("--bot-delay must be 0 or more seconds")
     if waiting_idle <= 0:
         _fail("--waiting-idle must be more than 0 seconds")
-    if bot_workers < 1:
+    if bot_workers is not None and bot_workers < 1:
         _fail("--bot-workers must be 1 or more")
     if bot_pool not in ("processes", "threads"):
         _fail(f"--bot-pool must be processes or threads, not {bot_pool!r}")

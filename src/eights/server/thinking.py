@@ -34,10 +34,10 @@ import signal
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
-from typing import Literal
+from typing import Any, Literal
 
 from eights.bots import Bot, bot_options, check_table, make_bot, parse_bot_spec
 from eights.bots.belief import MODELS, model_path
@@ -49,7 +49,7 @@ from eights.engine.rules import Rules
 from eights.server.protocol import ErrorCode, ProtocolError
 
 __all__ = ["BOTS", "CLIENT_OPTIONS", "CLIENT_WORDS", "INLINE_BOTS", "Pool", "Thinker", "check_bot",
-           "check_options", "seated_bot", "server_bot", "table_fits"]
+           "check_options", "default_workers", "seated_bot", "server_bot", "table_fits"]
 
 log = logging.getLogger("eights.server")
 
@@ -285,14 +285,39 @@ def think(spec: str, view: Observation, legal: Sequence[Action], seed: str,
     return bot.choose(view, legal, random.Random(seed))
 
 
+MOST_WORKERS = 8
+"""The most workers :func:`default_workers` gives (each may hold 200 to 700 MB)."""
+
+
+def default_workers() -> int:
+    """The pool's size when none is given: the processors this process may run on, less one
+    for the event loop (people's tables), at least 1 and at most :data:`MOST_WORKERS`. A
+    worker runs below the server's priority, so it takes only what the server leaves idle.
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(MOST_WORKERS, cpus - 1))
+
+
+Outcome = Literal["thought", "late", "failed"]
+"""How a bot's move was made: by the bot (``thought``), or by the greedy bot because the bot
+ran past its wait (``late``) or failed (``failed``)."""
+
+
 class Thinker:
     """The pool server bots think in, made at the first move it is asked for.
 
-    ``workers`` processes (or threads, ``pool="threads"``) think at once; the
-    others wait their turn. :meth:`choose` waits ``wait`` seconds at most.
+    ``workers`` processes (or threads, ``pool="threads"``) think at once (default:
+    :func:`default_workers`); the others wait their turn. :meth:`choose` waits ``wait``
+    seconds at most. :attr:`moves` counts how every bot move was made.
     """
 
-    def __init__(self, *, workers: int, wait: float, pool: Pool = "processes") -> None:
+    def __init__(self, *, workers: int | None = None, wait: float,
+                 pool: Pool = "processes") -> None:
+        if workers is None:
+            workers = default_workers()
         if workers < 1:
             raise ValueError(f"bot workers must be 1 or more, not {workers}")
         if pool not in ("processes", "threads"):
@@ -301,6 +326,17 @@ class Thinker:
         self.wait = wait
         self.pool = pool
         self._executor: concurrent.futures.Executor | None = None
+        self.moves: Counter[Outcome] = Counter()
+        """Bot moves since the server started, by :data:`Outcome` (``/api/health``)."""
+
+    def played(self, outcome: Outcome) -> None:
+        """Count one bot move made this way."""
+        self.moves[outcome] += 1
+
+    def health(self) -> dict[str, Any]:
+        """The pool and its bots' moves, for ``/api/health``."""
+        return {"workers": self.workers, "pool": self.pool, "moves": sum(self.moves.values()),
+                "late": self.moves["late"], "failed": self.moves["failed"]}
 
     def _start(self) -> concurrent.futures.Executor:
         if self._executor is None:
