@@ -255,7 +255,7 @@ def _die_with(parent: int) -> None:
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:  # it died before the signal was asked for
-        os._exit(0)
+        _end()
     threading.Thread(target=_watch, args=(parent,), name="eights-bot-watchdog",
                      daemon=True).start()
 
@@ -263,7 +263,12 @@ def _die_with(parent: int) -> None:
 def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(WATCH)
-    os._exit(0)  # nobody waits for this worker's moves any more
+    _end()  # nobody waits for this worker's moves any more
+
+
+def _end() -> None:
+    """End this process at once (no clean-up: it owns nothing)."""
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def think(spec: str, view: Observation, legal: Sequence[Action], seed: str,
