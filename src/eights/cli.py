@@ -659,8 +659,8 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")] = 0.6,
     address_limit: Annotated[int | None, typer.Option(
         help="Let one client address hold N open tables and N connections and make N "
-             "create/join requests a second (defaults: 5 tables, 20 connections, 2 a second); "
-             "for load tests from one machine.")] = None,
+             "create/join requests and N record requests a second (defaults: 5 tables, 20 "
+             "connections, 2 and 1 a second); for load tests from one machine.")] = None,
     waiting_idle: Annotated[float, typer.Option(
         help="Seconds a waiting table may stay with nobody at it before it is closed.")]
     = 1800.0,
@@ -724,6 +724,8 @@ def serve(
         limits = dataclasses.replace(
             limits, tables_per_address=address_limit, connections_per_address=address_limit,
             requests_per_second=float(address_limit), request_burst=address_limit,
+            records_per_second=max(limits.records_per_second, float(address_limit)),
+            record_burst=max(limits.record_burst, address_limit),
             sockets_per_address=max(limits.sockets_per_address, address_limit + 40),
             tables=max(limits.tables, address_limit), connections=max(limits.connections,
                                                                        address_limit))

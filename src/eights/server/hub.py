@@ -686,12 +686,16 @@ class Hub:
                 raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no table {code[:32]!r}")
             if data.status in OPEN:  # pragma: no cover - a table never opens again
                 raise ProtocolError(ErrorCode.WRONG_STATUS, "the match is not over")
-            game = await asyncio.to_thread(replay_table, data)
-        seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
-        record = record_of(game, meta={"table": code, "title": data.title,
-                                       "seats": seats}).to_json()
+            record = await asyncio.to_thread(_record, data)  # off the event loop
         _remember(self._records, code, record)
         return record
+
+
+def _record(data: TableData) -> dict[str, Any]:
+    """The ``eights-record/1`` of a stored table, replayed."""
+    seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
+    return record_of(replay_table(data), meta={"table": data.code, "title": data.title,
+                                               "seats": seats}).to_json()
 
 
 def _same(room: Room, data: TableData) -> bool:
