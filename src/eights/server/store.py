@@ -397,15 +397,26 @@ class Store:
     def run(self, op: Op) -> None:
         """Commit one write now, in this thread (fenced on PostgreSQL: :meth:`fence`)."""
         with Session(self.engine) as s, s.begin():
-            self.fence(s.connection(), _codes([op]))
+            self.lock(s.connection(), [op])
             op(s)
+            s.flush()
+            self.fence(s.connection(), [op])
 
-    def fence(self, connection: Connection, codes: set[str]) -> None:
-        """In a transaction that changes the tables ``codes``: on PostgreSQL, raise
-        :class:`NotLeased` unless this process holds their leases (:func:`fence`, which also
-        locks their rows until the commit); on SQLite, nothing (one process a file)."""
+    def lock(self, connection: Connection, ops: Iterable[Op]) -> None:
+        """At the start of a transaction of the writes ``ops``, on PostgreSQL: lock the rows
+        of the tables they change (``FOR SHARE``, until the commit), but for actions, whose
+        insert locks its table's row by itself (its foreign key); then :meth:`fence`."""
         if self.leases is not None:
-            fence(connection, codes, self.leases.pid)
+            codes = {op.code for op in ops if isinstance(op, TableWrite) and op.fenced}
+            if codes:
+                connection.execute(_SHARED, {"codes": sorted(codes)})
+
+    def fence(self, connection: Connection, ops: Iterable[Op]) -> None:
+        """At the end of a transaction of the writes ``ops`` (after :meth:`lock`): on
+        PostgreSQL, raise :class:`NotLeased` unless this process holds the leases of the
+        tables they change (:func:`fence`); on SQLite, nothing (one process a file)."""
+        if self.leases is not None:
+            fence(connection, _codes(ops), self.leases.pid)
 
     # ------------------------------------------------------------------ reading
 
@@ -623,21 +634,20 @@ def fence(connection: Connection, codes: set[str], pid: int | None) -> None:
     """Raise :class:`NotLeased` (the transaction is then rolled back) unless the session
     ``pid`` (this process's lease connection) holds the lease of every table in ``codes``.
 
-    At the start of every transaction that changes tables (actions, deals, status, seats,
-    turn deadlines): first the tables' rows are locked ``FOR SHARE`` until the commit, then
-    the leases are checked. A process taking a table over takes its lease, then locks its row
-    ``FOR UPDATE`` before it reads the table (:meth:`Store.load`, ``take_over``), which waits
-    for any such transaction under way. So a write of a former owner either passed the check
-    while it still held the lease and is read by the new owner, or it fails here: a process
-    whose lease went without its knowing (its lease connection broke a moment ago, or it hung
-    and PostgreSQL ended its idle session) stores nothing, and tells no one of anything.
+    At the end of every transaction that changes tables (actions, deals, status, seats,
+    turn deadlines), whose rows it locked before (:meth:`Store.lock`: ``FOR SHARE``, or ``FOR
+    KEY SHARE`` by an action's foreign key) until the commit. A process taking a table over
+    takes its lease, then locks its row ``FOR UPDATE`` before it reads the table
+    (:meth:`Store.load`, ``take_over``), which waits for any such transaction under way. So a
+    write of a former owner either passed this check while it still held the lease and is
+    read by the new owner, or it fails here: a process whose lease went without its knowing
+    (its lease connection broke a moment ago, or it hung and PostgreSQL ended its idle
+    session) stores nothing, and tells no one of anything.
     """
     if not codes:
         return
-    listed = sorted(codes)
-    connection.execute(_SHARED, {"codes": listed})
     held = set() if pid is None else {
-        code for (code,) in connection.execute(_FENCE, {"codes": listed, "pid": pid})}
+        code for (code,) in connection.execute(_FENCE, {"codes": sorted(codes), "pid": pid})}
     if held != codes:
         raise NotLeased(f"this server process does not hold the lease of table(s) "
                         f"{', '.join(sorted(codes - held))} any more; nothing was stored")
@@ -737,8 +747,8 @@ class Writer:
         try:
             if isinstance(op, AddAction):
                 with self.store.engine.begin() as connection:
-                    self.store.fence(connection, _codes([op]))
                     _insert_actions(connection, [op.row()])
+                    self.store.fence(connection, [op])
             else:
                 self.store.run(op)
         except Exception as exc:
@@ -751,8 +761,9 @@ class Writer:
             if self._connection is None:
                 self._connection = self.store.engine.connect()
             connection = self._connection
+            ops = [op for op, _, _ in batch]
             with connection.begin():
-                self.store.fence(connection, _codes(op for op, _, _ in batch))
+                self.store.lock(connection, ops)
                 session: Session | None = None  # only for the rarer writes, which use the ORM
                 rows: list[dict[str, Any]] = []
                 for op, _, _ in batch:
@@ -770,6 +781,7 @@ class Writer:
                     _insert_actions(connection, rows)
                 if session is not None:
                     session.close()
+                self.store.fence(connection, ops)
         except Exception as exc:
             self._drop_connection()  # it may be broken; the next batch opens another
             errors[0] = exc
