@@ -116,9 +116,9 @@ class Leases:
         self.timeout = lease_timeout()
         """PostgreSQL ends the lease connection's session after this many idle seconds."""
         self.confirmed = -math.inf
-        """When (``time.monotonic()``) a statement on the lease connection last succeeded:
-        the session, so every lease in :attr:`mine`, lives until at least
-        :attr:`timeout` seconds after it."""
+        """When (``time.monotonic()``) the last statement on the lease connection that
+        succeeded was sent: the session, so every lease in :attr:`mine`, lives until at
+        least :attr:`timeout` seconds after it (unless its connection breaks: the fence)."""
         self._tick = time.monotonic()
         self._heart: threading.Thread | None = None
 
@@ -138,8 +138,9 @@ class Leases:
             except Exception as exc:  # PostgreSQL before 14
                 log.warning("PostgreSQL does not end idle sessions (%s): a hung server process "
                             "keeps its tables until it ends", _first_line(exc))
+            sent = time.monotonic()
             self.pid = int(connection.execute("SELECT pg_backend_pid()").fetchone()[0])
-            self.confirmed = time.monotonic()
+            self.confirmed = sent
         return connection
 
     def start(self) -> None:
@@ -219,8 +220,9 @@ class Leases:
                 # Nothing to lose: a session PostgreSQL ended while it held no lease (idle
                 # past the timeout, before the first table) is opened again quietly.
                 with contextlib.suppress(Exception):
+                    sent = time.monotonic()
                     row = self._connection.execute(sql, params).fetchone()
-                    self.confirmed = time.monotonic()
+                    self.confirmed = sent
                     return row
                 with contextlib.suppress(Exception):
                     self._connection.close()
@@ -228,8 +230,9 @@ class Leases:
             try:
                 if self._connection is None:
                     self._connection = self._connect()
+                sent = time.monotonic()  # the session's idle time starts after this
                 row = self._connection.execute(sql, params).fetchone()
-                self.confirmed = time.monotonic()
+                self.confirmed = sent
                 return row
             except Exception as exc:
                 connection, self._connection = self._connection, None
