@@ -23,16 +23,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import signal
 import statistics
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from websockets.sync.client import connect
 
 from eights.server.cluster import Cluster
@@ -73,6 +77,24 @@ def owner_pid(url: str, code: str) -> int | None:
                         "l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = "
                         + LEASE_KEY.replace("%s", ":c"), c=code)
     return None if name is None else int(str(name).split()[-1])
+
+
+@contextmanager
+def fresh_schema(url: str) -> Iterator[str]:
+    """``url`` in a new schema of its own (dropped on exit): nothing left by a run, such as
+    a table still open, reaches the next one."""
+    parsed = make_url(normalize_url(url))
+    schema = f"eights_hung_{secrets.token_hex(4)}"
+    admin = create_engine(parsed, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        yield parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
+            hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
 
 
 def hung_owner_takeover(cluster: Cluster, url: str, stopped: float) -> tuple[float, int]:
@@ -137,9 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with TemporaryDirectory(prefix="eights-hung-") as logs:
             for run in range(args.runs):
-                with Cluster(url, 2, log_dir=Path(logs) / str(run),
-                             serve_args=["--bot-delay", "0.05"]) as cluster:
-                    seconds, stored = hung_owner_takeover(cluster, url, args.stopped)
+                with fresh_schema(url) as scoped, Cluster(
+                        scoped, 2, log_dir=Path(logs) / str(run),
+                        serve_args=["--bot-delay", "0.05"]) as cluster:
+                    seconds, stored = hung_owner_takeover(cluster, scoped, args.stopped)
                 took.append(seconds)
                 if not args.json:
                     print(f"run {run + 1}: taken over after {seconds:.2f} s "
