@@ -300,11 +300,12 @@ class ISMCTSBot:
     def _belief_for(self, seen: Observation) -> BeliefModel:
         """The belief model given as ``belief``, else the one shipped for ``seen``'s rules."""
         if self._belief is None:
-            from eights.bots.belief import shipped
+            from eights.bots.belief import shipped_for
 
-            return shipped(seen.rules.name, seen.players)
+            return shipped_for(seen.rules, seen.players)
         model = self._belief
-        if (model.rules, model.players) != (seen.rules.name, seen.players):
+        if model.rules != "family" and (model.rules, model.players) != (seen.rules.name,
+                                                                         seen.players):
             raise ValueError(f"ismcts belief: the model is for {model.rules} with "
                              f"{model.players} players, not {seen.rules.name} with "
                              f"{seen.players}")

@@ -32,9 +32,9 @@ from eights.server.protocol import (
     event,
     parse_message,
 )
-from eights.server.room import BOTS, Connection, Room
+from eights.server.room import Connection, Room
 from eights.server.store import Store
-from eights.server.thinking import Pool, table_fits
+from eights.server.thinking import OFFERED, Pool, table_fits
 from eights.server.web import add_web_routes
 
 __all__ = ["create_app", "data_dir", "default_db_url"]
@@ -181,7 +181,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                                "players": list(rules.players),
                                "default_players": rules.default_players, "target": rules.target,
                                "bot_players": await asyncio.to_thread(table_fits, rules)})
-        return {"presets": listed, "bots": list(BOTS)}
+        return {"presets": listed, "bots": list(OFFERED)}
 
     @app.get("/api/tables")
     async def lobby() -> dict[str, Any]:

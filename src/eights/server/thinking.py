@@ -42,13 +42,16 @@ from eights.engine.observation import Observation
 from eights.engine.rules import Rules
 from eights.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["BOTS", "INLINE_BOTS", "Pool", "Thinker", "check_bot", "server_bot", "table_fits"]
+__all__ = ["BOTS", "INLINE_BOTS", "OFFERED", "Pool", "Thinker", "check_bot", "server_bot", "table_fits"]
 
 log = logging.getLogger("eights.server")
 
 BOTS = ("random", "greedy", "expert", "ismcts", "learned")
 """Bots a table may seat (``learned`` with the model shipped for the table's rules and
 players: a client names no file)."""
+OFFERED = (*BOTS, "ismcts:prior=learned")
+"""The levels the new-table form offers, as bot specs: every bot, and the search with the
+learned network's move as the one to beat."""
 INLINE_BOTS = frozenset({"random", "greedy", "expert", "learned"})
 """Bots quick enough to choose on the event loop; every other bot thinks in the pool."""
 MAX_ITERATIONS = 5000

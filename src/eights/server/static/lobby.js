@@ -6,7 +6,8 @@ import { faceSVG } from "./cards.js";
 
 /** How the page words the level of each bot the server seats (GET /api/presets lists them);
  * a bot without a word here is shown by its name. */
-const LEVELS = { random: "easy", greedy: "normal", expert: "hard", ismcts: "very hard", learned: "trained" };
+const LEVELS = { random: "easy", greedy: "normal", expert: "hard", ismcts: "very hard", learned: "trained",
+  "ismcts:prior=learned": "very hard, learned" };
 const TIMERS = [0, 15, 30, 60, 120, 300]; // seconds a person has to act (0: no timer)
 
 export async function showLobby(root) {
