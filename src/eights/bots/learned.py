@@ -481,14 +481,19 @@ class Model:
         if not path.is_file():
             raise ValueError(f"cannot read the model {str(path)!r}: no such file; a model is "
                              f"{expected}")
+        why = "not an .npz archive"
         try:
             with np.load(path, allow_pickle=False) as data:
+                if not isinstance(data, np.lib.npyio.NpzFile):
+                    raise ValueError(why)
                 names = sorted(data.files, key=lambda k: (len(k), k))
                 if not names or names != [f"w{i}" for i in range(len(names))]:
-                    raise ValueError(f"it holds {', '.join(data.files) or 'no arrays'}")
+                    why = f"it holds the arrays {', '.join(sorted(data.files)) or 'none'}"
+                    raise ValueError(why)
+                why = "it holds arrays that are not numbers"
                 weights = tuple(data[k].astype(np.float32) for k in names)
-        except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile) as exc:
-            raise ValueError(f"{str(path)!r} is not an eights model ({_short(exc)}); expected "
+        except (OSError, EOFError, KeyError, ValueError, TypeError, zipfile.BadZipFile):
+            raise ValueError(f"{str(path)!r} is not an eights model ({why}); expected "
                              f"{expected}") from None
         try:
             card = json.loads(card_path(path).read_text("utf-8"))

@@ -154,7 +154,7 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
             yield Label(_("Opponents"), classes="field-head")
             with RadioSet(id="new-levels", compact=True):
                 for level in self.levels:
-                    yield RadioButton(level_words(level, _)[0], id=self._button_id(level))
+                    yield RadioButton(level_words(level, _)[0], id=self.button_id(level))
             yield Static(id="new-about", classes="about", markup=False)
             yield Static(id="new-missing", classes="hint", markup=False)
             with Horizontal(classes="buttons"):
@@ -201,7 +201,7 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
-        self.chosen_level = self.levels[[self._button_id(level) for level in self.levels]
+        self.chosen_level = self.levels[[self.button_id(level) for level in self.levels]
                                         .index(event.pressed.id or "")]
         self._show_about()
 
@@ -214,12 +214,12 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
         _ = self.tr
         offered = self.offered()
         for level in self.levels:
-            button = self.query_one(f"#{self._button_id(level)}", RadioButton)
+            button = self.query_one(f"#{self.button_id(level)}", RadioButton)
             button.display = level in offered
             button.disabled = level not in offered  # the arrows skip it
         if self.chosen_level not in offered:
             self.chosen_level = DEFAULT_LEVEL if DEFAULT_LEVEL in offered else offered[0]
-        self.query_one(f"#{self._button_id(self.chosen_level)}", RadioButton).value = True  # and
+        self.query_one(f"#{self.button_id(self.chosen_level)}", RadioButton).value = True  # and
         # highlighted: the set's arrows start from it
         self._show_about()
         rules = self.rules[self.chosen_rules]
@@ -254,7 +254,8 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-    def _button_id(self, level: str) -> str:
+    def button_id(self, level: str) -> str:
+        """The id of the radio button of ``level``."""
         if own_level(level):
             return f"level-own-{self.levels.index(level)}"
         return "level-" + level.replace(":", "-").replace("=", "-")
