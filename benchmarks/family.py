@@ -6,6 +6,7 @@ saw, against each shipped specialist on its own table, and its decision time.
     python benchmarks/family.py houses [--model PATH] [--deals 60] [--seed 2613]
                                        [--house-seed 2612] [--count 20] [--jobs 2] [--out FILE]
     python benchmarks/family.py specialists [--model PATH] [--deals 100] [--seed 2614]
+    python benchmarks/family.py belief [--eval-games 60] [--worlds 200] [--seed 31]
     python benchmarks/family.py write-houses [--house-seed 2612] [--count 20]
 
 Every measurement is a duplicate tournament (:func:`eights.lab.tournament.tournament`):
@@ -22,6 +23,13 @@ draw from strings ``family:<seed>:<i>``); house ``i`` is measured at the ``i % 4
 ``specialists`` plays the family model against each shipped specialist on the specialist's
 own preset and player count (the same deals for both: a duplicate tournament of the two,
 one seat each at two players; at four, two seats each).
+
+``belief`` measures the family belief model (``belief-family.npz``) as docs/bots.md
+measures the specialists: held-out rounds between experts of the ``eval`` stream of
+:func:`eights.learn.belief.deal_seed` (seed 31), 30% of the decisions with a choice, nats
+per unseen card of the uniform deal, the band sampler (``infer=model``, over ``--worlds``
+worlds) and the belief models (the family's, and the table's specialist where one ships),
+on the specialists' eight tables, three tables no specialist plays and four house files.
 
 Seeds: 2611 (presets), 2612 (the houses' rules), 2613 (houses' deals), 2614
 (specialists); none is a seed of training or of its monitoring (docs/bots.md lists them).
@@ -109,9 +117,43 @@ def specialists(spec: str, deals: int, seed: int, jobs: int | None, out: Path | 
         _emit(measure(rules, players, spec, specialist, deals, seed, jobs, seats), out)
 
 
+def belief(games: int, worlds: int, seed: int, out: Path | None) -> None:
+    from eights.bots.belief import FAMILY, MODELS, BeliefModel, model_path
+    from eights.learn.belief import _mean_loss, _sampled, _uniform, collect, log_loss
+
+    family = BeliefModel.load(MODELS / FAMILY)
+    tables: list[tuple[str | Path, int]] = [
+        (p, n) for n in (2, 4) for p in ("classic", "huit-americain", "les-huit", "huit-fou")]
+    tables += [("switch", 3), ("pesten", 6), ("uno-cards", 2)]
+    tables += [(path, house_count(load_rules(path), i)) for i, path in
+               enumerate(sorted(HOUSES.glob("*.toml"))[:4])]
+    for spec, players in tables:
+        rules = load_rules(spec)
+        began = time.perf_counter()
+        data = collect(rules, players, games, seed, "eval", ("expert",), 0.3,
+                       observations=True)
+        line: dict[str, Any] = {"rules": rules.name, "players": players, "games": games,
+                                "eval_seed": seed, "decisions": len(data), "worlds": worlds,
+                                "uniform": round(_mean_loss(data, _uniform(data)), 4),
+                                "sampler": round(_mean_loss(data, _sampled(data, "model",
+                                                                           worlds, seed)), 4),
+                                "family": round(log_loss(family, data), 4)}
+        own = model_path(rules.name, players) if isinstance(spec, str) else None
+        if own is not None:
+            line["specialist"] = round(log_loss(BeliefModel.load(own), data), 4)
+        line["seconds"] = round(time.perf_counter() - began, 1)
+        print(json.dumps(line), flush=True)
+        if out is not None:
+            with out.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(line) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("presets", "houses", "specialists", "write-houses"))
+    parser.add_argument("what", choices=("presets", "houses", "specialists", "belief",
+                                         "write-houses"))
+    parser.add_argument("--eval-games", type=int, default=60)
+    parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--model", type=Path, default=family_model_path())
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--seed", type=int)
@@ -122,7 +164,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     spec = f"learned:model={args.model.resolve()}"
-    if args.what == "write-houses":
+    if args.what == "belief":
+        belief(args.eval_games, args.worlds, 31 if args.seed is None else args.seed, args.out)
+    elif args.what == "write-houses":
         for path in house_files(args.house_seed, args.count, HOUSES):
             print(path)
     elif args.what == "presets":

@@ -161,10 +161,10 @@ def test_a_reconnecting_client_gets_the_log_of_the_match_as_it_was_said(client: 
 
 def test_the_page_is_told_which_bots_the_server_seats(client: TestClient) -> None:
     answer = client.get("/api/presets").json()
-    assert answer["bots"] == list(BOTS) and "ismcts" in answer["bots"]
+    assert answer["bots"] == [*BOTS, "ismcts:prior=learned"] and "ismcts" in answer["bots"]
     fits = {p["name"]: p["bot_players"] for p in answer["presets"]}
-    assert fits["classic"] == {"learned": [2, 4]}  # models ship for 2 and 4 players only
-    assert fits["openspiel"] == {"learned": []}  # none for OpenSpiel's rules
+    assert fits["classic"] == {"learned": list(range(2, 11))}  # the family model: every count
+    assert fits["openspiel"] == {"learned": list(range(2, 16))}
 
 
 def receive(ws: Any, kind: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from eights.engine.game import Game
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
-from eights.server.room import BOTS
+from eights.server.thinking import OFFERED
 from test_browser import (
     Server,
     browser,
@@ -155,20 +155,25 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
         assert counts == [str(n) for n in range(low, high + 1)], name
     assert load_rules("classic").players == (2, 10)  # the form once stopped at 8
     levels = page.eval_on_selector_all("#create-level option", "nodes => nodes.map(n => n.value)")
-    assert levels == list(BOTS)  # a bot the server adds (the learned one) shows up by itself
+    assert levels == list(OFFERED)  # a bot the server adds (the learned one) shows up by itself
     expect(page.locator("#create-level option[value='ismcts']")).to_have_text("very hard (ismcts)")
     expect(page.locator("#create-level")).to_have_value("greedy")
     words = page.evaluate("async () => { const lobby = await import('/static/lobby.js');"
                           " return ['learned', 'someday'].map(lobby.levelWords); }")
     assert words == ["trained (learned)", "someday"]  # the learned bot's word, once it exists
     learned = page.locator("#create-level option[value='learned']")
+    searched = page.locator("#create-level option[value='ismcts:prior=learned']")
+    expect(searched).to_have_text("very hard, learned (ismcts:prior=learned)")
+    for name in preset_names():  # the family model plays every table
+        page.select_option("#create-rules", name)
+        for n in load_rules(name).players:
+            page.select_option("#create-players", str(n))
+            expect(learned).to_be_enabled()
+            expect(searched).to_be_enabled()
     page.select_option("#create-rules", "classic")
-    page.select_option("#create-players", "2")
-    expect(learned).to_be_enabled()  # a model ships for classic at 2 players
-    page.select_option("#create-level", "learned")
     page.select_option("#create-players", "3")
-    expect(learned).to_be_disabled()  # and none at 3: not offered, and the level falls back
-    expect(page.locator("#create-level")).to_have_value("greedy")
+    page.select_option("#create-level", "ismcts:prior=learned")
+    expect(page.locator("#create-level")).to_have_value("ismcts:prior=learned")
     page.select_option("#create-rules", "classic")
     page.select_option("#create-players", "10")
     page.select_option("#create-bots", "9")

@@ -357,3 +357,71 @@ def test_a_specialist_given_as_model_says_how_to_play_every_table(tmp_path: Path
     bot = make_bot(f"learned:model={path}")
     with pytest.raises(ValueError, match="leave model= out to play the family model"):
         check_table(bot, load_rules("classic"), 3)
+
+
+# ------------------------------------------------------------------ eights train
+
+def test_eights_train_starts_from_the_family_model_within_its_hours(tmp_path: Path) -> None:
+    """A short run: every phase it reports fits in --hours (5% over at most), the imitation
+    is cut by the time (not its decisions), progress comes as lines when the output is not a
+    terminal, the summary counts every phase, the card's strength holds the measurement, and
+    the command it suggests plays as printed, from another folder."""
+    pytest.importorskip("torch", reason="the train extra")
+    import json
+    import os
+    import subprocess
+    import sys
+
+    hours = 0.006
+    out = tmp_path / "run"
+    env = {**os.environ, "EIGHTS_PROGRESS": "0", "EIGHTS_PROGRESS_EVERY": "2",
+           "EIGHTS_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run([sys.executable, "-m", "eights.cli", "train", "classic", "--set",
+                           "hand_size=5", "--hours", str(hours), "--eval-deals", "3",
+                           "--out", str(out), "--seed", "2"], capture_output=True, text=True,
+                          timeout=900, env=env, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "players: 4 (the default of classic; --players to change)"
+    card = json.loads((out / "model.json").read_text("utf-8"))
+    phases = card["training"]["phases"]
+    names = [p["phase"] for p in phases]
+    assert names[0] == "measure" and phases[0]["start"] and names[-1] == "measure"
+    assert {"imitate", "fit"} <= set(names)
+    assert sum(p["seconds"] for p in phases) <= hours * 3600 * 1.05
+    imitated = next(p for p in phases if p["phase"] == "imitate")
+    assert 0 < imitated["decisions"] < 500_000  # cut by the time
+    summary = lines[lines.index(next(x for x in lines if x.startswith("trained "))):]
+    assert summary[1].startswith("  measure (starting model): ")
+    assert any(x.startswith("  imitate: ") and "decisions of expert played" in x
+               for x in summary)
+    assert any(x.startswith("kept the ") for x in summary)
+    progress = [x for x in done.stderr.splitlines() if x.startswith("training classic 4p: ")]
+    assert len(progress) >= 3 and any("left in all" in x for x in progress)
+    assert {x.split(": ")[1] for x in progress} >= {"measure", "imitate", "fit"}
+    strength = card["strength"]
+    assert strength and strength[0]["opponent"] == "expert" and strength[0]["deals"] == 3
+    assert card["training"]["start"]["init"] == "family" and card["format"] == 2
+    play = next(x for x in lines if x.startswith("model: "))
+    assert f"model: {out.resolve() / 'model.npz'} (play it: eights play " in play
+    command = play.split("(play it: ", 1)[1].rstrip(")")
+    assert "--set hand_size=5" in command
+    import shlex
+
+    args = shlex.split(command)[1:]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run = subprocess.run([sys.executable, "-m", "eights.cli", *args, "--plain", "--seed", "1"],
+                         input="quit\n", capture_output=True, text=True, timeout=300, env=env,
+                         check=False, cwd=elsewhere)
+    assert run.returncode == 0, run.stderr
+
+
+def test_eights_train_says_its_players_default_in_its_help() -> None:
+    from typer.testing import CliRunner
+
+    from eights.cli import app
+
+    result = CliRunner().invoke(app, ["train", "--help"], env={"COLUMNS": "200"})
+    assert "the rules' default_players, said when the run starts" in result.output
+    assert "every phase included" in result.output

@@ -287,8 +287,8 @@ def model_path(rules: str, players: int) -> Path | None:
 def shipped(rules: str, players: int) -> BeliefModel:
     """The shipped model for a rule set's name and player count (loaded once): its own,
     else the family model."""
-    path = model_path(rules, players) or MODELS / FAMILY
-    return BeliefModel.load(path)
+    path = model_path(rules, players)
+    return _family() if path is None else BeliefModel.load(path)
 
 
 def shipped_for(rules: Rules, players: int) -> BeliefModel:
