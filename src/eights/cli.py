@@ -930,6 +930,7 @@ def train(
     family model (which plays every table at the expert's level), imitates a teacher on these
     rules (and, with --refine, a stronger one), then learns by self-play; the model kept is
     the one that measured best against the expert, the starting model included."""
+    started = time.perf_counter()  # --hours counts from here: loading is part of the run
     _need("train", "eights train")
     _need("fast", "eights train")
     _need("lab", "eights train", "matplotlib", "openskill")
@@ -1005,7 +1006,7 @@ def train(
         except ValueError as exc:
             _fail(str(exc))
     with _training_progress(trainer, quiet) as report:
-        result = trainer.run(report, checkpoint)
+        result = trainer.run(report, checkpoint, started=started)
     curve = folder / "curve.png"
     if result.curve:
         save_curve(result.curve, curve, f"{rules_obj.name}, {n} players")

@@ -61,6 +61,11 @@ from eights.learn.imitate import legal_logits
 __all__ = ["ALGORITHMS", "Config", "Progress", "QNet", "Trainer", "evaluate"]
 
 ALGORITHMS = ("dmc", "pg")
+TAIL_SHARE, TAIL_SECONDS = 0.04, 4.0
+"""The time a timed run leaves at its end for what follows it (writing the files, the
+curve's picture, the interpreter starting before the clock could): 4% and 4 seconds."""
+SELFPLAY_AFTER = 600.0
+"""Seconds of learning time a timed run needs left, before imitation, to self-play too."""
 IMITATION_SHARE = 0.7
 """The share of a timed run's learning time that imitation may take when more phases
 follow (self-play takes the rest)."""
@@ -646,7 +651,7 @@ class Trainer:
         return Model(net.weights(), card)
 
     def run(self, report: Callable[[Progress], None] | None = None,
-            checkpoint: Path | None = None) -> Progress:
+            checkpoint: Path | None = None, started: float | None = None) -> Progress:
         """Train until the time (``hours``: every phase counts, measurements included) or
         the samples run out, measuring as configured; saves ``checkpoint`` (and the model
         beside it) after each phase, each measurement and at the end; the refining
@@ -655,13 +660,17 @@ class Trainer:
         The phases: the starting model measured (with :attr:`Config.init`), imitation (the
         teacher's rounds, then the fit: half the time left each at most), refining,
         self-play (the kernel, when it plays the rules) to the end less the time of one
-        measurement, and the last measurement; the network kept is the best measured."""
+        measurement, and the last measurement; the network kept is the best measured.
+        Self-play runs only when at least :data:`SELFPLAY_AFTER` seconds of learning are left
+        (a short run imitates: measured gains of self-play were within the noise).
+        ``started``: when the run began (``time.perf_counter()``; default now), so that the
+        time spent loading before this call counts too."""
         cfg = self.config
         p = self.progress
-        began = time.perf_counter() - p.seconds
+        began = (time.perf_counter() if started is None else started) - p.seconds
         cpu_began = time.process_time() - p.cpu_seconds
         budget = cfg.hours * 3600 if cfg.samples is None else math.inf
-        end = began + budget
+        end = began + budget - min(TAIL_SHARE * budget + TAIL_SECONDS, 120.0)
 
         def tick() -> None:
             p.seconds = time.perf_counter() - began
@@ -691,6 +700,9 @@ class Trainer:
             tick()
             save()
             return p
+        if not p.selfplay_skipped and learning - time.perf_counter() < SELFPLAY_AFTER:
+            p.selfplay_skipped = (f"less than {SELFPLAY_AFTER / 60:.0f} minutes to learn: the "
+                                  f"time goes to imitation")
         if cfg.teacher is not None and not p.imitated:
             now = time.perf_counter()
             share = 1.0 if p.selfplay_skipped and cfg.refine is None else IMITATION_SHARE
