@@ -227,7 +227,8 @@ def _tiny_run(seed: int, samples: int = 12_000) -> Model:
 
     config = Config(load_rules("classic", TINY).to_table(), 2, seed=seed, samples=samples,
                     hidden=(32, 16), tables=32, batch=256, lr=2e-3, eval_every=0,
-                    pool_every=4000, teacher=None)
+                    pool_every=4000, teacher=None, family=False)  # a specialist's features:
+    # from random weights the family's 898 inputs start on a policy that only draws
     trainer = Trainer(config)
     trainer.run()
     return trainer.model()

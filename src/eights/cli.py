@@ -907,8 +907,9 @@ def train(
              "Monte-Carlo).")] = "pg",
     eval_every: Annotated[float, typer.Option(
         help="Minutes between two measurements against the expert (0: none).")] = 5.0,
-    eval_deals: Annotated[int, typer.Option(
-        help="Duplicate deals of each measurement against the expert.")] = 100,
+    eval_deals: Annotated[int | None, typer.Option(
+        help="Duplicate deals of each measurement against the expert.",
+        show_default="100, or 40 for a run under a quarter of an hour")] = None,
     teacher: Annotated[str, typer.Option(
         help="A bot the network imitates before self-play, or none (self-play from random "
              "weights).")] = "expert",
@@ -946,6 +947,8 @@ def train(
         _fail(f"--samples must be 1 or more, not {samples}")
     if eval_every < 0:
         _fail(f"--eval-every must be 0 or more minutes, not {eval_every}")
+    if eval_deals is None:
+        eval_deals = 100 if hours >= 0.25 or samples is not None else 40
     if eval_deals < 1:
         _fail(f"--eval-deals must be 1 or more, not {eval_deals}")
     if teacher_decisions < 1:
