@@ -355,7 +355,8 @@ class Trainer:
         except KernelUnsupported as exc:  # imitation alone, on the engine
             tables = None
             note = f"the kernel does not play these rules ({exc})"
-        self._tables = tables
+        self.kernel_tables = tables
+        """Self-play's tables on the kernel (``None`` where the kernel does not play the rules)."""
         self.pool: list[QNet] = []
         self.role = np.zeros((config.tables, n), dtype=np.int64)
         """Who plays each seat: 0 the learning network, ``i > 0`` pool member ``i - 1``,
@@ -382,9 +383,9 @@ class Trainer:
     def tables(self) -> Tables:
         """The kernel's tables of self-play (:class:`ValueError` when the kernel does not
         play the rules: :attr:`Progress.selfplay_skipped` says so)."""
-        if self._tables is None:
+        if self.kernel_tables is None:
             raise ValueError(f"no self-play: {self.progress.selfplay_skipped}")
-        return self._tables
+        return self.kernel_tables
 
     # ------------------------------------------------------------------ playing
     def line_up(self, b: int) -> None:
@@ -785,7 +786,7 @@ class Trainer:
             "value": None if self.value is None else self.value.state_dict(),
             "opt": self.opt.state_dict(), "pool": [m.state_dict() for m in self.pool],
             "rng": self.rng.bit_generator.state,
-            "tables": None if self._tables is None else self._tables.states.copy(),
+            "tables": None if self.kernel_tables is None else self.kernel_tables.states.copy(),
             "progress": asdict(self.progress), "pool_mark": self.pool_mark,
             "best": self.best,
         }
@@ -813,12 +814,12 @@ class Trainer:
         trainer.progress = Progress(**state["progress"])
         trainer.pool_mark = state["pool_mark"]
         trainer.best = state.get("best")
-        if trainer._tables is not None and state["tables"] is not None:
-            trainer._tables.states[:] = state["tables"]
+        if trainer.kernel_tables is not None and state["tables"] is not None:
+            trainer.kernel_tables.states[:] = state["tables"]
             for b in range(config.tables):  # the rounds restart: the old line-ups are gone
                 trainer.line_up(b)
-            trainer._tables.kinds[:] = np.where(trainer.role < 0, GREEDY, OUTSIDE)
-            trainer._tables.deal(np.arange(config.tables))
+            trainer.kernel_tables.kinds[:] = np.where(trainer.role < 0, GREEDY, OUTSIDE)
+            trainer.kernel_tables.deal(np.arange(config.tables))
         return trainer
 
 
