@@ -8,6 +8,8 @@ saw, against each shipped specialist on its own table, and its decision time.
     python benchmarks/family.py specialists [--model PATH] [--deals 100] [--seed 2614]
     python benchmarks/family.py belief [--eval-games 60] [--worlds 200] [--seed 31]
     python benchmarks/family.py write-houses [--house-seed 2612] [--count 20]
+    python benchmarks/family.py ship RUN_DIR
+    python benchmarks/family.py card FILE.jsonl [FILE.jsonl ...]
 
 Every measurement is a duplicate tournament (:func:`eights.lab.tournament.tournament`):
 each deal is played again with the seats rotated; at more than two players one learned
@@ -30,6 +32,11 @@ measures the specialists: held-out rounds between experts of the ``eval`` stream
 per unseen card of the uniform deal, the band sampler (``infer=model``, over ``--worlds``
 worlds) and the belief models (the family's, and the table's specialist where one ships),
 on the specialists' eight tables, three tables no specialist plays and four house files.
+
+``ship`` writes the model of a training run (``python -m eights.learn.family --out
+RUN_DIR``) into the package as ``eights/models/family.npz`` (float16 weights: the
+measurements above are then of the model as shipped) with its card; ``card`` writes the
+measurements' lines into the card's ``strength``.
 
 Seeds: 2611 (presets), 2612 (the houses' rules), 2613 (houses' deals), 2614
 (specialists); none is a seed of training or of its monitoring (docs/bots.md lists them).
@@ -114,7 +121,8 @@ def specialists(spec: str, deals: int, seed: int, jobs: int | None, out: Path | 
         rules = load_rules(name)
         specialist = f"learned:model={shipped_model(rules, players)}"
         seats = None if players == 2 else (players // 2, players - players // 2)
-        _emit(measure(rules, players, spec, specialist, deals, seed, jobs, seats), out)
+        line = measure(rules, players, spec, specialist, deals, seed, jobs, seats)
+        _emit({**line, "opponent": f"specialist {name}-{players}p"}, out)
 
 
 def belief(games: int, worlds: int, seed: int, out: Path | None) -> None:
@@ -148,10 +156,36 @@ def belief(games: int, worlds: int, seed: int, out: Path | None) -> None:
                 f.write(json.dumps(line) + "\n")
 
 
+def ship(run: Path) -> Path:
+    import numpy as np
+
+    from eights.bots.learned import Model
+
+    trained = Model.load(run / "model.npz")
+    card = dict(trained.card, weights="float16 (measured as shipped)", strength=[])
+    target = family_model_path()
+    Model(tuple(w.astype(np.float16).astype(np.float32) for w in trained.weights),
+          card).save(target, half=True)
+    return target
+
+
+def card(files: list[Path]) -> None:
+    from eights.bots.learned import card_path
+
+    path = card_path(family_model_path())
+    data = json.loads(path.read_text("utf-8"))
+    lines = [json.loads(text) for f in files for text in f.read_text("utf-8").splitlines()
+             if text.strip()]
+    data["strength"] = [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", "utf-8")
+    print(f"{path}: {len(lines)} measurements")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("presets", "houses", "specialists", "belief",
-                                         "write-houses"))
+                                         "write-houses", "ship", "card"))
+    parser.add_argument("paths", nargs="*", type=Path, help="ship: RUN_DIR; card: FILE.jsonl")
     parser.add_argument("--eval-games", type=int, default=60)
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--model", type=Path, default=family_model_path())
@@ -164,7 +198,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     spec = f"learned:model={args.model.resolve()}"
-    if args.what == "belief":
+    if args.what == "ship":
+        print(f"shipped {ship(args.paths[0])}")
+    elif args.what == "card":
+        card(args.paths)
+    elif args.what == "belief":
         belief(args.eval_games, args.worlds, 31 if args.seed is None else args.seed, args.out)
     elif args.what == "write-houses":
         for path in house_files(args.house_seed, args.count, HOUSES):
