@@ -136,7 +136,7 @@ async def test_a_match_started_with_a_model_keeps_it_on_the_new_match_screen(
     """``learned:model=PATH`` is one more level, chosen at first, named by its folder; a
     model of one rule set (a specialist) is offered only at its own table, and the line of
     levels left out says so."""
-    from eights.bots.learned import family_model, shipped_model
+    from eights.bots.learned import family_model
 
     folder = tmp_path / "my-bot"
     family_model().save(folder / "model.npz", half=True)
@@ -158,7 +158,10 @@ async def test_a_match_started_with_a_model_keeps_it_on_the_new_match_screen(
         bots = [seat.bot for seat in app.session.seats if not seat.human]
         assert [s.player for s in app.session.seats[1:]] == [spec] * 3
         assert all(isinstance(b, LearnedBot) and b.path == folder / "model.npz" for b in bots)
-    specialist = shipped_model(load_rules("classic"), 2)
+    from test_learned import random_model
+
+    specialist = tmp_path / "classic-2p.npz"  # a model of one rule set and player count
+    random_model(load_rules("classic"), 2).save(specialist)
     app = start(tmp_path, "classic", 2, bots=(f"learned:model={specialist}",))
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_new(pilot, app)
@@ -338,9 +341,10 @@ def test_eights_play_seats_the_learned_levels_at_any_table(tmp_path: Path, bots:
                                           "1"], env={"EIGHTS_DATA_DIR": str(data)},
                                     input="quit\n")
         assert result.exit_code == 0, (result.output, result.exception)
-    from eights.bots.learned import shipped_model
+    from test_learned import random_model
 
-    specialist = shipped_model(load_rules("classic"), 2)
+    specialist = tmp_path / "classic-2p.npz"
+    random_model(load_rules("classic"), 2).save(specialist)
     result = CliRunner().invoke(cli, ["play", "--plain", "-n", "3", "--bots",
                                       f"learned:model={specialist}"],
                                 env={"EIGHTS_DATA_DIR": str(tmp_path / "none")}, input="quit\n")

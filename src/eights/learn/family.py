@@ -79,11 +79,11 @@ LONGEST = 3000
 """A round longer than this many decisions is left (its decisions kept)."""
 
 
-def task(seed: int, index: int) -> tuple[Rules, int, int]:
+def task(seed: int, index: int, preset_share: float = PRESET_SHARE) -> tuple[Rules, int, int]:
     """Task ``index`` of a run of ``seed``: its rules, player count and the seed of its
-    rounds."""
+    rounds (a preset ``preset_share`` of the time)."""
     rng = random.Random(f"family:{seed}:{index}")
-    if rng.random() < PRESET_SHARE:
+    if rng.random() < preset_share:
         rules = load_rules(rng.choice(preset_names()))
     else:
         rules, _ = random_house(rng, f"house-{seed}-{index}")
@@ -180,7 +180,7 @@ class FamilyRun:
 
     def __init__(self, seed: int, hidden: Sequence[int], decisions: int, reuse: float,
                  buffer: int, batch: int, lr: float, chunk: int = CHUNK,
-                 teacher: str = "expert") -> None:
+                 teacher: str = "expert", preset_share: float = PRESET_SHARE) -> None:
         from eights.learn.train import QNet
 
         torch.set_num_threads(1)
@@ -194,6 +194,7 @@ class FamilyRun:
         self.lr = lr
         self.chunk = chunk
         self.teacher = teacher
+        self.preset_share = preset_share
         self.net = QNet(FAMILY_STATE, self.hidden, FAMILY_ACTION)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=lr)
         self.rng = np.random.default_rng(seed)
@@ -218,7 +219,7 @@ class FamilyRun:
 
     def add_task(self) -> int:
         """Play the next task's chunk into the buffer; its decisions (0 if it failed)."""
-        rules, players, seed = task(self.seed, self.next_task)
+        rules, players, seed = task(self.seed, self.next_task, self.preset_share)
         self.next_task += 1
         try:
             chunk = self.make_chunk(rules, players, seed, self.chunk)
@@ -329,7 +330,8 @@ class FamilyRun:
                 "hidden": list(self.hidden), "decisions": self.collected,
                 "tasks": self.next_task, "samples": self.samples, "reuse": self.reuse,
                 "buffer": self.buffer_size, "batch": self.batch, "lr": self.lr,
-                "chunk": self.chunk, "seconds": round(self.seconds, 1),
+                "chunk": self.chunk, "preset_share": self.preset_share,
+                "seconds": round(self.seconds, 1),
                 "collect_seconds": round(self.collect_seconds, 1),
                 "torch": torch.__version__, "failed_tasks": len(self.failed),
                 "machine": f"{platform.machine()}, 1 torch thread",
@@ -377,6 +379,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--monitor", type=int, default=9_000_001,
                         help="the seed of the monitoring tasks")
     parser.add_argument("--save-every", type=float, default=600.0, help="seconds")
+    parser.add_argument("--preset-share", type=float, default=PRESET_SHARE,
+                        help="the share of tasks on a preset (the others: random houses)")
     parser.add_argument("--resume", action="store_true")
     args = parser.parse_args(argv)
     hidden = tuple(int(h) for h in args.hidden.split(","))
@@ -384,9 +388,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"--{k.replace('_', '-')} {v}" for k, v in (
             ("seed", args.seed), ("decisions", args.decisions), ("reuse", args.reuse),
             ("buffer", args.buffer), ("batch", args.batch), ("lr", args.lr),
-            ("hidden", args.hidden), ("monitor", args.monitor))))
+            ("hidden", args.hidden), ("monitor", args.monitor),
+            ("preset-share", args.preset_share))))
     run = FamilyRun(args.seed, hidden, args.decisions, args.reuse, args.buffer, args.batch,
-                    args.lr)
+                    args.lr, preset_share=args.preset_share)
     args.out.mkdir(parents=True, exist_ok=True)
     log = (args.out / "log.txt").open("a", encoding="utf-8")
     if args.resume and (args.out / "family.pt").exists():
