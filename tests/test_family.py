@@ -167,6 +167,15 @@ def test_house_rules_are_drawn_from_a_seed_and_load() -> None:
     assert {"draw", "scoring", "cards.draw", "cards.wild"} <= seen_fields
 
 
+def test_the_sampler_reaches_every_mechanism() -> None:
+    """Every field that changes play can be drawn, and every field of a card's table."""
+    from eights.engine.rules import CardRule
+    from eights.lab.houses import CARD_CHOICES, GLOBAL_CHOICES
+
+    assert set(GLOBAL_CHOICES) | {"cards", "card_tables"} == set(CHANGES)
+    assert set(CARD_CHOICES) == {f.name for f in fields(CardRule)}
+
+
 def test_house_files_read_back_and_change_their_base(tmp_path: Path) -> None:
     paths = house_files(5, 4, tmp_path)
     assert [p.name for p in paths] == [f"house-5-{i:02d}.toml" for i in range(4)]
