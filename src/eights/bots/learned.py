@@ -1,27 +1,31 @@
-"""The learned bot: a network trained on the expert's play, then by self-play (:mod:`eights.learn`),
-run in NumPy.
+"""The learned bot: a network trained on the expert's play (:mod:`eights.learn`), run in NumPy.
 
 The network scores a (state, action) pair, ``Q(s, a)``: the logit of playing ``a``
-in a softmax over the legal actions (the default learners: imitation, then policy
-gradient), or with the ``dmc`` learner the round's expected reward (+1 a win, -1 a
-loss), as in DouZero; the bot plays the best score. It is a small multilayer perceptron whose
-first layer is split in two, ``relu(W_s s + W_a a + b)``, so a decision costs one
-product for the state and one row a legal action; then ``hidden`` layers and a
-scalar. Playing needs only NumPy: neither ``eights play`` nor ``eights serve``
-imports a training framework.
+in a softmax over the legal actions (imitation, then policy gradient), or with the
+``dmc`` learner the round's expected reward (+1 a win, -1 a loss), as in DouZero; the
+bot plays the best score. It is a small multilayer perceptron whose first layer is split
+in two, ``relu(W_s s + W_a a + b)``, so a decision costs one product for the state and
+one row a legal action; then ``hidden`` layers and a scalar. Playing needs only NumPy:
+neither ``eights play`` nor ``eights serve`` imports a training framework.
 
-- :func:`state_features`: one seat's observation (:func:`eights.codes.observation`)
-  as floats, counts scaled, plus the cards that seat has not seen (the deck less its
-  hand and the discard pile);
-- :func:`action_features`: action codes' features (its top card, rank and suit,
-  the suit it names, the call, draw/take/pass/name, the cards under it);
-- :class:`Model`: the weights (``.npz``) and their card (``.json``): the rules, the
-  player count, how it was trained and what it measured;
-- :class:`LearnedBot`: ``learned`` (``learned:model=PATH:temperature=0.5``).
+Two formats of features:
 
-Shipped models live in the package (``eights/models/<rules>-<players>p.npz`` with
-its ``.json`` card); :func:`shipped_model` finds the one for a rule set and player
-count, and refuses rules that differ from the preset it was trained on.
+- the family's (:data:`FAMILY_FORMAT`, the shipped model): :func:`family_state` reads the
+  observation with its seats laid out for :data:`MAX_SEATS` in turn order, what the
+  up-card does (:func:`card_effects`) and the rules themselves (:func:`rules_features`);
+  :func:`family_actions` adds to each action's features what its card does under these
+  rules. One model plays every rule set and player count;
+- a specialist's (:data:`FORMAT`): :func:`state_features` (the observation and the cards
+  unseen) and :func:`action_features`, for the one rule set and player count it learned.
+
+:class:`Encoder` gives a model's features at a table; :class:`Model` holds the weights
+(``.npz``) and their card (``.json``); :class:`LearnedBot` is ``learned``
+(``learned:model=PATH:temperature=0.5``).
+
+Shipped models live in the package: ``eights/models/family.npz`` (with
+``family.json``) and the specialists ``<rules>-<players>p.npz`` kept where they measured
+better than the family model on their table; :func:`shipped_model` finds the one for a
+table.
 """
 
 from __future__ import annotations
