@@ -1,7 +1,7 @@
 """The family model measured: against the expert on every preset and on house rules it never
 saw, against each shipped specialist on its own table, and its decision time.
 
-    python benchmarks/family.py presets [--model PATH] [--deals 60] [--seed 2611]
+    python benchmarks/family.py presets [--model PATH] [--deals 60] [--deals-big N] [--seed 2611]
                                         [--players 2,3,4,6] [--jobs 2] [--out FILE]
     python benchmarks/family.py houses [--model PATH] [--deals 60] [--seed 2613]
                                        [--house-seed 2612] [--count 20] [--jobs 2] [--out FILE]
@@ -10,6 +10,7 @@ saw, against each shipped specialist on its own table, and its decision time.
     python benchmarks/family.py write-houses [--house-seed 2612] [--count 20]
     python benchmarks/family.py ship RUN_DIR
     python benchmarks/family.py card FILE.jsonl [FILE.jsonl ...]
+    python benchmarks/family.py table FILE.jsonl
 
 Every measurement is a duplicate tournament (:func:`eights.lab.tournament.tournament`):
 each deal is played again with the seats rotated; at more than two players one learned
@@ -89,7 +90,9 @@ def _emit(line: dict[str, Any], out: Path | None) -> None:
 
 
 def presets(spec: str, deals: int, seed: int, counts: tuple[int, ...], jobs: int | None,
-            out: Path | None) -> None:
+            out: Path | None, big: int | None = None) -> None:
+    """Every preset at each of ``counts`` players it allows: ``deals`` duplicate deals, or
+    ``big`` at 4 players and more (each deal is played once a seat)."""
     for name in preset_names():
         rules = load_rules(name)
         for n in counts:
@@ -97,7 +100,8 @@ def presets(spec: str, deals: int, seed: int, counts: tuple[int, ...], jobs: int
                 rules.check_players(n)
             except RulesError:
                 continue
-            _emit(measure(rules, n, spec, "expert", deals, seed, jobs), out)
+            many = deals if big is None or n < 4 else big
+            _emit(measure(rules, n, spec, "expert", many, seed, jobs), out)
 
 
 def house_count(rules: Rules, i: int) -> int:
@@ -107,10 +111,13 @@ def house_count(rules: Rules, i: int) -> int:
     return min(allowed, key=lambda n: (abs(n - want), n))
 
 
-def houses(spec: str, deals: int, seed: int, jobs: int | None, out: Path | None) -> None:
+def houses(spec: str, deals: int, seed: int, jobs: int | None, out: Path | None,
+           big: int | None = None) -> None:
     for i, path in enumerate(sorted(HOUSES.glob("*.toml"))):
         rules = load_rules(path)
-        line = measure(rules, house_count(rules, i), spec, "expert", deals, seed, jobs)
+        n = house_count(rules, i)
+        many = deals if big is None or n < 4 else big
+        line = measure(rules, n, spec, "expert", many, seed, jobs)
         _emit({**line, "file": path.name}, out)
 
 
@@ -181,15 +188,31 @@ def card(files: list[Path]) -> None:
     print(f"{path}: {len(lines)} measurements")
 
 
+def table(path: Path) -> None:
+    """A measurement file as a Markdown table (the target: 0.94 of parity)."""
+    print("| table | players | deals (rounds) | opponent | win share [95%] | of parity |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for text in path.read_text("utf-8").splitlines():
+        if not text.strip():
+            continue
+        d = json.loads(text)
+        mark = "" if d["of_parity"] >= 0.94 else " (below 0.94)"
+        print(f"| {d['rules']} | {d['players']} | {d['deals']} ({d['rounds']}) | "
+              f"{d['opponent']} | {d['win_share']:.3f} [{d['low']:.3f}, {d['high']:.3f}] | "
+              f"{d['of_parity']:.2f}{mark} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("presets", "houses", "specialists", "belief",
-                                         "write-houses", "ship", "card"))
+                                         "write-houses", "ship", "card", "table"))
     parser.add_argument("paths", nargs="*", type=Path, help="ship: RUN_DIR; card: FILE.jsonl")
     parser.add_argument("--eval-games", type=int, default=60)
     parser.add_argument("--worlds", type=int, default=200)
     parser.add_argument("--model", type=Path, default=family_model_path())
     parser.add_argument("--deals", type=int, default=60)
+    parser.add_argument("--deals-big", type=int, help="deals at 4 players and more "
+                        "(default: --deals)")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--players", default="2,3,4,6")
     parser.add_argument("--house-seed", type=int, default=2612)
@@ -198,7 +221,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     spec = f"learned:model={args.model.resolve()}"
-    if args.what == "ship":
+    if args.what == "table":
+        table(args.paths[0])
+    elif args.what == "ship":
         print(f"shipped {ship(args.paths[0])}")
     elif args.what == "card":
         card(args.paths)
@@ -209,9 +234,11 @@ def main() -> None:
             print(path)
     elif args.what == "presets":
         presets(spec, args.deals, 2611 if args.seed is None else args.seed,
-                tuple(int(n) for n in args.players.split(",")), args.jobs, args.out)
+                tuple(int(n) for n in args.players.split(",")), args.jobs, args.out,
+                args.deals_big)
     elif args.what == "houses":
-        houses(spec, args.deals, 2613 if args.seed is None else args.seed, args.jobs, args.out)
+        houses(spec, args.deals, 2613 if args.seed is None else args.seed, args.jobs, args.out,
+               args.deals_big)
     else:
         specialists(spec, args.deals, 2614 if args.seed is None else args.seed, args.jobs,
                     args.out)
