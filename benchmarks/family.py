@@ -90,10 +90,11 @@ def _emit(line: dict[str, Any], out: Path | None) -> None:
 
 
 def presets(spec: str, deals: int, seed: int, counts: tuple[int, ...], jobs: int | None,
-            out: Path | None, big: int | None = None) -> None:
+            out: Path | None, big: int | None = None,
+            only: tuple[str, ...] | None = None) -> None:
     """Every preset at each of ``counts`` players it allows: ``deals`` duplicate deals, or
     ``big`` at 4 players and more (each deal is played once a seat)."""
-    for name in preset_names():
+    for name in only or preset_names():
         rules = load_rules(name)
         for n in counts:
             try:
@@ -215,6 +216,7 @@ def main() -> None:
                         "(default: --deals)")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--players", default="2,3,4,6")
+    parser.add_argument("--rules", help="presets: only these, comma-separated")
     parser.add_argument("--house-seed", type=int, default=2612)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--jobs", type=int, default=None)
@@ -235,7 +237,7 @@ def main() -> None:
     elif args.what == "presets":
         presets(spec, args.deals, 2611 if args.seed is None else args.seed,
                 tuple(int(n) for n in args.players.split(",")), args.jobs, args.out,
-                args.deals_big)
+                args.deals_big, tuple(args.rules.split(",")) if args.rules else None)
     elif args.what == "houses":
         houses(spec, args.deals, 2613 if args.seed is None else args.seed, args.jobs, args.out,
                args.deals_big)
