@@ -135,7 +135,7 @@ _UNDER = np.array(UNDER, dtype=np.int64)
 _KIND = 53 + 14 + 5 + 5 + 1
 
 
-def action_features(codes: Sequence[int] | npt.NDArray[np.int64]) -> Float32Array:
+def action_features(codes: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Float32Array:
     """The features of action codes, one row each: top card (53, one-hot), its rank (14)
     and suit (5, joker last), the suit named (5, none last), the call, draw / take / pass /
     name a suit (4), the cards under it by suit (4, halved), the jokers under it and all
@@ -357,7 +357,7 @@ FAMILY_ACTION = ACTION_FEATURES + CARD_RULE_FEATURES
 """Floats of :func:`family_actions`."""
 
 
-def family_actions(codes: Sequence[int] | npt.NDArray[np.int64],
+def family_actions(codes: Sequence[int] | npt.NDArray[np.integer[Any]],
                    effects: Float32Array) -> Float32Array:
     """The family model's features of action codes: :func:`action_features`, then what
     the top card laid does under these rules (``effects``: :func:`card_effects`, or one
@@ -397,7 +397,7 @@ class Encoder:
         return family_state(pad_observation(obs, self.players), self.players, self.deck,
                             self.effects, self.vector)
 
-    def actions(self, codes: Sequence[int] | npt.NDArray[np.int64]) -> Float32Array:
+    def actions(self, codes: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Float32Array:
         if not self.family:
             return action_features(codes)
         return family_actions(codes, self.effects)
