@@ -10,7 +10,7 @@ import pytest
 
 from eights import Game, load_rules, preset_names
 from eights.bots import make_bot
-from eights.bots.belief import MODELS, BeliefModel, features, shipped
+from eights.bots.belief import MODELS, BeliefModel, features, shipped, shipped_for
 from eights.bots.worlds import deal_consistent, sample_weighted_world, unseen_cards
 from eights.engine.observation import Observation
 
@@ -42,10 +42,15 @@ def test_a_model_ships_for_every_seed_preset_at_two_and_four_players_with_its_ca
         assert f"--rules {rules}" in model.meta["command"]
 
 
-def test_a_missing_model_is_named_with_the_shipped_ones() -> None:
-    with pytest.raises(ValueError, match="no belief model ships for pesten with 3 players; "
-                       r"shipped: .*classic-2p"):
-        shipped("pesten", 3)
+def test_a_table_without_its_own_model_gets_the_family_model() -> None:
+    family = shipped("pesten", 3)
+    assert (family.rules, family.players) == ("family", 0)
+    assert "--family" in family.meta["command"]
+    assert shipped_for(load_rules("classic", ["target=20"]), 2) is family
+    assert shipped_for(load_rules("classic"), 2).rules == "classic"
+    seen = observations("pesten", 3, seed=1)[0]
+    p, f = family.marginals(seen)
+    assert np.allclose(p.sum(axis=1), f.copies)
 
 
 @pytest.mark.parametrize(("rules", "players"), SHIPPED)

@@ -162,13 +162,18 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
                           " return ['learned', 'ismcts:time=2', 'someday'].map(lobby.levelWords); }")
     assert words == ["Learned", "Search (ismcts:time=2)", "someday"]  # as the terminal says
     learned = page.locator("#create-level option[value='learned']")
+    searched = page.locator("#create-level option[value='ismcts:prior=learned']")
+    expect(searched).to_have_text("very hard, learned (ismcts:prior=learned)")
+    for name in preset_names():  # the family model plays every table
+        page.select_option("#create-rules", name)
+        for n in load_rules(name).players:
+            page.select_option("#create-players", str(n))
+            expect(learned).to_be_enabled()
+            expect(searched).to_be_enabled()
     page.select_option("#create-rules", "classic")
-    page.select_option("#create-players", "2")
-    expect(learned).to_be_enabled()  # a model ships for classic at 2 players
-    page.select_option("#create-level", "learned")
     page.select_option("#create-players", "3")
-    expect(learned).to_be_disabled()  # and none at 3: not offered, and the level falls back
-    expect(page.locator("#create-level")).to_have_value("greedy")
+    page.select_option("#create-level", "ismcts:prior=learned")
+    expect(page.locator("#create-level")).to_have_value("ismcts:prior=learned")
     page.select_option("#create-rules", "classic")
     page.select_option("#create-players", "10")
     page.select_option("#create-bots", "9")

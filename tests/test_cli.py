@@ -285,6 +285,8 @@ def test_simulate_bad_input(args: tuple[str, ...], needles: tuple[str, ...]) -> 
         (("--teacher", "none", "--refine", "greedy"), ("--refine", "--teacher")),
         (("--teacher", "bogus"), ("--teacher 'bogus'", "unknown bot")),
         (("--teacher-decisions", "0"), ("--teacher-decisions", "0")),
+        (("--start", "nowhere.npz"), ("--start 'nowhere.npz'", "no such file")),
+        (("--hours", "nan"), ("--hours must be positive, not nan",)),
     ],
 )
 def test_train_bad_input(args: tuple[str, ...], needles: tuple[str, ...],

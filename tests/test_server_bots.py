@@ -381,13 +381,16 @@ def test_every_option_a_client_may_set_is_a_number_or_a_fixed_word() -> None:
         check_bot("ismcts:rollout=/etc/passwd", 3.0)
 
 
-def test_a_search_needing_a_model_the_table_lacks_is_refused_when_seated() -> None:
+def test_a_search_with_learned_parts_is_seated_at_every_table() -> None:
+    """The family models serve every table: a preset at a player count no specialist was
+    trained for, and a house change of a preset (a match target)."""
     classic = load_rules("classic")
-    check_bot("ismcts:worlds=belief", 3.0, classic, 2)  # shipped
-    with pytest.raises(ProtocolError, match="no belief model ships for classic with 3 players"):
-        check_bot("ismcts:worlds=belief", 3.0, classic, 3)
-    with pytest.raises(ProtocolError, match="no learned model ships for classic with 3 players"):
-        check_bot("ismcts:prior=learned", 3.0, classic, 3)
+    target = load_rules("classic", ["target=20"])
+    for spec in ("ismcts:worlds=belief", "ismcts:prior=learned", "learned"):
+        for rules, players in ((classic, 2), (classic, 3), (target, 2), (classic, 7)):
+            check_bot(spec, 3.0, rules, players)
+    with pytest.raises(ProtocolError, match="options a client may set"):
+        check_bot("ismcts:worlds=belief:belief=/etc/passwd", 3.0, classic, 3)
 
 
 # --------------------------------------------------------------------------- workers die with their server

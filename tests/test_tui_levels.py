@@ -4,6 +4,7 @@ plays, driven by keys; cancelling changes nothing; it fits 80×24 in English and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from eights.i18n import translator
 from eights.session import Session
 from eights.tui.app import EightsApp
 from eights.tui.dialogs import QuitScreen, RoundOverScreen
-from eights.tui.newmatch import LEVELS, NewMatchScreen, level_words, levels_at
+from eights.tui.newmatch import CURRENT, LEVELS, NewMatchScreen, level_words, levels_at
 from test_tui import SMALL, AppPilot, data_dir, inside, play_until, settle
 
 __all__ = ["data_dir"]  # the autouse fixture: games are saved in a temporary directory
@@ -57,10 +58,10 @@ async def pick(pilot: AppPilot, screen: NewMatchScreen, select_id: str, value: o
     assert select.value == value
 
 
-def offered(screen: NewMatchScreen) -> list[str]:
+def offered(screen: NewMatchScreen, levels: Sequence[str] = LEVELS) -> list[str]:
     """The levels a person can choose on the screen as drawn."""
-    return [level for level in LEVELS
-            if (button := screen.query_one(f"#{BUTTONS[level]}", RadioButton)).display
+    return [level for level in levels
+            if (button := screen.query_one(f"#{screen.button_id(level)}", RadioButton)).display
             and not button.disabled]
 
 
@@ -109,27 +110,67 @@ async def test_the_search_with_the_learned_prior_is_started_from_the_buttons(
 
 
 @pytest.mark.asyncio
-async def test_a_level_is_offered_only_where_it_plays(tmp_path: Path) -> None:
-    """Learned and the search with the learned prior need a model for the rules and the
-    player count: classic ships one at 2 players, not at 3; openspiel ships none. The
-    arrows skip a level left out, and a line says why it is not there."""
-    app = start(tmp_path, "classic", 3, bots=("learned",))  # not playable at 3: greedy shown
+async def test_the_learned_levels_are_offered_for_every_table(tmp_path: Path) -> None:
+    """The family model plays every table: a house-rules file at 3 players, other counts,
+    OpenSpiel's rules all offer Learned and Search + learned, and no line says a level is
+    missing."""
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "classic"\nhand_size = 6\n[cards.7]\nskip = true\n', "utf-8")
+    session = Session.start(load_rules(house), 3, bots=["learned"], seed=5, save_dir=tmp_path)
+    app = EightsApp(session, translator("en"), speed="instant")
     async with app.run_test(size=SMALL) as pilot:
         screen = await open_new(pilot, app)
-        assert offered(screen) == ["random", "greedy", "expert", "ismcts"]
-        assert screen.choice().level == "greedy"
-        missing = str(screen.query_one("#new-missing", Static).render())
-        assert "Learned, Search + learned (with 2 or 4 players only)" in missing
-        screen.query_one("#new-levels").focus()
-        await pilot.press("down", "down", "down", "enter")  # Expert, Search, then Random
-        assert screen.choice().level == "random"
-        await pick(pilot, screen, "#new-players", 2)
+        assert screen.chosen_rules == CURRENT and screen.choice().level == "learned"
         assert offered(screen) == list(LEVELS)
         assert not screen.query_one("#new-missing").display
+        await pick(pilot, screen, "#new-players", 5)
+        assert offered(screen) == list(LEVELS)
         await pick(pilot, screen, "#new-rules", "openspiel")
-        assert offered(screen) == ["random", "greedy", "expert", "ismcts"]
+        assert offered(screen) == list(LEVELS)
+        await pilot.press("escape")
+
+
+@pytest.mark.asyncio
+async def test_a_match_started_with_a_model_keeps_it_on_the_new_match_screen(
+        tmp_path: Path) -> None:
+    """``learned:model=PATH`` is one more level, chosen at first, named by its folder; a
+    model of one rule set (a specialist) is offered only at its own table, and the line of
+    levels left out says so."""
+    from eights.bots.learned import family_model
+
+    folder = tmp_path / "my-bot"
+    family_model().save(folder / "model.npz", half=True)
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "switch"\njokers = 2\n[cards.X]\nwild = true\n', "utf-8")
+    session = Session.start(load_rules(house), 3, bots=[f"learned:model={folder}"], seed=5,
+                            save_dir=tmp_path)
+    spec = f"learned:model={folder / 'model.npz'}"
+    assert session.seats[1].player == spec
+    app = EightsApp(session, translator("en"), speed="instant")
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_new(pilot, app)
+        assert screen.levels == (*LEVELS, spec) and screen.choice().level == spec
+        about = str(screen.query_one("#new-about", Static).render())
+        assert "Learned: my-bot" in about and str(folder / "model.npz") in about
+        await pick(pilot, screen, "#new-players", 4)
+        await pilot.press("s")
+        await settle(pilot, app)
+        bots = [seat.bot for seat in app.session.seats if not seat.human]
+        assert [s.player for s in app.session.seats[1:]] == [spec] * 3
+        assert all(isinstance(b, LearnedBot) and b.path == folder / "model.npz" for b in bots)
+    from test_learned import random_model
+
+    specialist = tmp_path / "classic-2p.npz"  # a model of one rule set and player count
+    random_model(load_rules("classic"), 2).save(specialist)
+    app = start(tmp_path, "classic", 2, bots=(f"learned:model={specialist}",))
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_new(pilot, app)
+        own = f"learned:model={specialist}"
+        assert screen.choice().level == own and own in offered(screen, screen.levels)
+        await pick(pilot, screen, "#new-players", 3)
+        assert own not in offered(screen, screen.levels)
         missing = str(screen.query_one("#new-missing", Static).render())
-        assert "(not with these rules)" in missing
+        assert "Learned: classic-2p (with 2 players only)" in missing
         await pilot.press("escape")
 
 
@@ -150,7 +191,7 @@ def test_the_levels_offered_are_those_the_bots_check_passes(rules: str) -> None:
         assert levels_at(preset, players) == expected
         assert {"random", "greedy", "expert", "ismcts"} <= set(expected)
         assert ("learned" in expected) == ("ismcts:prior=learned" in expected)
-    assert "learned" not in levels_at(preset, 3)  # no 3-player model ships
+    assert "learned" in levels_at(preset, preset.players[1])  # the family model: every count
 
 
 @pytest.mark.asyncio
@@ -290,16 +331,24 @@ async def test_a_seeded_match_leads_to_the_same_new_match(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("bots", ["learned", "greedy,ismcts:prior=learned"])
-def test_eights_play_refuses_a_bot_that_cannot_play_the_table(tmp_path: Path, bots: str) -> None:
-    """The same check on the command line: ``--bots learned`` at 3 players fails before the
-    game starts (it failed at the bot's first turn), naming what ships and how to train."""
+def test_eights_play_seats_the_learned_levels_at_any_table(tmp_path: Path, bots: str) -> None:
+    """``--bots learned`` plays a preset changed by --set and a 3-player switch (the family
+    model); a model of one rule set given as ``model=`` is refused before the game starts
+    at another table, saying how to play every table."""
     data = tmp_path / "data"
-    result = CliRunner().invoke(cli, ["play", "--plain", "-n", "3", "--bots", bots],
-                                env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
+    for args in (["-r", "classic", "-n", "2", "--set", "target=20"], ["-r", "switch", "-n", "3"]):
+        result = CliRunner().invoke(cli, ["play", "--plain", *args, "--bots", bots, "--seed",
+                                          "1"], env={"EIGHTS_DATA_DIR": str(data)},
+                                    input="quit\n")
+        assert result.exit_code == 0, (result.output, result.exception)
+    from test_learned import random_model
+
+    specialist = tmp_path / "classic-2p.npz"
+    random_model(load_rules("classic"), 2).save(specialist)
+    result = CliRunner().invoke(cli, ["play", "--plain", "-n", "3", "--bots",
+                                      f"learned:model={specialist}"],
+                                env={"EIGHTS_DATA_DIR": str(tmp_path / "none")}, input="quit\n")
     assert result.exit_code == 2, (result.output, result.exception)
-    assert "no learned model ships for classic with 3 players" in result.stderr
-    assert "eights train classic --players 3" in result.stderr
-    assert not data.exists() or not list(data.iterdir())
-    result = CliRunner().invoke(cli, ["play", "--plain", "-n", "2", "--bots", bots, "--seed", "1"],
-                                env={"EIGHTS_DATA_DIR": str(data)}, input="quit\n")
-    assert result.exit_code == 0, (result.output, result.exception)
+    assert "plays 2 players, not 3" in result.stderr
+    assert "leave model= out to play the family model, which plays every table" in result.stderr
+    assert not (tmp_path / "none").exists() or not list((tmp_path / "none").iterdir())

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import random
+import shlex
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -907,15 +909,21 @@ def db_revision(db: Annotated[str | None, _DB_URL] = None) -> None:
 def train(
     rules: Annotated[str, typer.Argument(metavar="RULES",
                                          help="Preset name or rules file (house rules).")],
-    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")]
-    = None,
-    hours: Annotated[float, typer.Option(help="Hours of training (with --resume: in all).")]
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="Number of players.",
+        show_default="the rules' default_players, said when the run starts")] = None,
+    hours: Annotated[float, typer.Option(
+        help="Hours the whole run takes, every phase included (with --resume: in all).")]
     = 1.0,
     seed: Annotated[int, typer.Option(help="Seed of every random choice of the run.")] = 0,
     out: Annotated[Path | None, typer.Option(
         help="Directory of the checkpoint, the model and the learning curve "
              "(default: RULES-Np).")] = None,
     resume: Annotated[bool, typer.Option(help="Go on from the checkpoint in --out.")] = False,
+    start: Annotated[str, typer.Option(
+        help="The model to start from: family (the shipped family model, at the expert's "
+             "level from the first move), none (random weights) or a model file.")]
+    = "family",
     samples: Annotated[int | None, typer.Option(
         help="Stop after this many decisions learned from (repeatable runs: the time "
              "limit depends on the machine).")] = None,
@@ -924,13 +932,14 @@ def train(
              "Monte-Carlo).")] = "pg",
     eval_every: Annotated[float, typer.Option(
         help="Minutes between two measurements against the expert (0: none).")] = 5.0,
-    eval_deals: Annotated[int, typer.Option(
-        help="Duplicate deals of each measurement against the expert.")] = 100,
+    eval_deals: Annotated[int | None, typer.Option(
+        help="Duplicate deals of each measurement against the expert.",
+        show_default="100, or 40 for a run under a quarter of an hour")] = None,
     teacher: Annotated[str, typer.Option(
         help="A bot the network imitates before self-play, or none (self-play from random "
              "weights).")] = "expert",
     teacher_decisions: Annotated[int, typer.Option(
-        help="The teacher's decisions to imitate.")] = 500_000,
+        help="The teacher's decisions to imitate (fewer when --hours runs out).")] = 500_000,
     refine: Annotated[str | None, typer.Option(
         help="A stronger, slower teacher the imitated network is then fitted to, such as "
              "ismcts:iterations=2000 (its rounds are kept in OUT/refine and reused by a run "
@@ -940,12 +949,14 @@ def train(
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", help="Processes playing the refining teacher's rounds (the model does "
                              "not depend on it).")] = 1,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress.")] = False,
     set_: SetOpt = None,
 ) -> None:
-    """Train a learned bot for a rule set and player count: it imitates a teacher (and,
-    with --refine, a stronger one), then learns by self-play; the model kept is the one
-    that measured best against the expert."""
+    """Train a learned bot for a rule set and player count: by default it starts from the
+    family model (which plays every table at the expert's level), imitates a teacher on these
+    rules (and, with --refine, a stronger one), then learns by self-play; the model kept is
+    the one that measured best against the expert, the starting model included."""
+    started = time.perf_counter()  # --hours counts from here: loading is part of the run
     _need("train", "eights train")
     _need("fast", "eights train")
     _need("lab", "eights train", "matplotlib", "openskill")
@@ -955,12 +966,14 @@ def train(
     n = _players(rules_obj, players)
     if algorithm not in ALGORITHMS:
         _fail(f"unknown algorithm {algorithm!r}; algorithms: {', '.join(ALGORITHMS)}")
-    if hours <= 0:
+    if not hours > 0 or not math.isfinite(hours):
         _fail(f"--hours must be positive, not {hours}")
     if samples is not None and samples < 1:
         _fail(f"--samples must be 1 or more, not {samples}")
     if eval_every < 0:
         _fail(f"--eval-every must be 0 or more minutes, not {eval_every}")
+    if eval_deals is None:
+        eval_deals = 100 if hours >= 0.25 or samples is not None else 40
     if eval_deals < 1:
         _fail(f"--eval-deals must be 1 or more, not {eval_deals}")
     if teacher_decisions < 1:
@@ -979,12 +992,25 @@ def train(
                 check(rules_obj, n)
         except ValueError as exc:
             _fail(f"{option} {spec!r}: {exc}")
+    init: str | None = None if start == "none" else start
+    if init not in (None, "family"):
+        from eights.bots.learned import Model
+
+        try:
+            if not Model.load(init).family:
+                _fail(f"--start {start!r}: a model of one rule set (format 1); start from a "
+                      f"family model (family, or one eights train wrote), or none")
+        except ValueError as exc:
+            _fail(f"--start {start!r}: {exc}")
+        init = str(Path(init).resolve())
     folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
     checkpoint = folder / "checkpoint.pt"
     command = "eights train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
     changes: dict[str, Any] = {"hours": hours, "samples": samples, "command": command,
                                "jobs": jobs,
                "eval_every": eval_every * 60, "eval_deals": eval_deals}
+    if players is None:
+        typer.echo(f"players: {n} (the default of {rules_obj.name}; --players to change)")
     if resume:
         if not checkpoint.exists():
             _fail(f"--resume: no checkpoint {str(checkpoint)!r} (start without --resume)")
@@ -998,47 +1024,116 @@ def train(
             _fail(f"{str(folder)!r} holds a checkpoint already: --resume to go on, or "
                   "another --out")
         _check_output(folder, "--out", directory=True)
-        trainer = Trainer(Config(rules_obj.to_table(), n, seed=seed, algorithm=algorithm,
-                                 teacher=None if teacher == "none" else teacher,
-                                 teacher_decisions=teacher_decisions, refine=refine,
-                                 refine_decisions=refine_decisions, **changes))
-    with _training_bar(trainer, quiet) as report:
-        result = trainer.run(report, checkpoint)
+        try:
+            trainer = Trainer(Config(rules_obj.to_table(), n, seed=seed, algorithm=algorithm,
+                                     teacher=None if teacher == "none" else teacher,
+                                     teacher_decisions=teacher_decisions, refine=refine,
+                                     refine_decisions=refine_decisions, init=init,
+                                     teacher_lr=3e-4 if init is not None else 1e-3,
+                                     **changes))
+        except ValueError as exc:
+            _fail(str(exc))
+    with _training_progress(trainer, quiet) as report:
+        result = trainer.run(report, checkpoint, started=started)
     curve = folder / "curve.png"
     if result.curve:
         save_curve(result.curve, curve, f"{rules_obj.title}, {n} players", n)
-    rate = result.samples / max(result.seconds, 1e-9)
-    typer.echo(f"trained {result.seconds / 60:.1f} min: {result.samples:,} decisions learned "
-               f"from ({rate:,.0f} a second), {result.rounds:,} rounds")
+    typer.echo(f"trained {result.seconds / 60:.1f} min in all:")
+    for phase in result.phases:
+        typer.echo("  " + _phase_line(phase))
+    if result.selfplay_skipped:
+        typer.echo(f"  self-play: none ({result.selfplay_skipped})")
     if result.curve:
-        last = result.curve[-1]
-        typer.echo(f"against the expert: {last['win_share']:.3f} [{last['low']:.3f}, "
-                   f"{last['high']:.3f}] ({int(last['rounds'])} rounds; level with the experts "
-                   f"at {1 / n:.3f}, one seat in {n}); curve: {curve}")
-    model = folder / "model.npz"
-    typer.echo(f"model: {model} (play it: eights play -r {rules} -n {n} "
-               f"--bots learned:model={model})")
+        kept = result.curve[result.best]
+        which = "the starting model" if kept.get("start") else "the tuned model"
+        typer.echo(f"kept {which}: {kept['win_share']:.3f} [{kept['low']:.3f}, "
+                   f"{kept['high']:.3f}] against the expert ({int(kept['rounds'])} rounds, "
+                   f"seed {trainer.config.eval_seed}; level with the experts at {1 / n:.3f}, one "
+                   f"seat in {n}); curve: {curve}")
+    model = (folder / "model.npz").resolve()
+    sets = "".join(f" --set {shlex.quote(item)}" for item in set_ or [])
+    typer.echo(f"model: {model} (play it: eights play -r {shlex.quote(rules)}{sets} -n {n} "
+               f"--bots {shlex.quote(f'learned:model={model}')})")
+
+
+def _phase_line(phase: dict[str, Any]) -> str:
+    """One phase of a training run, for its summary."""
+    name, seconds = phase["phase"], phase["seconds"]
+    if name == "measure":
+        what = "starting model" if phase.get("start") else "network"
+        return f"measure ({what}): {phase['win_share']:.3f} against the expert, {seconds:.0f} s"
+    if name == "imitate":
+        return (f"imitate: {phase['decisions']:,} decisions of {phase['teacher']} played, "
+                f"{seconds:.0f} s")
+    if name == "fit":
+        return (f"fit: {phase['samples']:,} samples, agreement {phase['agreement']:.3f}, "
+                f"{seconds:.0f} s")
+    if name == "refine":
+        return f"refine: {phase['decisions']:,} decisions, {seconds:.0f} s"
+    if name == "self-play":
+        return f"self-play: {phase['samples']:,} decisions learned from, {seconds:.0f} s"
+    return f"{name}: {phase.get('skipped', '')} {seconds:.0f} s".strip()
+
+
+PROGRESS_EVERY = 30.0
+"""Seconds between two progress lines when the output is not a terminal."""
+
+
+def _progress_text(p: Any) -> str:
+    """Where a training run stands: its phase, how far, the time left."""
+    left = "" if not math.isfinite(p.left) else f", {_clock(p.left)} left in all"
+    if p.phase in ("imitate", "refine"):
+        done = f"{int(p.phase_done):,} of {int(p.phase_total):,} decisions"
+    elif p.phase == "fit":
+        done = f"{int(p.phase_done):,} of {int(p.phase_total):,} samples"
+    elif p.phase == "measure":
+        done = f"{int(p.phase_total)} deals against the expert"
+    elif p.phase == "self-play":
+        done = f"{p.samples:,} decisions learned from"
+    else:
+        done = "starting"
+    vs = (f", vs expert {p.curve[-1]['win_share']:.2f} [{p.curve[-1]['low']:.2f}, "
+          f"{p.curve[-1]['high']:.2f}]" if p.curve else "")
+    return f"{p.phase or 'start'}: {done}{left}{vs}"
+
+
+def _clock(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
 @contextmanager
-def _training_bar(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], None]]:
-    """A progress bar over the training time: time left, samples, strength against the
-    expert (as :func:`progress` decides whether to show it)."""
+def _training_progress(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], None]]:
+    """Progress of a training run: a bar on a terminal (the phase, how far it is, the time
+    left in all); otherwise a line on standard error every :data:`PROGRESS_EVERY` seconds
+    (and at each new phase)."""
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, Progress, TextColumn
 
     forced = os.environ.get("EIGHTS_PROGRESS", "")
     console = Console(stderr=True, force_terminal=True if forced == "1" else None)
-    if quiet or forced == "0" or not (forced == "1" or console.is_terminal):
+    title = f"training {trainer.rules.name} {trainer.players}p"
+    if quiet:
         yield lambda p: None
         return
-    total = trainer.config.hours * 3600 if trainer.config.samples is None else \
-        trainer.config.samples
-    columns = (TextColumn("{task.description}"), BarColumn(), TimeRemainingColumn(),
-               TextColumn("left  {task.fields[samples]} samples  vs expert {task.fields[vs]}"))
+    if forced == "0" or not (forced == "1" or console.is_terminal):
+        every = float(os.environ.get("EIGHTS_PROGRESS_EVERY", PROGRESS_EVERY))
+        last_time, last_phase = -math.inf, ""
+
+        def line(p: Any) -> None:
+            nonlocal last_time, last_phase
+            now = time.monotonic()
+            if now - last_time < every and p.phase == last_phase:
+                return
+            last_time, last_phase = now, p.phase
+            print(f"{title}: {_progress_text(p)}", file=sys.stderr, flush=True)
+
+        yield line
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(),
+               TextColumn("{task.fields[text]}"))
     with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(f"training {trainer.rules.name} {trainer.players}p", total=total,
-                            samples="0", vs="(measuring)")
+        task = bar.add_task(title, total=1.0, text="")
         shown = 0.0
 
         def update(p: Any) -> None:
@@ -1047,14 +1142,9 @@ def _training_bar(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], None]]:
             if now - shown < 0.2:
                 return
             shown = now
-            vs = (f"{p.curve[-1]['win_share']:.2f} [{p.curve[-1]['low']:.2f}, "
-                  f"{p.curve[-1]['high']:.2f}] (level: {1 / trainer.players:.2f})" if p.curve
-                  else "(measuring)")
-            if p.teaching:
-                vs += (f"  ({trainer.config.refine}: {p.teaching:,} of "
-                       f"{trainer.config.refine_decisions:,} decisions)")
-            bar.update(task, completed=p.seconds if trainer.config.samples is None
-                       else p.samples, samples=f"{p.samples:,}", vs=vs)
+            done = p.phase_done / p.phase_total if p.phase_total else 0.0
+            bar.update(task, completed=min(1.0, done), description=f"{title} {p.phase}",
+                       text=_progress_text(p))
 
         yield update
 

@@ -155,7 +155,9 @@ class Session:
                 seats.append(Seat(name))
             else:
                 spec = specs[(s - humans) % len(specs)]
-                seats.append(Seat(_("Bot {n}", n=s - humans + 1), spec, make_bot(spec)))
+                bot = make_bot(spec)
+                spec = getattr(bot, "spec", spec)  # a model's path made absolute: resumes anywhere
+                seats.append(Seat(_("Bot {n}", n=s - humans + 1), spec, bot))
         if seed is None:
             seed = random.SystemRandom().randrange(10**9)
         game = Game(rules_obj, n, seed=seed, dealer=n - 1)  # seat 0 plays first

@@ -206,15 +206,13 @@ def make_bot(spec: str) -> Bot:
 def check_table(bot: Bot, rules: Rules, players: int) -> None:
     """Raise :class:`ValueError`, saying why, unless ``bot`` can play ``rules`` with
     ``players``: a bot that needs something made for its table says so in a ``check_table``
-    method (the learned bot: a model for these rules and players), and so does the search
-    whose prior is such a bot (``ismcts:prior=learned``). Other bots play every table.
+    method (the learned bot given a model of one rule set, ``learned:model=PATH``: only its
+    own table; the shipped family model plays every table), and so does the search whose
+    prior is such a bot (``ismcts:prior=learned``). Other bots play every table.
 
     >>> from eights.engine.rules import load_rules
     >>> check_table(make_bot("ismcts:prior=learned"), load_rules("classic"), 2)
-    >>> check_table(make_bot("learned"), load_rules("classic"), 3)
-    Traceback (most recent call last):
-    ...
-    ValueError: ...
+    >>> check_table(make_bot("learned"), load_rules("classic", ["target=20"]), 3)
     """
     parts: list[object] = [bot]
     if isinstance(bot, ISMCTSBot) and bot.prior is not None:

@@ -51,10 +51,11 @@ import numpy.typing as npt
 
 from eights.engine.actions import Kind
 from eights.engine.observation import TELL_KINDS, Observation
+from eights.engine.rules import Rules, load_rules, preset_names
 from eights.engine.tables import SUIT_OF, tables_for
 
-__all__ = ["CARD_STATIC", "FEATURES", "MODELS", "SINKHORN_STEPS", "BeliefModel", "Features",
-           "features", "model_path", "sinkhorn"]
+__all__ = ["CARD_STATIC", "FAMILY", "FEATURES", "MODELS", "SINKHORN_STEPS", "BeliefModel",
+           "Features", "features", "model_path", "shipped", "shipped_for", "sinkhorn"]
 
 F_CARD = 4
 """Per card: unseen copies, matches the target now, of the suit to follow, of the rank."""
@@ -249,7 +250,7 @@ class BeliefModel:
         """Expected copies of each card (rows, 53) in each place (columns: the other seats
         after the observer, then the stock), and the features they were read from. A row
         sums to the card's unseen copies; a column sums nearly to the place's size."""
-        if seen.players != self.players:
+        if self.players and seen.players != self.players:
             raise ValueError(f"this belief model is for {self.players} players, "
                              f"not {seen.players}")
         f = features(seen)
@@ -270,6 +271,12 @@ class BeliefModel:
         return (p / np.maximum(f.copies, 1)[:, None]).tolist(), f.seats
 
 
+FAMILY = "belief-family.npz"
+"""The family belief model: trained on the presets and on house rules drawn at random, at
+every player count from 2 to 10 (:mod:`eights.learn.belief` ``--family``); it serves every
+table that ships no model of its own."""
+
+
 def model_path(rules: str, players: int) -> Path | None:
     """The shipped model for a rule set's name and a player count, if there is one."""
     found = MODELS / f"belief-{rules}-{players}p.npz"
@@ -278,12 +285,21 @@ def model_path(rules: str, players: int) -> Path | None:
 
 @cache
 def shipped(rules: str, players: int) -> BeliefModel:
-    """The shipped model for a rule set's name and player count (loaded once)."""
+    """The shipped model for a rule set's name and player count (loaded once): its own,
+    else the family model."""
     path = model_path(rules, players)
-    if path is None:
-        have = sorted(p.name.removeprefix("belief-").removesuffix(".npz")
-                      for p in MODELS.glob("belief-*.npz"))
-        raise ValueError(f"no belief model ships for {rules} with {players} players; "
-                         f"shipped: {', '.join(have) or 'none'} (train one with python -m "
-                         f"eights.learn.belief and pass it as belief=PATH)")
-    return BeliefModel.load(path)
+    return _family() if path is None else BeliefModel.load(path)
+
+
+def shipped_for(rules: Rules, players: int) -> BeliefModel:
+    """The shipped model for ``rules`` with ``players``: the specialist of a preset played
+    as it ships (same rules, same count), else the family model, which serves every table."""
+    if (rules.name in preset_names() and model_path(rules.name, players) is not None
+            and load_rules(rules.name) == rules):
+        return shipped(rules.name, players)
+    return _family()
+
+
+@cache
+def _family() -> BeliefModel:
+    return BeliefModel.load(MODELS / FAMILY)

@@ -47,8 +47,9 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   the sampled world) or ``random``;
 - ``epsilon``: share of random moves in greedy rollouts (default 0);
 - ``prior``: ``expert`` (default: the action to beat), ``learned`` (the
-  learned bot's choice, :mod:`eights.bots.learned`, with the shipped model of the
-  rules and player count) or ``none`` (play the action with the best mean);
+  learned bot's choice, :mod:`eights.bots.learned`, with the shipped model for the
+  rules and player count: the family model, which plays every table, or a specialist)
+  or ``none`` (play the action with the best mean);
 - ``z``: how many standard errors an action must beat the prior by (default 2);
 - ``prune``: every 4 worlds after the first 16, an action whose paired
   advantage is more than ``prune`` standard errors below zero leaves the race
@@ -65,10 +66,11 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   the bands ``infer`` reads, :func:`eights.bots.worlds.sample_world`) or ``belief``
   (each card by its probability under the belief model, :mod:`eights.bots.belief`,
   :func:`eights.bots.worlds.sample_weighted_world`; ``infer`` is then unused). The
-  belief model is the one shipped for the rule set and player count, or ``belief``;
+  belief model is the one shipped for the rule set and player count, else the family
+  belief model (every table: :func:`eights.bots.belief.shipped_for`), or ``belief``;
   it needs NumPy;
-- ``belief``: the path of a belief model's ``.npz`` (``worlds=belief`` with rules that
-  ship none, such as a house-rules file: train one with ``python -m eights.learn.belief``);
+- ``belief``: the path of a belief model's ``.npz`` (one trained for a table with
+  ``python -m eights.learn.belief``, or a family model);
 - ``kernel``: where rollouts are played (after the tree's part of an iteration, which
   stays on the engine): ``auto`` (default: on the compiled kernel,
   :mod:`eights.fast.world`, when numba is installed and the kernel plays the rules,
@@ -300,11 +302,12 @@ class ISMCTSBot:
     def _belief_for(self, seen: Observation) -> BeliefModel:
         """The belief model given as ``belief``, else the one shipped for ``seen``'s rules."""
         if self._belief is None:
-            from eights.bots.belief import shipped
+            from eights.bots.belief import shipped_for
 
-            return shipped(seen.rules.name, seen.players)
+            return shipped_for(seen.rules, seen.players)
         model = self._belief
-        if (model.rules, model.players) != (seen.rules.name, seen.players):
+        if model.rules != "family" and (model.rules, model.players) != (seen.rules.name,
+                                                                         seen.players):
             raise ValueError(f"ismcts belief: the model is for {model.rules} with "
                              f"{model.players} players, not {seen.rules.name} with "
                              f"{seen.players}")

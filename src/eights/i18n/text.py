@@ -636,8 +636,8 @@ def level_words(level: str, _: Translator) -> tuple[str, str]:
                                   "counted, attacks.")),
         "ismcts": (_("Search"), _("Plays out deals of the hidden cards to choose; about a "
                                   "second a move.")),
-        "learned": (_("Learned"), _("A network trained by self-play for these rules and this "
-                                    "many players.")),
+        "learned": (_("Learned"), _("A network that reads the rules: it plays any table "
+                                    "at about the expert's level, in a millisecond.")),
         "ismcts:prior=learned": (_("Search + learned"), _("The search, with the learned "
                                                           "network's move as the one to beat.")),
     }[level]

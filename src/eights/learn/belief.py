@@ -47,6 +47,7 @@ import torch
 from eights.bots import make_bot
 from eights.bots.belief import (
     CARD_STATIC,
+    FAMILY,
     FEATURES,
     MODELS,
     SINKHORN_STEPS,
@@ -165,25 +166,30 @@ def _loss(w: torch.Tensor, labels: torch.Tensor, copies: torch.Tensor) -> torch.
     return -(labels * torch.log(per_copy.clamp_min(1e-9))).sum() / copies.sum()
 
 
-def train(data: Samples, epochs: int, seed: int, batch: int = 256, lr: float = 3e-3,
-          log: Any = None) -> BeliefModel:
-    """Fit the network to ``data`` (one thread, seeded); the model's card holds only its
-    rules and players."""
+def train(data: Samples | Sequence[Samples], epochs: int, seed: int, batch: int = 256,
+          lr: float = 3e-3, log: Any = None) -> BeliefModel:
+    """Fit the network to ``data`` (one thread, seeded): one rule set's samples, or several
+    (of any player counts: the family model; a batch holds one part's samples); the model's
+    card holds only its rules and players (``family`` and 0 for several parts)."""
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     net = _Net()
-    x = data.inputs
-    tensors = [torch.from_numpy(a) for a in (x.card, x.place, x.pair, x.table, x.copies,
-                                             x.sizes, data.labels)]
+    parts = [data] if isinstance(data, Samples) else list(data)
+    groups = [[torch.from_numpy(a) for a in (d.inputs.card, d.inputs.place, d.inputs.pair,
+                                             d.inputs.table, d.inputs.copies, d.inputs.sizes,
+                                             d.labels)] for d in parts]
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, max(1, epochs))
     order = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
         total = count = 0.0
-        perm = torch.randperm(len(data), generator=order)
-        for at in range(0, len(data), batch):
-            idx = perm[at:at + batch]
-            *inputs, labels = (t[idx] for t in tensors)
+        batches = []
+        for g, d in enumerate(parts):
+            perm = torch.randperm(len(d), generator=order)
+            batches += [(g, perm[at:at + batch]) for at in range(0, len(d), batch)]
+        for k in torch.randperm(len(batches), generator=order).tolist():
+            g, idx = batches[k]
+            *inputs, labels = (t[idx] for t in groups[g])
             loss = _loss(net(*inputs), labels, inputs[4])
             optimizer.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
@@ -195,7 +201,40 @@ def train(data: Samples, epochs: int, seed: int, batch: int = 256, lr: float = 3
             print(f"epoch {epoch + 1}/{epochs}: log-loss {total / count:.4f}", file=log, flush=True)
     layers = [(layer.weight.detach().numpy().T.copy(), layer.bias.detach().numpy().copy())
               for layer in net.layers if isinstance(layer, torch.nn.Linear)]
-    return BeliefModel(layers, {"rules": data.rules, "players": int(x.place.shape[1])})
+    if len(parts) == 1:
+        return BeliefModel(layers, {"rules": parts[0].rules,
+                                    "players": int(parts[0].inputs.place.shape[1])})
+    return BeliefModel(layers, {"rules": "family", "players": 0})
+
+
+def collect_family(tasks: int, games: int, seed: int, keep: float = 0.3,
+                   bots: Sequence[str] = ("expert",), log: Any = None) -> list[Samples]:
+    """The family model's data: ``games`` rounds of each of ``tasks`` tasks of
+    :func:`eights.learn.family.task` (presets and house rules drawn at random, 2 to 10
+    players) of ``seed``, grouped by player count (a batch holds one count)."""
+    from eights.learn.family import task
+
+    by_count: dict[int, list[Samples]] = {}
+    for i in range(tasks):
+        rules, players, task_seed = task(seed, i)
+        try:
+            part = collect(rules, players, games, task_seed, "train", bots, keep)
+        except ValueError:
+            continue
+        by_count.setdefault(players, []).append(part)
+        if log is not None and i % 20 == 19:
+            print(f"task {i + 1}/{tasks}", file=log, flush=True)
+    out = []
+    for players in sorted(by_count):
+        group = by_count[players]
+
+        def cat(name: str, group: list[Samples] = group) -> npt.NDArray[np.float32]:
+            return np.concatenate([getattr(d.inputs, name) for d in group])
+
+        out.append(Samples(Features(cat("card"), cat("place"), cat("pair"), cat("table"),
+                                    cat("copies"), cat("sizes"), seats=()),
+                           np.concatenate([d.labels for d in group]), [], "family"))
+    return out
 
 
 def log_loss(model: BeliefModel, data: Samples) -> float:
@@ -264,8 +303,8 @@ def command(rules: str, players: int, games: int, epochs: int, seed: int, bots: 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m eights.learn.belief",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--rules", required=True, help="a preset or a rules file")
-    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--rules", help="a preset or a rules file")
+    parser.add_argument("--players", type=int)
     parser.add_argument("--games", type=int, default=1500, help="training rounds")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
@@ -280,9 +319,41 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--eval-seed", type=int, default=31)
     parser.add_argument("--worlds", type=int, default=200,
                         help="worlds sampled per decision to count the sampler's marginals")
+    parser.add_argument("--family", type=int, metavar="TASKS", default=0,
+                        help="train the family model instead: --games rounds of each of TASKS "
+                             "tasks (presets and random house rules, 2 to 10 players) drawn "
+                             "from --seed as eights.learn.family draws them")
     args = parser.parse_args(argv)
-    rules = load_rules(args.rules)
     bots = args.bots.split(",")
+    if args.family:
+        if args.evaluate is not None:
+            model = BeliefModel.load(args.evaluate)
+            players = args.players or 2
+            print(evaluate(model, load_rules(args.rules), players, args.eval_games,
+                           args.eval_seed, args.worlds, bots=bots))
+            return
+        start = time.time()
+        parts = collect_family(args.family, args.games, args.seed, args.keep, bots,
+                               log=sys.stderr)
+        decisions = sum(len(p) for p in parts)
+        print(f"{decisions} decisions from {args.family} tasks in {time.time() - start:.0f} s",
+              file=sys.stderr)
+        model = train(parts, args.epochs, args.seed, log=sys.stderr)
+        model.meta |= {
+            "seed": args.seed, "games": args.games, "tasks": args.family,
+            "epochs": args.epochs, "bots": bots, "keep": args.keep, "decisions": decisions,
+            "hidden": list(HIDDEN), "wall_seconds": round(time.time() - start, 1),
+            "command": (f"python -m eights.learn.belief --family {args.family} --games "
+                        f"{args.games} --epochs {args.epochs} --seed {args.seed} --bots "
+                        f"{args.bots} --keep {args.keep}"),
+        }
+        out = args.out or MODELS / FAMILY
+        model.save(out)
+        print(f"wrote {out} ({math.ceil(out.stat().st_size / 1024)} kB)", file=sys.stderr)
+        return
+    if args.players is None or args.rules is None:
+        parser.error("--rules and --players are needed (or --family TASKS)")
+    rules = load_rules(args.rules)
     if args.evaluate is not None:
         model = BeliefModel.load(args.evaluate)
         print(evaluate(model, rules, args.players, args.eval_games, args.eval_seed, args.worlds,

@@ -35,7 +35,7 @@ import numpy.typing as npt
 import torch
 
 from eights.bots import make_bot
-from eights.bots.learned import state_features
+from eights.bots.learned import Encoder
 from eights.codes import action_code, observation
 from eights.engine.game import Game
 from eights.engine.rules import Rules
@@ -93,9 +93,11 @@ class Demonstrations:
 
 
 def demonstrations(rules: Rules, players: int, teacher: str, decisions: int, seed: int,
-                   report: Callable[[int], None] | None = None) -> Demonstrations:
+                   report: Callable[[int], None] | None = None,
+                   stop: Callable[[], bool] | None = None) -> Demonstrations:
     """``decisions`` choices of ``teacher`` (a bot spec) playing every seat, from rounds
-    dealt by ``seed`` (a decision with one legal action is not a choice and is left out)."""
+    dealt by ``seed`` (a decision with one legal action is not a choice and is left out);
+    fewer when ``stop()`` says so (asked after each round: a time limit)."""
     bots = [make_bot(teacher) for _ in range(players)]
     master = random.Random(seed)
     obs: list[list[int]] = []
@@ -121,6 +123,8 @@ def demonstrations(rules: Rules, players: int, teacher: str, decisions: int, see
             game.apply(action)
         if report is not None:
             report(len(chosen))
+        if stop is not None and stop():
+            break
     return Demonstrations(np.array(obs, dtype=np.int16), np.array(legal, dtype=np.int64),
                           np.array(start, dtype=np.int64), np.array(chosen, dtype=np.int64))
 
@@ -181,33 +185,34 @@ def demonstrations_in_chunks(rules: Rules, players: int, teacher: str, decisions
     return Demonstrations.join([Demonstrations.load(path) for path in paths])
 
 
-def legal_logits(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
-            obs: npt.NDArray[np.int16], legal: npt.NDArray[np.int64]) -> torch.Tensor:
+def legal_logits(net: QNet, table: torch.Tensor, encoder: Encoder,
+                 obs: npt.NDArray[np.int16], legal: npt.NDArray[np.int64]) -> torch.Tensor:
     """The scores of the legal actions (padded with -1e9), each (state, action) pair
     computed once: a few wide rows (136 legal plays in last-card) would make the padded
     product many times the work."""
     rows, cols = np.nonzero(legal >= 0)
     at = (torch.from_numpy(rows), torch.from_numpy(cols))
-    flat = net.flat(torch.from_numpy(state_features(obs, deck)), at[0],
+    flat = net.flat(torch.from_numpy(encoder.states(obs)), at[0],
                     torch.from_numpy(legal[rows, cols]), table)
     return torch.full(legal.shape, -1e9).index_put(at, flat)
 
 
-def agreement(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
+def agreement(net: QNet, table: torch.Tensor, encoder: Encoder,
               demos: Demonstrations, batch: int = 4096) -> float:
     """The share of ``demos``' decisions where ``net``'s best action is the teacher's."""
     same = 0
     with torch.no_grad():
         for begin in range(0, len(demos), batch):
             which = np.arange(begin, min(begin + batch, len(demos)))
-            logits = legal_logits(net, table, deck, demos.obs[which], demos.padded(which))
+            logits = legal_logits(net, table, encoder, demos.obs[which], demos.padded(which))
             same += int((logits.argmax(dim=1).numpy() == demos.chosen[which]).sum())
     return same / max(len(demos), 1)
 
 
-def imitate(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
+def imitate(net: QNet, table: torch.Tensor, encoder: Encoder,
             demos: Demonstrations, *, epochs: float, batch: int, lr: float, seed: int,
-            report: Callable[[int, float, float], None] | None = None) -> tuple[float, float]:
+            report: Callable[[int, float, float], None] | None = None,
+            stop: Callable[[], bool] | None = None) -> tuple[float, float]:
     """Fit ``net``'s scores (``Q(s, a)`` read as logits) to the
     teacher's choices; ``table`` holds every action code's features. Returns the last
     epoch's mean loss and the share of decisions where the network's best action is the
@@ -225,7 +230,7 @@ def imitate(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
         for begin in range(0, len(order), batch):
             which = order[begin:begin + batch]
             legal = demos.padded(which)
-            logits = legal_logits(net, table, deck, demos.obs[which], legal)
+            logits = legal_logits(net, table, encoder, demos.obs[which], legal)
             target = torch.from_numpy(demos.chosen[which])
             loss = (-torch.log_softmax(logits, dim=1)[torch.arange(len(which)), target]).mean()
             opt.zero_grad()
@@ -237,4 +242,6 @@ def imitate(net: QNet, table: torch.Tensor, deck: npt.NDArray[np.float32],
             agree_sum += float((logits.argmax(dim=1) == target).sum())
             if report is not None:
                 report(seen, loss_sum / counted, agree_sum / counted)
+            if stop is not None and stop():
+                return loss_sum / max(counted, 1), agree_sum / max(counted, 1)
     return loss_sum / max(counted, 1), agree_sum / max(counted, 1)

@@ -46,21 +46,29 @@ from torch import nn
 
 from eights.bots.learned import (
     ACTION_FEATURES,
+    FAMILY_FORMAT,
     FORMAT,
+    Encoder,
     Model,
-    action_table,
-    deck_counts,
-    state_features,
-    state_size,
+    family_model_path,
 )
 from eights.codes import action_count, observation_size
 from eights.engine.rules import Rules, load_rules
 from eights.fast.selfplay import GREEDY, OUTSIDE, Tables
+from eights.fast.tables import KernelUnsupported
 from eights.learn.imitate import legal_logits
 
 __all__ = ["ALGORITHMS", "Config", "Progress", "QNet", "Trainer", "evaluate"]
 
 ALGORITHMS = ("dmc", "pg")
+TAIL_SHARE, TAIL_SECONDS = 0.04, 4.0
+"""The time a timed run leaves at its end for what follows it (writing the files, the
+curve's picture, the interpreter starting before the clock could): 4% and 4 seconds."""
+SELFPLAY_AFTER = 600.0
+"""Seconds of learning time a timed run needs left, before imitation, to self-play too."""
+IMITATION_SHARE = 0.7
+"""The share of a timed run's learning time that imitation may take when more phases
+follow (self-play takes the rest)."""
 
 
 @dataclass
@@ -117,6 +125,12 @@ class Config:
     learned from: an early network may draw for ever where drawing is always allowed."""
     command: str = ""
     """The command line that started the run (for the model card)."""
+    family: bool = True
+    """The family model's features (:class:`eights.bots.learned.Encoder`): the network reads
+    the rules and plays any table; ``False``: a specialist's features (format 1)."""
+    init: str | None = None
+    """A model to start from (its weights, and its widths as :attr:`hidden`): ``family`` for
+    the shipped family model, or a model file; ``None``: random weights."""
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -133,6 +147,8 @@ class Config:
                                         or not self.refine_epochs > 0 or self.jobs < 1):
             raise ValueError("refine needs a teacher first, refine_decisions and jobs of 1 or "
                              "more and positive refine_epochs")
+        if self.init is not None and not self.family:
+            raise ValueError("init starts from a family model: it needs family = True")
         if self.greedy_share + self.pool_share + self.teacher_share > 1:
             raise ValueError("greedy_share, pool_share and teacher_share add up to more than 1")
         for name in ("greedy_share", "pool_share", "teacher_share", "epsilon"):
@@ -176,16 +192,29 @@ class Progress:
     """After refining: the same share for the refined network."""
     best: int = -1
     """The measurement (index in :attr:`curve`) whose network is :attr:`Trainer.best`."""
+    phase: str = ""
+    """The phase running: ``measure`` (the starting model, then the end), ``imitate``
+    (playing the teacher's rounds), ``fit`` (fitting them), ``refine``, ``self-play``."""
+    phase_done: float = 0.0
+    phase_total: float = 0.0
+    """How far the phase is, in its own unit (decisions, samples), of how much."""
+    left: float = math.inf
+    """Seconds left of the whole run (``hours``; infinite when ``samples`` decides)."""
+    phases: list[dict[str, Any]] = field(default_factory=list)
+    """Each phase done: ``{phase, seconds, ...}`` what it did (decisions, samples, share)."""
+    selfplay_skipped: str = ""
+    """Why self-play did not run, if it did not (the kernel does not play the rules)."""
 
 
 class QNet(nn.Module):
     """``Q(s, a)``: ``relu(W_s s + b + W_a a)``, then the hidden layers, then a scalar (the
     layout :class:`eights.bots.learned.Model` runs in NumPy)."""
 
-    def __init__(self, state: int, hidden: tuple[int, ...]) -> None:
+    def __init__(self, state: int, hidden: tuple[int, ...],
+                 action: int = ACTION_FEATURES) -> None:
         super().__init__()
         self.state = nn.Linear(state, hidden[0])
-        self.action = nn.Linear(ACTION_FEATURES, hidden[0], bias=False)
+        self.action = nn.Linear(action, hidden[0], bias=False)
         self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in pairwise(hidden))
         self.out = nn.Linear(hidden[-1], 1)
 
@@ -207,6 +236,21 @@ class QNet(nn.Module):
             h = torch.relu(layer(h))
         out: torch.Tensor = self.out(h)[:, 0]
         return out
+
+    def load_weights(self, weights: tuple[npt.NDArray[np.float32], ...]) -> None:
+        """Take the weights of a model (:class:`~eights.bots.learned.Model`'s order)."""
+        def t(a: npt.NDArray[np.float32]) -> torch.Tensor:
+            return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float32))
+        with torch.no_grad():
+            self.state.weight.copy_(t(weights[0].T))
+            self.action.weight.copy_(t(weights[1].T))
+            self.state.bias.copy_(t(weights[2]))
+            for k, layer in enumerate(self.layers):
+                assert isinstance(layer, nn.Linear)
+                layer.weight.copy_(t(weights[3 + 2 * k].T))
+                layer.bias.copy_(t(weights[4 + 2 * k]))
+            self.out.weight.copy_(t(weights[-2].T))
+            self.out.bias.copy_(t(weights[-1]))
 
     def weights(self) -> tuple[npt.NDArray[np.float32], ...]:
         """The weights in :class:`~eights.bots.learned.Model`'s order."""
@@ -282,16 +326,37 @@ class Trainer:
         n = self.players = config.players
         self.rules.check_players(n)
         self.actions = action_count(self.rules, n)
-        self.table = torch.from_numpy(np.array(action_table(self.actions)))
-        self.deck = deck_counts(self.rules, n)
-        self.net = QNet(state_size(n), config.hidden)
-        self.value = (nn.Sequential(nn.Linear(state_size(n), 128), nn.ReLU(), nn.Linear(128, 1))
+        self.encoder = Encoder(self.rules, n, family=config.family)
+        self.table = torch.from_numpy(np.array(self.encoder.table(self.actions)))
+        self.start: Model | None = None
+        """The model the run started from (:attr:`Config.init`)."""
+        if config.init is not None:
+            self.start = Model.load(family_model_path() if config.init == "family"
+                                    else config.init)
+            if not self.start.family:
+                raise ValueError(f"init {config.init!r} is a model of format "
+                                 f"{self.start.card.get('format')}; a run starts from a family "
+                                 f"model (format {FAMILY_FORMAT})")
+            w = self.start.weights
+            config.hidden = (w[0].shape[1], *(w[i].shape[1] for i in range(3, len(w) - 2, 2)))
+        self.net = self.new_net()
+        if self.start is not None:
+            self.net.load_weights(self.start.weights)
+        size = self.encoder.state_size
+        self.value = (nn.Sequential(nn.Linear(size, 128), nn.ReLU(), nn.Linear(128, 1))
                       if config.algorithm == "pg" else None)
         params = list(self.net.parameters()) + ([] if self.value is None
                                                 else list(self.value.parameters()))
         self.opt = torch.optim.Adam(params, lr=config.lr)
         self.rng = np.random.default_rng(config.seed)
-        self.tables = Tables(self.rules, n, config.tables, seed=config.seed)
+        note = ""
+        try:
+            tables: Tables | None = Tables(self.rules, n, config.tables, seed=config.seed)
+        except KernelUnsupported as exc:  # imitation alone, on the engine
+            tables = None
+            note = f"the kernel does not play these rules ({exc})"
+        self.kernel_tables = tables
+        """Self-play's tables on the kernel (``None`` where the kernel does not play the rules)."""
         self.pool: list[QNet] = []
         self.role = np.zeros((config.tables, n), dtype=np.int64)
         """Who plays each seat: 0 the learning network, ``i > 0`` pool member ``i - 1``,
@@ -303,7 +368,7 @@ class Trainer:
         self.dropped = np.zeros(1024, dtype=np.bool_)
         self.length = np.zeros(config.tables, dtype=np.int64)
         self.buffer = _Buffer(observation_size(n))
-        self.progress = Progress()
+        self.progress = Progress(selfplay_skipped=note)
         self.best: dict[str, torch.Tensor] | None = None
         """The network's weights at its best measurement (:attr:`Config.keep_best`)."""
         self.pool_mark = 0
@@ -311,7 +376,16 @@ class Trainer:
         self._taken = 0
         for b in range(config.tables):
             self.line_up(b)
-        self.tables.kinds[:] = np.where(self.role < 0, GREEDY, OUTSIDE)
+        if tables is not None:
+            tables.kinds[:] = np.where(self.role < 0, GREEDY, OUTSIDE)
+
+    @property
+    def tables(self) -> Tables:
+        """The kernel's tables of self-play (:class:`ValueError` when the kernel does not
+        play the rules: :attr:`Progress.selfplay_skipped` says so)."""
+        if self.kernel_tables is None:
+            raise ValueError(f"no self-play: {self.progress.selfplay_skipped}")
+        return self.kernel_tables
 
     # ------------------------------------------------------------------ playing
     def line_up(self, b: int) -> None:
@@ -338,7 +412,7 @@ class Trainer:
         t = self.tables
         legal = t.legal[which, :int(t.counts[which].max())]
         rows, cols = np.nonzero(legal >= 0)
-        s = torch.from_numpy(state_features(t.obs[which], self.deck))
+        s = torch.from_numpy(self.encoder.states(t.obs[which]))
         with torch.no_grad():
             flat = net.flat(s, torch.from_numpy(rows), torch.from_numpy(legal[rows, cols]),
                             self.table)
@@ -428,7 +502,7 @@ class Trainer:
         target_all = self.rewards[got["uid"], got["seat"]]
         for start in range(0, count, cfg.batch):
             part = order[start:start + cfg.batch]
-            s = torch.from_numpy(state_features(got["obs"][part], self.deck))
+            s = torch.from_numpy(self.encoder.states(got["obs"][part]))
             g = torch.from_numpy(target_all[part])
             if cfg.algorithm == "dmc":
                 a = self.table[torch.from_numpy(got["code"][part])][:, None, :]
@@ -437,7 +511,8 @@ class Trainer:
                 assert self.value is not None
                 legal = got["legal"][part]
                 legal = legal[:, :int((legal >= 0).sum(axis=1).max())]
-                logits = legal_logits(self.net, self.table, self.deck, got["obs"][part], legal)
+                logits = legal_logits(self.net, self.table, self.encoder, got["obs"][part],
+                                      legal)
                 logp = torch.log_softmax(logits, dim=1)
                 chosen = torch.from_numpy(np.argmax(legal == got["code"][part, None], axis=1))
                 v = self.value(s)[:, 0]
@@ -453,25 +528,59 @@ class Trainer:
         self.progress.samples += count
         if self.progress.samples - self.pool_mark >= cfg.pool_every:
             self.pool_mark = self.progress.samples
-            frozen = QNet(state_size(self.players), cfg.hidden)
+            frozen = self.new_net()
             frozen.load_state_dict(self.net.state_dict())
             stand_in = self.anchored
             self.pool = (self.pool[:stand_in]
                          + [*self.pool[stand_in:], frozen][-cfg.pool_size:])
 
-    def imitate(self) -> None:
-        """Fit the network to the teacher's choices (:mod:`eights.learn.imitate`)."""
+    def new_net(self) -> QNet:
+        """A network of this run's features and widths (random weights)."""
+        return QNet(self.encoder.state_size, self.config.hidden, self.encoder.action_size)
+
+    def imitate(self, until: float = math.inf, clock: Callable[[], float] = time.perf_counter,
+                report: Callable[[], None] | None = None) -> None:
+        """Fit the network to the teacher's choices (:mod:`eights.learn.imitate`): the
+        teacher plays until it has made :attr:`Config.teacher_decisions` or ``clock()``
+        passes ``until`` minus the fit's share of the time left (the fit takes the time
+        the rounds took, about: as long again), then the fit runs its epochs or to
+        ``until``."""
         from eights.learn.imitate import demonstrations, imitate
 
         cfg = self.config
+        p = self.progress
         assert cfg.teacher is not None
+        began = clock()
+        stop_playing = began + (until - began) / 2 if math.isfinite(until) else math.inf
+        p.phase, p.phase_done, p.phase_total = "imitate", 0, cfg.teacher_decisions
+
+        def played(done: int) -> None:
+            p.phase_done = done
+            if report is not None:
+                report()
+
         demos = demonstrations(self.rules, self.players, cfg.teacher, cfg.teacher_decisions,
-                               seed=cfg.seed)
-        _, self.progress.agreement = imitate(
-            self.net, self.table, self.deck, demos, epochs=cfg.teacher_epochs, batch=cfg.batch,
-            lr=cfg.teacher_lr, seed=cfg.seed)
-        self.progress.imitated = len(demos)
-        frozen = QNet(state_size(self.players), cfg.hidden)
+                               seed=cfg.seed, report=played,
+                               stop=lambda: clock() >= stop_playing)
+        p.phases.append({"phase": "imitate", "seconds": round(clock() - began, 1),
+                         "decisions": len(demos), "teacher": cfg.teacher})
+        began = clock()
+        p.phase, p.phase_done = "fit", 0
+        p.phase_total = float(int(cfg.teacher_epochs * len(demos)))
+
+        def fitted(seen: int, loss: float, share: float) -> None:
+            p.phase_done = seen
+            if report is not None:
+                report()
+
+        _, p.agreement = imitate(
+            self.net, self.table, self.encoder, demos, epochs=cfg.teacher_epochs,
+            batch=cfg.batch, lr=cfg.teacher_lr, seed=cfg.seed, report=fitted,
+            stop=lambda: clock() >= until)
+        p.imitated = len(demos)
+        p.phases.append({"phase": "fit", "seconds": round(clock() - began, 1),
+                         "samples": int(p.phase_done), "agreement": round(p.agreement, 4)})
+        frozen = self.new_net()
         frozen.load_state_dict(self.net.state_dict())
         self.pool.insert(0, frozen)  # the teacher's stand-in, pool member 0 for good
 
@@ -487,10 +596,10 @@ class Trainer:
                                          cfg.refine_decisions, cfg.seed, folder, jobs=cfg.jobs,
                                          report=report)
         p = self.progress
-        p.refine_agreement = agreement(self.net, self.table, self.deck, demos)
+        p.refine_agreement = agreement(self.net, self.table, self.encoder, demos)
         _, p.refined_agreement = imitate(
-            self.net, self.table, self.deck, demos, epochs=cfg.refine_epochs, batch=cfg.batch,
-            lr=cfg.refine_lr, seed=cfg.seed)
+            self.net, self.table, self.encoder, demos, epochs=cfg.refine_epochs,
+            batch=cfg.batch, lr=cfg.refine_lr, seed=cfg.seed)
         p.refined = len(demos)
 
     @property
@@ -502,92 +611,166 @@ class Trainer:
     def model(self, strength: list[dict[str, Any]] | None = None, *,
               current: bool = False) -> Model:
         """The network at its best measurement (:attr:`Config.keep_best`; ``current``: as it
-        is now), with its card."""
+        is now), with its card; ``strength`` defaults to the kept network's measurement."""
         cfg = self.config
         p = self.progress
         net = self.net
         if cfg.keep_best and self.best is not None and not current:
-            net = QNet(state_size(self.players), cfg.hidden)
+            net = self.new_net()
             net.load_state_dict(self.best)
+        kept = p.curve[p.best] if cfg.keep_best and 0 <= p.best < len(p.curve) else None
+        if strength is None:
+            strength = [] if kept is None else [{
+                "opponent": "expert", "players": self.players, "deals": cfg.eval_deals,
+                "seed": cfg.eval_seed, "win_share": kept["win_share"], "low": kept["low"],
+                "high": kept["high"], "rounds": kept["rounds"],
+                "model": "start" if kept.get("start") else "tuned"}]
         card = {
-            "format": FORMAT,
+            "format": FAMILY_FORMAT if cfg.family else FORMAT,
             "rules": cfg.rules,
             "rules_name": self.rules.name,
             "players": self.players,
             "training": {
                 "command": cfg.command, "seed": cfg.seed, "algorithm": cfg.algorithm,
                 "hidden": list(cfg.hidden), "config": _plain(asdict(cfg), drop=("rules",)),
+                "start": (None if self.start is None else
+                          {"init": cfg.init, "command": self.start.card.get("training", {})
+                           .get("command", "")}),
                 "seconds": round(p.seconds, 1), "cpu_seconds": round(p.cpu_seconds, 1),
                 "samples": p.samples, "rounds": p.rounds,
                 "updates": p.updates, "torch": torch.__version__,
                 "imitated": p.imitated, "agreement": round(p.agreement, 4),
                 "refined": p.refined, "refine_agreement": round(p.refine_agreement, 4),
                 "refined_agreement": round(p.refined_agreement, 4),
-                "kept": (p.curve[p.best] if cfg.keep_best and 0 <= p.best < len(p.curve)
-                         else None),
+                "phases": p.phases, "selfplay_skipped": p.selfplay_skipped,
+                "kept": kept,
                 "machine": f"{platform.machine()}, {cfg.threads} torch thread(s)",
             },
             "curve": p.curve,
-            "strength": strength or [],
+            "strength": strength,
         }
         return Model(net.weights(), card)
 
     def run(self, report: Callable[[Progress], None] | None = None,
-            checkpoint: Path | None = None) -> Progress:
-        """Train until the time or the samples run out, measuring as configured; saves
-        ``checkpoint`` (and the model beside it) after each stage, each measurement and at
-        the end; the refining teacher's chunks are kept in a folder ``refine`` beside it."""
+            checkpoint: Path | None = None, started: float | None = None) -> Progress:
+        """Train until the time (``hours``: every phase counts, measurements included) or
+        the samples run out, measuring as configured; saves ``checkpoint`` (and the model
+        beside it) after each phase, each measurement and at the end; the refining
+        teacher's chunks are kept in a folder ``refine`` beside it.
+
+        The phases: the starting model measured (with :attr:`Config.init`), imitation (the
+        teacher's rounds, then the fit: half the time left each at most), refining,
+        self-play (the kernel, when it plays the rules) to the end less the time of one
+        measurement, and the last measurement; the network kept is the best measured.
+        Self-play runs only when at least :data:`SELFPLAY_AFTER` seconds of learning are left
+        (a short run imitates: measured gains of self-play were within the noise).
+        ``started``: when the run began (``time.perf_counter()``; default now), so that the
+        time spent loading before this call counts too."""
         cfg = self.config
         p = self.progress
-        began = time.perf_counter() - p.seconds
+        began = (time.perf_counter() if started is None else started) - p.seconds
         cpu_began = time.process_time() - p.cpu_seconds
-        next_eval = (p.curve[-1]["seconds"] + cfg.eval_every) if p.curve else 0.0
-        if cfg.teacher is not None and not p.imitated:
-            self.imitate()  # its time counts: it is part of the run
+        budget = cfg.hours * 3600 if cfg.samples is None else math.inf
+        end = began + budget - min(TAIL_SHARE * budget + TAIL_SECONDS, 120.0)
+
+        def tick() -> None:
+            p.seconds = time.perf_counter() - began
+            p.cpu_seconds = time.process_time() - cpu_began
+            p.left = max(0.0, budget - p.seconds)
+            if report is not None:
+                report(p)
+
+        def save() -> None:
             if checkpoint is not None:
                 self.save(checkpoint)
+
+        def measuring() -> float:
+            """Seconds one measurement took (the last), padded."""
+            done = [ph["seconds"] for ph in p.phases if ph["phase"] == "measure"]
+            return 1.1 * done[-1] + 1.0 if done else 0.0
+
+        measure = cfg.eval_every > 0
+        if measure and not p.curve:
+            self.measure(start=self.start is not None, report=tick)
+            save()
+        reserve = measuring()
+        learning = end - reserve
+        if learning - time.perf_counter() < 0.05 * budget:  # no time to learn: keep the start
+            p.phases.append({"phase": "learn", "seconds": 0.0,
+                             "skipped": "the measurement took the time"})
+            tick()
+            save()
+            return p
+        if not p.selfplay_skipped and learning - time.perf_counter() < SELFPLAY_AFTER:
+            p.selfplay_skipped = (f"less than {SELFPLAY_AFTER / 60:.0f} minutes to learn: the "
+                                  f"time goes to imitation")
+        if cfg.teacher is not None and not p.imitated:
+            now = time.perf_counter()
+            share = 1.0 if p.selfplay_skipped and cfg.refine is None else IMITATION_SHARE
+            self.imitate(until=now + share * (learning - now), report=tick)
+            save()
         if cfg.refine is not None and not p.refined:
             with tempfile.TemporaryDirectory() as tmp:
                 folder = checkpoint.parent / "refine" if checkpoint is not None else Path(tmp)
 
                 def chunks(done: int) -> None:
                     p.teaching = done
-                    if report is not None:
-                        report(p)
+                    p.phase, p.phase_done, p.phase_total = ("refine", done,
+                                                            cfg.refine_decisions)
+                    tick()
 
+                at = time.perf_counter()
                 self.refine(folder, chunks)
+                p.phases.append({"phase": "refine", "seconds": round(time.perf_counter() - at, 1),
+                                 "decisions": p.refined})
                 p.teaching = 0
-            if checkpoint is not None:
-                self.save(checkpoint)
-        while True:
-            p.seconds = time.perf_counter() - began
-            p.cpu_seconds = time.process_time() - cpu_began
-            if (cfg.samples is not None and p.samples >= cfg.samples) or (
-                    cfg.samples is None and p.seconds >= cfg.hours * 3600):
-                break
-            if cfg.eval_every > 0 and p.seconds >= next_eval:
-                self.measure()
-                next_eval = p.seconds + cfg.eval_every
-                began += time.perf_counter() - began - p.seconds  # measuring is not training
-                cpu_began += time.process_time() - cpu_began - p.cpu_seconds
-                if checkpoint is not None:
-                    self.save(checkpoint)
-            self.step()
-            self.learn()
-            if report is not None:
-                report(p)
-        if cfg.eval_every > 0:
-            self.measure()
-        if checkpoint is not None:
-            self.save(checkpoint)
+            save()
+        if not p.selfplay_skipped:
+            at = time.perf_counter()
+            done_before = p.samples
+            p.phase, p.phase_done = "self-play", 0
+            p.phase_total = (cfg.samples if cfg.samples is not None
+                             else max(0.0, learning - at))
+            next_eval = at + cfg.eval_every
+            while True:
+                now = time.perf_counter()
+                if (cfg.samples is not None and p.samples >= cfg.samples) or now >= learning:
+                    break
+                if measure and now >= next_eval and learning - now > 2 * measuring():
+                    self.measure(report=tick)
+                    next_eval = time.perf_counter() + cfg.eval_every
+                    save()
+                    p.phase = "self-play"
+                self.step()
+                self.learn()
+                p.phase_done = (p.samples if cfg.samples is not None
+                                else time.perf_counter() - at)
+                tick()
+            p.phases.append({"phase": "self-play", "seconds": round(time.perf_counter() - at, 1),
+                             "samples": p.samples - done_before})
+        if measure:
+            self.measure(report=tick)
+        tick()
+        save()
         return p
 
-    def measure(self) -> dict[str, float]:
-        """The network's win share against the expert now (appended to the curve)."""
+    def measure(self, start: bool = False, report: Callable[[], None] | None = None) -> dict[
+            str, Any]:
+        """The network's win share against the expert now (appended to the curve; ``start``:
+        it is the model the run started from)."""
         cfg = self.config
-        result = evaluate(self.model(current=True), "expert", cfg.eval_deals, cfg.eval_seed)
         p = self.progress
-        point = {"seconds": round(p.seconds, 1), "samples": p.samples, **result}
+        p.phase, p.phase_done, p.phase_total = "measure", 0, cfg.eval_deals
+        if report is not None:
+            report()
+        at = time.perf_counter()
+        result = evaluate(self.model(current=True), "expert", cfg.eval_deals, cfg.eval_seed)
+        p.phases.append({"phase": "measure", "seconds": round(time.perf_counter() - at, 1),
+                         "win_share": result["win_share"], "start": start})
+        point: dict[str, Any] = {"seconds": round(p.seconds, 1), "samples": p.samples,
+                                 **result}
+        if start:
+            point["start"] = True
         p.curve.append(point)
         if p.best < 0 or point["win_share"] > p.curve[p.best]["win_share"]:
             p.best = len(p.curve) - 1
@@ -602,7 +785,8 @@ class Trainer:
             "config": asdict(self.config), "net": self.net.state_dict(),
             "value": None if self.value is None else self.value.state_dict(),
             "opt": self.opt.state_dict(), "pool": [m.state_dict() for m in self.pool],
-            "rng": self.rng.bit_generator.state, "tables": self.tables.states.copy(),
+            "rng": self.rng.bit_generator.state,
+            "tables": None if self.kernel_tables is None else self.kernel_tables.states.copy(),
             "progress": asdict(self.progress), "pool_mark": self.pool_mark,
             "best": self.best,
         }
@@ -623,18 +807,19 @@ class Trainer:
             trainer.value.load_state_dict(state["value"])
         trainer.opt.load_state_dict(state["opt"])
         for saved in state["pool"]:
-            frozen = QNet(state_size(config.players), config.hidden)
+            frozen = trainer.new_net()
             frozen.load_state_dict(saved)
             trainer.pool.append(frozen)
         trainer.rng.bit_generator.state = state["rng"]
-        trainer.tables.states[:] = state["tables"]
         trainer.progress = Progress(**state["progress"])
         trainer.pool_mark = state["pool_mark"]
         trainer.best = state.get("best")
-        for b in range(config.tables):  # the tables' rounds restart: the old line-ups are gone
-            trainer.line_up(b)
-        trainer.tables.kinds[:] = np.where(trainer.role < 0, GREEDY, OUTSIDE)
-        trainer.tables.deal(np.arange(config.tables))
+        if trainer.kernel_tables is not None and state["tables"] is not None:
+            trainer.kernel_tables.states[:] = state["tables"]
+            for b in range(config.tables):  # the rounds restart: the old line-ups are gone
+                trainer.line_up(b)
+            trainer.kernel_tables.kinds[:] = np.where(trainer.role < 0, GREEDY, OUTSIDE)
+            trainer.kernel_tables.deal(np.arange(config.tables))
         return trainer
 
 
@@ -644,18 +829,23 @@ def _plain(table: dict[str, Any], drop: tuple[str, ...]) -> dict[str, Any]:
 
 
 def evaluate(model: Model, opponent: str, deals: int, seed: int,
-             jobs: int | None = None) -> dict[str, float]:
+             jobs: int | None = None, rules: Rules | None = None,
+             players: int | None = None) -> dict[str, float]:
     """``model``'s win share against ``opponent`` (a bot spec) in a duplicate tournament
     (one learned seat against the others at more than two players), with its 95%
-    interval: ``{win_share, low, high, rounds}``."""
+    interval: ``{win_share, low, high, rounds}``; at the table of ``rules`` and
+    ``players`` (default: the model's own, which the family model has not)."""
     from eights.lab.tournament import tournament
 
+    table = rules if rules is not None else model.rules
+    n = players if players is not None else model.players
+    if table is None or not n:
+        raise ValueError("the family model has no table of its own: give rules and players")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "model.npz"
         model.save(path)
         spec = f"learned:model={path}"
-        n = model.players
-        result = tournament(model.rules, n, [spec, opponent], deals, seed=seed, jobs=jobs,
+        result = tournament(table, n, [spec, opponent], deals, seed=seed, jobs=jobs,
                             seats=None if n == 2 else (1, n - 1))
     mine = next(s for s in result.standings if s.bot == spec)
     return {"win_share": round(mine.win_share, 4), "low": round(mine.ci95[0], 4),

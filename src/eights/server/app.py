@@ -33,9 +33,9 @@ from eights.server.protocol import (
     event,
     parse_message,
 )
-from eights.server.room import BOTS, Connection, Room
+from eights.server.room import Connection, Room
 from eights.server.store import Store
-from eights.server.thinking import Pool, table_fits
+from eights.server.thinking import BOTS, Pool, table_fits
 from eights.server.web import add_web_routes
 
 LEVELS = tuple(level for level in BOT_LEVELS if level.split(":")[0] in BOTS)

@@ -40,7 +40,6 @@ from concurrent.futures import BrokenExecutor
 from typing import Any, Literal
 
 from eights.bots import Bot, bot_options, check_table, make_bot, parse_bot_spec
-from eights.bots.belief import MODELS, model_path
 from eights.bots.ismcts import KERNELS, PRIORS, TREES, WORLDS
 from eights.bots.worlds import INFERENCES
 from eights.engine.actions import Action
@@ -48,8 +47,8 @@ from eights.engine.observation import Observation
 from eights.engine.rules import Rules
 from eights.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["BOTS", "CLIENT_OPTIONS", "CLIENT_WORDS", "INLINE_BOTS", "Pool", "Thinker", "check_bot",
-           "check_options", "default_workers", "seated_bot", "server_bot", "table_fits"]
+__all__ = ["BOTS", "CLIENT_OPTIONS", "CLIENT_WORDS", "INLINE_BOTS", "Pool", "Thinker",
+           "check_bot", "check_options", "default_workers", "seated_bot", "server_bot", "table_fits"]
 
 log = logging.getLogger("eights.server")
 
@@ -169,16 +168,11 @@ def check_bot(spec: str, seconds: float, rules: Rules | None = None,
     one: its model) says so by :func:`eights.bots.check_table`. Else :class:`ProtocolError`
     saying what is allowed. The table check reads the shipped model: call it off the event
     loop."""
-    name, options = check_options(spec, seconds)
+    check_options(spec, seconds)
     try:
         bot = server_bot(spec, seconds)[1]
         if rules is not None and players is not None:
             check_table(bot, rules, players)  # the learned bot's model, or the search's prior's
-            if options.get("worlds") == "belief" and model_path(rules.name, players) is None:
-                have = sorted(p.stem.removeprefix("belief-") for p in MODELS.glob("belief-*.npz"))
-                raise ValueError(f"bot {name!r}: no belief model ships for {rules.name} with "
-                                 f"{players} players (worlds=belief plays one; shipped: "
-                                 f"{', '.join(have) or 'none'}); leave worlds out")
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
     return bot
@@ -204,10 +198,8 @@ def table_fits(rules: Rules, specs: Sequence[str] = BOTS) -> dict[str, list[int]
     can be seated at; the other bots fit every count and are not listed.
 
     >>> from eights.engine.rules import load_rules
-    >>> table_fits(load_rules("classic"))
-    {'learned': [2, 4]}
-    >>> table_fits(load_rules("classic"), ["greedy", "ismcts:prior=learned"])
-    {'ismcts:prior=learned': [2, 4]}
+    >>> table_fits(load_rules("classic"))  # the family model plays every count
+    {}
     """
     fits: dict[str, list[int]] = {}
     every = range(rules.players[0], rules.players[1] + 1)

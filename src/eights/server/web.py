@@ -126,7 +126,7 @@ MESSAGES: tuple[str, ...] = (
     _("diamonds"), _("hearts"), _("spades"), _("{rank} of {suit}"), _("draw"), _("pass"),
     _("take a card"), _("{card}, naming {suit}"), _("{play} and announce the last card"),
     # bots as the terminal names them, their levels; keys where several cards go down at once
-    _("Bot {n}"), _("very hard"), _("trained"),
+    _("Bot {n}"), _("very hard"), _("trained"), _("very hard, learned"),
     _("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, a announces."),
     _("{card} cannot go down with another card now."),
     # a rematch at the end of a match

@@ -3,9 +3,10 @@
 A level is a bot spec (:data:`LEVELS`) with a name and a one-line description in
 each language (:func:`level_words`). A level is offered only where it can play:
 :func:`eights.bots.check_table` decides, the same check the server makes before it
-seats a bot (the learned bot, and the search that starts from its move, need a model
-shipped for the rules and the player count). The levels left out are named, with the
-player counts they play at.
+seats a bot (the shipped learned model plays every table; a model of one rule set given as
+``learned:model=PATH`` plays only its own). The levels left out are named, with the player
+counts they play at. A match started with ``learned:model=PATH`` offers that model too,
+as one more level (:func:`own_level`), chosen at first.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -24,10 +26,12 @@ from textual.widgets import Button, Label, RadioButton, RadioSet, Select, Static
 from eights.bots import check_table, make_bot
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.i18n import Translator
-from eights.i18n.text import BOT_LEVELS, level_words
+from eights.i18n.text import BOT_LEVELS
+from eights.i18n.text import level_words as words_of_level
 from eights.session import Session
 
-__all__ = ["LEVELS", "NewMatch", "NewMatchScreen", "level_fits", "level_words", "levels_at"]
+__all__ = ["LEVELS", "NewMatch", "NewMatchScreen", "level_fits", "level_words", "levels_at",
+           "own_level"]
 
 LEVELS: tuple[str, ...] = BOT_LEVELS
 """The opponents' levels offered, as bot specs, in the order shown (their words:
@@ -37,6 +41,22 @@ DEFAULT_LEVEL = "greedy"
 default bots)."""
 CURRENT = "current"
 """The rules choice that keeps the current rules (a house-rules file, ``--set``)."""
+
+
+def own_level(spec: str) -> bool:
+    """Whether ``spec`` is a learned bot with its own model (``learned:model=PATH``)."""
+    return spec.startswith("learned:") and "model=" in spec
+
+
+def level_words(level: str, _: Translator) -> tuple[str, str]:
+    """The name of ``level`` (a spec of :data:`LEVELS`, or :func:`own_level`'s) and what it
+    does, in one line (:func:`eights.i18n.text.level_words`)."""
+    if own_level(level):
+        path = Path(level.split("model=", 1)[1].split(":", 1)[0])
+        shown = path.parent.name if path.name == "model.npz" and path.parent.name else path.stem
+        return (_("Learned: {model}", model=shown),
+                _("Your model, {path}.", path=str(path)))
+    return words_of_level(level, _)
 
 
 @cache
@@ -50,9 +70,9 @@ def level_fits(level: str, rules: Rules, players: int) -> bool:
     return True
 
 
-def levels_at(rules: Rules, players: int) -> list[str]:
-    """The levels of :data:`LEVELS` offered for ``rules`` with ``players``."""
-    return [level for level in LEVELS if level_fits(level, rules, players)]
+def levels_at(rules: Rules, players: int, levels: Sequence[str] = LEVELS) -> list[str]:
+    """The levels of ``levels`` (:data:`LEVELS`) offered for ``rules`` with ``players``."""
+    return [level for level in levels if level_fits(level, rules, players)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,8 +119,12 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
         self.chosen_rules = chosen
         self.chosen_players = session.game.n
         specs = {seat.player for seat in session.seats if not seat.human}
-        self.chosen_level = specs.pop() if len(specs) == 1 and specs <= set(LEVELS) else (
-            DEFAULT_LEVEL)
+        own = sorted(spec for spec in specs if own_level(spec))
+        self.levels: tuple[str, ...] = (*LEVELS, *own)
+        """The levels offered: :data:`LEVELS`, and the learned model the match was started
+        with (``learned:model=PATH``), if any."""
+        self.chosen_level = specs.pop() if len(specs) == 1 and specs <= set(self.levels) else (
+            own[0] if own else DEFAULT_LEVEL)
 
     # ------------------------------------------------------------------ layout
 
@@ -119,8 +143,8 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
                              id="new-players")
             yield Label(_("Opponents"), classes="field-head")
             with RadioSet(id="new-levels", compact=True):
-                for level in LEVELS:
-                    yield RadioButton(level_words(level, _)[0], id=_button_id(level))
+                for level in self.levels:
+                    yield RadioButton(level_words(level, _)[0], id=self.button_id(level))
             yield Static(id="new-about", classes="about", markup=False)
             yield Static(id="new-missing", classes="hint", markup=False)
             with Horizontal(classes="buttons"):
@@ -170,30 +194,30 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
-        self.chosen_level = LEVELS[[_button_id(level) for level in LEVELS].index(
-            event.pressed.id or "")]
+        self.chosen_level = self.levels[[self.button_id(level) for level in self.levels]
+                                        .index(event.pressed.id or "")]
         self._show_about()
 
     def offered(self) -> list[str]:
         """The levels offered for the rules and player count chosen."""
-        return levels_at(self.rules[self.chosen_rules], self.chosen_players)
+        return levels_at(self.rules[self.chosen_rules], self.chosen_players, self.levels)
 
     def _show_levels(self) -> None:
         """Show only the levels that play the chosen table; say which are left out."""
         _ = self.tr
         offered = self.offered()
-        for level in LEVELS:
-            button = self.query_one(f"#{_button_id(level)}", RadioButton)
+        for level in self.levels:
+            button = self.query_one(f"#{self.button_id(level)}", RadioButton)
             button.display = level in offered
             button.disabled = level not in offered  # the arrows skip it
         if self.chosen_level not in offered:
             self.chosen_level = DEFAULT_LEVEL if DEFAULT_LEVEL in offered else offered[0]
-        self.query_one(f"#{_button_id(self.chosen_level)}", RadioButton).value = True  # and
+        self.query_one(f"#{self.button_id(self.chosen_level)}", RadioButton).value = True  # and
         # highlighted: the set's arrows start from it
         self._show_about()
         rules = self.rules[self.chosen_rules]
         left_out: dict[tuple[int, ...], list[str]] = {}  # by the player counts they play at
-        for level in LEVELS:
+        for level in self.levels:
             if level not in offered:
                 counts = tuple(n for n in range(rules.players[0], rules.players[1] + 1)
                                if level_fits(level, rules, n))
@@ -223,9 +247,11 @@ class NewMatchScreen(ModalScreen[NewMatch | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-
-def _button_id(level: str) -> str:
-    return "level-" + level.replace(":", "-").replace("=", "-")
+    def button_id(self, level: str) -> str:
+        """The id of the radio button of ``level``."""
+        if own_level(level):
+            return f"level-own-{self.levels.index(level)}"
+        return "level-" + level.replace(":", "-").replace("=", "-")
 
 
 def _list_words(counts: Sequence[int], _: Translator) -> str:
