@@ -41,6 +41,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from eights.codes import A_DRAW, A_MULTI, A_NAME, A_PASS, A_TAKE, N_ACTIONS
+from eights.fast.progress import report_compiles
 from eights.fast.tables import (
     B_ANSWERS,
     B_NO_SUIT,
@@ -113,6 +114,8 @@ from eights.fast.tables import (
     X_PLAYS,
     X_ROW,
 )
+
+report_compiles()  # a compile (first use, not from the cache) is said on the eights.fast logger
 
 __all__ = [
     "A_DRAW", "A_MULTI", "A_NAME", "A_PASS", "A_TAKE", "N_ACTIONS", "POLICY_GREEDY", "POLICY_RANDOM",
