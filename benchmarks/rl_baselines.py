@@ -79,7 +79,7 @@ class Budget:
 def _sb3_callback(budget: Budget) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
-    class Stop(BaseCallback):  # type: ignore[misc]
+    class Stop(BaseCallback):
         def _on_step(self) -> bool:
             return not budget.spent()
 
@@ -107,17 +107,20 @@ def masked_dqn() -> Any:
     """:class:`MaskedDQN`, made when asked (it subclasses SB3's DQN)."""
     from stable_baselines3 import DQN
 
-    class MaskedDQN(DQN):  # type: ignore[misc]
+    class MaskedDQN(DQN):
         """SB3's DQN whose choices while learning are legal: exploration draws a uniform
         legal code, the greedy choice is the legal code of highest Q (the env's
-        ``action_masks``)."""
+        ``action_masks``), both from ``masked_rng``."""
+
+        masked_rng = np.random.default_rng(0)
 
         def _sample_action(self, learning_starts: int, action_noise: Any = None,
                            n_envs: int = 1) -> tuple[np.ndarray, np.ndarray]:
+            assert self.env is not None
             masks = np.stack(self.env.env_method("action_masks"))
             eps = 1.0 if self.num_timesteps < learning_starts else self.exploration_rate
-            rng = self._masked_rng
-            chosen = masked_argmax(self.q_values(self._last_obs), masks)
+            rng = self.masked_rng
+            chosen = masked_argmax(self.q_values(np.asarray(self._last_obs)), masks)
             explore = rng.random(n_envs) < eps
             drawn = (rng.random(masks.shape) * masks).argmax(axis=1)
             action = np.where(explore, drawn, chosen)
@@ -144,7 +147,7 @@ def train_dqn(rules: Rules, budget: Budget, seed: int, against: str) -> tuple[Ac
                          batch_size=128, train_freq=1, gradient_steps=1,
                          target_update_interval=10_000, exploration_fraction=0.05,
                          exploration_final_eps=0.05, seed=seed, verbose=0)
-    model._masked_rng = np.random.default_rng(seed)
+    model.masked_rng = np.random.default_rng(seed)
     budget.start()
     model.learn(total_timesteps=4_000_000, callback=_sb3_callback(budget))
 
@@ -213,6 +216,7 @@ def duplicate(rules: Rules, act: Act | str, opponent: str, deals: int,
             rng = random.Random(seed * 1_000_003 + d * 2 + mine)
             theirs = make_bot(opponent)
             bot = make_bot(act) if isinstance(act, str) else None
+            policy = None if isinstance(act, str) else act
             game = Game(rules, PLAYERS, seed=deal.seed, dealer=0, deck=deal.deck)
             while not game.over:
                 p = game.to_move
@@ -225,11 +229,12 @@ def duplicate(rules: Rules, act: Act | str, opponent: str, deals: int,
                 elif len(legal) == 1:
                     choice = legal[0]
                 else:
+                    assert policy is not None
                     by_code = {action_code(a): a for a in legal}
                     mask = np.zeros(action_count(rules, PLAYERS), dtype=np.bool_)
                     mask[list(by_code)] = True
                     obs = np.array(observation(seen), dtype=np.int32)
-                    choice = by_code[act(obs, mask)]
+                    choice = by_code[policy(obs, mask)]
                 game.apply(choice)
             winners = game.round_winners or []
             if mine in winners:

@@ -614,7 +614,8 @@ def test_render_rgb_array_draws_the_table_in_words() -> None:
     image = made.render()
     assert isinstance(image, np.ndarray) and image.dtype == np.uint8
     assert image.ndim == 3 and image.shape[2] == 3
-    lines = len(made.unwrapped.table.text(made.unwrapped.names).splitlines())
+    single: Any = made.unwrapped
+    lines = len(single.table.text(single.names).splitlines())
     assert image.shape[0] == 8 + 18 * lines and image.shape[1] > 100
     assert (image == 255).any() and (image == (18, 84, 48)).all(axis=2).mean() > 0.5
     table = raw_env("classic", 2, render_mode="rgb_array")

@@ -78,7 +78,7 @@ def test_model_predicts_0d_arrays_that_step_takes() -> None:
 def test_the_adapter_resets_in_the_same_step_and_keeps_the_final_observation() -> None:
     envs = EightsVecEnv("crazy-eights", 3, 6, seed=1, opponents=["greedy", "random"],
                         reward="win", max_steps=5)
-    obs = envs.reset()
+    obs: Any = envs.reset()
     assert obs.shape == (6, 276) and envs.action_masks().any(axis=1).all()
     ended = cut = 0
     for _ in range(60):
@@ -108,7 +108,9 @@ def test_plain_ppos_illegal_codes_can_be_replaced_by_the_first_legal_one() -> No
     first = envs.action_masks().argmax(axis=1)
     other = EightsVecEnv("classic", 2, 4, seed=1)
     other.reset()
-    assert np.array_equal(envs.step(np.full(4, 536))[0], other.step(first)[0])
+    replaced: Any = envs.step(np.full(4, 536))[0]
+    played: Any = other.step(first)[0]
+    assert np.array_equal(replaced, played)
     assert envs.illegal == 4
 
 
@@ -116,7 +118,7 @@ def test_illegal_codes_can_be_replaced_by_a_seeded_random_legal_one() -> None:
     def run() -> tuple[list[Any], int]:
         envs = EightsVecEnv("classic", 2, 8, seed=3, illegal="random")
         envs.reset()
-        seen = [envs.step(np.full(8, 536))[0] for _ in range(30)]  # =s: never legal here
+        seen: list[Any] = [envs.step(np.full(8, 536))[0] for _ in range(30)]  # =s: not legal
         return seen, envs.illegal
     one, replaced = run()
     two, _ = run()
@@ -135,15 +137,16 @@ def test_the_adapter_keeps_sb3s_vecenv_contract() -> None:
     assert isinstance(envs, VecEnv) and envs.num_envs == 5
     checked = VecCheckNan(envs, raise_exception=True)
     envs.seed(7)
-    first = checked.reset()
-    assert first.shape == (5, *envs.observation_space.shape) and first.dtype == np.int32
+    first: Any = checked.reset()
+    assert first.shape == (5, 271) and first.dtype == np.int32
     assert all(envs.observation_space.contains(row) for row in first)
     for _ in range(30):
         obs, rewards, dones, infos = checked.step(envs.action_masks().argmax(axis=1))
         assert all(envs.observation_space.contains(row) for row in obs)
         assert rewards.dtype == np.float32 and dones.dtype == np.bool_ and len(infos) == 5
     envs.seed(7)
-    assert np.array_equal(envs.reset(), first)  # seed() seeds the next reset
+    again: Any = envs.reset()
+    assert np.array_equal(again, first)  # seed() seeds the next reset
     assert envs.get_attr("render_mode", [0, 2]) == [None, None]
     assert envs.env_is_wrapped(VecCheckNan) == [False] * 5
     assert len(envs.env_method("action_masks", indices=[1, 3])) == 2

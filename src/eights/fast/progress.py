@@ -47,7 +47,7 @@ def _name(data: Any) -> str:
     return f"{module}.{func.__qualname__}"
 
 
-class CompileReport(event.Listener):  # type: ignore[misc]
+class CompileReport(event.Listener):
     """A ``numba:compile`` listener: ``say`` the header at the first compile, then a line
     for each outermost function once compiled (the functions compiled inside it, being
     typed as it is, are counted in it)."""
@@ -99,7 +99,7 @@ def report_compiles() -> CompileReport:
     global _report
     if _report is None:
         _report = CompileReport(_warn)
-        event.register("numba:compile", _report)
+        event.register("numba:compile", _report)  # type: ignore[no-untyped-call]
     return _report
 
 

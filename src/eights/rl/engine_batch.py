@@ -115,10 +115,10 @@ class EngineTables:
         if codes.shape != (self.batch,) or codes.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.batch} integer codes (one a table), not "
                              f"an array of shape {codes.shape} and type {codes.dtype}")
-        for b in np.flatnonzero(~self._done):  # every action checked before any is played
-            code = int(codes[b])
-            if not (0 <= code < self.action_count and self._mask[b, code]):
-                raise ValueError(self._illegal(int(b), code))
+        for waiting in np.flatnonzero(~self._done).tolist():  # all checked before any moves
+            code = int(codes[waiting])
+            if not (0 <= code < self.action_count and self._mask[waiting, code]):
+                raise ValueError(self._illegal(waiting, code))
         rewards = np.zeros(self.batch, dtype=np.float64)
         terminated = np.zeros(self.batch, dtype=np.bool_)
         self.truncated[:] = False
@@ -140,8 +140,8 @@ class EngineTables:
         (``SAME_STEP`` autoreset): every table's ``(obs, mask)``."""
         if not self._ready:
             raise RuntimeError("call reset() before restart()")
-        for b in np.flatnonzero(self._done):
-            self._deal(int(b))
+        for b in np.flatnonzero(self._done).tolist():
+            self._deal(b)
         return self._out()
 
     def state(self) -> npt.NDArray[np.int32]:

@@ -86,4 +86,4 @@ class LearnedPolicy:
             raise ValueError("a row of mask has no legal code")
         if self.temperature > 0:  # exp(Q / t) weights, drawn by the Gumbel trick
             q = q / self.temperature + self._rng.gumbel(size=q.shape).astype(np.float32)
-        return q.argmax(axis=1).astype(np.int64)
+        return np.asarray(q.argmax(axis=1), dtype=np.int64)
