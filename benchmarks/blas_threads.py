@@ -11,8 +11,9 @@ wait for each other and for the cores. Each configuration runs in a child proces
 own (OpenBLAS reads its thread count when NumPy is imported), alternating, best of
 ``--repeats``, each for ``--seconds`` of wall time:
 
-- ``default``: OpenBLAS as NumPy starts it (one thread a core);
-- ``OPENBLAS_NUM_THREADS=1``: the environment variable, set before Python starts;
+- ``default``: OpenBLAS as NumPy starts it (one thread a core), ``blas_threads=None``;
+- ``OPENBLAS_NUM_THREADS=1``: the environment variable, set before Python starts (and
+  ``blas_threads=None``);
 - ``blas_threads=1``: ``EightsVectorEnv(..., blas_threads=1)``, which limits the
   threads around each call of a policy opponent with threadpoolctl (only where
   threadpoolctl is installed).
@@ -44,7 +45,7 @@ def snapshot(obs, mask):
     logits[~mask] = -np.inf
     return logits.argmax(axis=1)
 
-options = {} if limit == "-" else {"blas_threads": int(limit)}
+options = {"blas_threads": None if limit == "-" else int(limit)}
 envs = EightsVectorEnv("classic", 4, num_envs=tables, opponents=snapshot, **options)
 obs, _ = envs.reset(seed=1)
 rng = np.random.default_rng(1)

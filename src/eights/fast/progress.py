@@ -29,8 +29,8 @@ __all__ = ["ESTIMATE", "CompileReport", "report_compiles", "reporting"]
 
 log = logging.getLogger("eights.fast")
 
-ESTIMATE = ("about 2 minutes of CPU for the batched environment's functions, about "
-            "4 for every entry point (a 2-core machine; more wall time when it is busy)")
+ESTIMATE = ("one to two minutes of one core on a quiet machine (more than half of it for "
+            "the batched environment), many times that in wall time on a busy one")
 """How long the first compile takes, measured (docs/environments.md, docs/development.md)."""
 
 HEADER = ("eights.fast: compiling the kernel into numba's cache (its first use since eights "
