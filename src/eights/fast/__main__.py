@@ -23,14 +23,16 @@ import os
 import pkgutil
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numba
 import numpy as np
 
 import eights.fast
+from eights.codes import N_ACTIONS
 from eights.engine.game import Game
 from eights.engine.rules import load_rules
-from eights.fast import FastGame, policy_rounds, random_rounds
+from eights.fast import FastGame, kernel, policy_rounds, random_rounds
 from eights.fast.batch import RoundTallies
 from eights.fast.cache import mark_ready
 from eights.fast.observe import observation
@@ -67,6 +69,9 @@ def _one_round() -> None:
     game.apply(game.legal_codes()[0])
     game.greedy_action()
     observation(game.kt.tab, game.state, 0)
+    kernel.legal_mask(game.kt.tab, game.state, np.zeros(N_ACTIONS, dtype=np.int64))
+    kernel.random_round(game.kt.tab, game.state.copy(), 0, np.empty(0, dtype=np.int64),
+                        np.empty(N_ACTIONS, dtype=np.int64))
 
 
 STEPS: list[tuple[str, Callable[[], object]]] = [
@@ -77,7 +82,7 @@ STEPS: list[tuple[str, Callable[[], object]]] = [
                                                           ["greedy", "random"], 1)),
     ("simulations' tallies (eights simulate)",
      lambda: RoundTallies(load_rules("classic"), ["random", "greedy"]).play(1)),
-    ("one round stepped (FastGame)", _one_round),
+    ("one round stepped (FastGame), the kernel's other entry points", _one_round),
     ("the trainer's self-play tables (eights train)", _self_play),
     ("the search's play-outs (ismcts)",
      lambda: PlayOuts(load_rules("classic"), 2).play(Game(load_rules("classic"), 2, seed=1),
@@ -98,10 +103,20 @@ def warm(say: Callable[[str], None] = print) -> float:
     return time.perf_counter() - began
 
 
+def _cached(dispatcher: Any) -> bool:
+    """Whether numba's cache holds machine code of ``dispatcher`` (its index file: a
+    function compiled inside another, and loaded with it, has no signature of its own in
+    the process). Reads numba's cache object, whose layout numba does not promise: where
+    it cannot, False."""
+    index = getattr(getattr(getattr(dispatcher, "_cache", None), "_cache_file", None),
+                    "_index_path", None)
+    return isinstance(index, str) and os.path.exists(index)
+
+
 def uncompiled() -> list[str]:
     """The compiled functions (``numba.njit`` dispatchers) of the package's modules that
-    have no machine code in this process, inlined ones aside: after :func:`warm`, those
-    that no step of :data:`STEPS` reaches."""
+    have no machine code, neither in this process nor in numba's cache, inlined ones
+    aside: after :func:`warm`, those that no step of :data:`STEPS` reaches."""
     left = []
     for info in pkgutil.iter_modules(eights.fast.__path__):
         module = importlib.import_module(f"eights.fast.{info.name}")
@@ -109,7 +124,7 @@ def uncompiled() -> list[str]:
             if (isinstance(value, numba.core.registry.CPUDispatcher)
                     and value.__module__ == module.__name__
                     and value.targetoptions.get("inline", "never") == "never"
-                    and not value.signatures):
+                    and not value.signatures and not _cached(value)):
                 left.append(f"{module.__name__}.{name}")
     return sorted(left)
 
