@@ -38,6 +38,11 @@ HEADER = ("eights.fast: compiling the kernel into numba's cache (its first use s
           "`eights compile` (python -m eights.fast) compiles all of it ahead of time.")
 
 
+def _module(data: Any) -> str:
+    """The module of the function a ``numba:compile`` event is about."""
+    return str(getattr(getattr(data.get("dispatcher"), "py_func", None), "__module__", ""))
+
+
 def _name(data: Any) -> str:
     """``module.function`` of the dispatcher a ``numba:compile`` event is about."""
     func = getattr(data.get("dispatcher"), "py_func", None)
@@ -50,10 +55,13 @@ def _name(data: Any) -> str:
 class CompileReport(event.Listener):
     """A ``numba:compile`` listener: ``say`` the header at the first compile, then a line
     for each outermost function once compiled (the functions compiled inside it, being
-    typed as it is, are counted in it)."""
+    typed as it is, are counted in it); only the compiles of functions whose module
+    starts with ``prefix`` (eights' own by default: a program's own numba functions are
+    its business)."""
 
-    def __init__(self, say: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], prefix: str = "eights.") -> None:
         self.say = say
+        self.prefix = prefix
         self.functions = 0
         """Functions compiled so far in this process."""
         self.seconds = 0.0
@@ -61,10 +69,13 @@ class CompileReport(event.Listener):
         self._depth = 0
         self._began = 0.0
         self._inner = 0
+        self._ours = False
         self._told = False
 
     def on_start(self, ev: Any) -> None:
         if self._depth == 0:
+            self._ours = _module(ev.data).startswith(self.prefix)
+        if self._depth == 0 and self._ours:
             if not self._told:
                 self._told = True
                 self.say(HEADER.format(estimate=ESTIMATE))
@@ -74,6 +85,8 @@ class CompileReport(event.Listener):
 
     def on_end(self, ev: Any) -> None:
         self._depth -= 1
+        if not self._ours:
+            return
         self.functions += 1
         if self._depth > 0:
             self._inner += 1
