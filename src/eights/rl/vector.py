@@ -132,7 +132,7 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
     :class:`~eights.fast.vector.TableBatch`); ``blas_threads`` the threads OpenBLAS may
     use while a policy callable runs: ``"auto"`` (the default) one where threadpoolctl is
     installed, a number (threadpoolctl needed), or ``None`` to leave them as they are
-    (:mod:`eights.rl.threads`: NumPy policies ran 10-30 times slower with OpenBLAS's own
+    (:mod:`eights.rl.threads`: a NumPy policy ran ten times slower with OpenBLAS's own
     threads on a busy machine).
     """
 
