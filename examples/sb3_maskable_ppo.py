@@ -1,28 +1,12 @@
-"""MaskablePPO (sb3-contrib) learns on the kernel's batched tables through a Stable-Baselines3
-VecEnv adapter.
+"""MaskablePPO (sb3-contrib) learns on the kernel's batched tables through
+:class:`eights.rl.sb3.EightsVecEnv`, the Stable-Baselines3 VecEnv adapter.
 
 Run it as is (``python examples/sb3_maskable_ppo.py --rules classic --players 2 --tables 64
 --timesteps 100000``; it needs ``pip install stable-baselines3 sb3-contrib``, which the
-``test`` extra brings): :class:`EightsVecEnv` gives SB3 ``num_envs`` tables of an
-:class:`~eights.rl.EightsVectorEnv` (every table stepped in one compiled call), MaskablePPO
-learns the learning seat's play against the ``--opponents``, and the learnt policy's win
-share over ``--rounds`` new rounds is printed beside a random legal policy's.
-
-The adapter does what SB3 expects of a VecEnv and the Gymnasium environment does not:
-
-- autoreset in the same step: a table whose round ended (or was cut at ``max_steps``)
-  returns the next round's first observation at once
-  (:meth:`~eights.fast.vector.TableBatch.restart`), the final one in
-  ``infos[i]["terminal_observation"]`` and ``infos[i]["TimeLimit.truncated"]`` set when
-  the round was cut;
-- the legal codes come from ``env_method("action_masks")``, which MaskablePPO calls;
-  the observation is the Box of integers alone.
-
-Illegal codes: MaskablePPO only samples legal ones. Plain PPO (``stable_baselines3.PPO``)
-samples from all ``action_count`` codes, and an illegal one makes the batched tables raise
-a ``ValueError``; to use it, pass ``illegal="first"`` and such codes are replaced by the
-table's first legal code (and counted in :attr:`EightsVecEnv.illegal`): a crutch that
-learns slowly; the masks are the way.
+``test`` extra brings): MaskablePPO learns the learning seat's play against the
+``--opponents``, and the learnt policy's win share over ``--rounds`` new rounds is printed
+beside a random legal policy's. The adapter (same-step autoreset, final observations,
+masks, illegal codes) is described in :mod:`eights.rl.sb3`.
 """
 
 from __future__ import annotations
@@ -34,91 +18,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import torch
-from gymnasium import spaces
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import VecEnv
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
-from eights.rl import EightsVectorEnv
-
-
-class EightsVecEnv(VecEnv):
-    """``num_envs`` tables of ``rules`` as a Stable-Baselines3 VecEnv; ``options`` are
-    :class:`~eights.rl.EightsVectorEnv`'s (``seat``, ``opponents``, ``reward``,
-    ``max_steps``, ...); ``seed`` seeds the first reset (SB3's ``seed()`` the later ones);
-    ``illegal``: ``"raise"`` or ``"first"`` (see the module text)."""
-
-    def __init__(self, rules: str = "classic", players: int | None = None, num_envs: int = 64,
-                 *, seed: int = 0, illegal: str = "raise", **options: Any) -> None:
-        if illegal not in ("raise", "first"):
-            raise ValueError(f"illegal must be 'raise' or 'first', not {illegal!r}")
-        self.envs = EightsVectorEnv(rules, players, num_envs, **options)
-        self.tables = self.envs.tables
-        table_space = self.envs.single_observation_space
-        assert isinstance(table_space, spaces.Dict)
-        space = table_space["observation"]
-        assert isinstance(space, spaces.Box)
-        self.render_mode = None  # no rendering (SB3 reads it in __init__)
-        super().__init__(num_envs, space, self.envs.single_action_space)
-        self.illegal_policy = illegal
-        self.illegal = 0
-        """Illegal codes replaced (with ``illegal="first"``)."""
-        self._first_seed: int | None = seed
-        self._mask = np.zeros((num_envs, self.tables.action_count), dtype=np.bool_)
-        self._actions = np.zeros(num_envs, dtype=np.int64)
-
-    def reset(self) -> npt.NDArray[np.int32]:
-        seed = self._seeds[0] if self._seeds[0] is not None else self._first_seed
-        self._first_seed = None  # later resets go on with the same streams
-        obs, self._mask = self.tables.reset(seed)
-        self._reset_seeds()
-        return obs
-
-    def step_async(self, actions: npt.NDArray[Any]) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-
-    def step_wait(self) -> VecEnvStepReturn:
-        actions = self._actions
-        if self.illegal_policy == "first":
-            inside = (actions >= 0) & (actions < self._mask.shape[1])
-            legal = inside & self._mask[np.arange(self.num_envs), np.where(inside, actions, 0)]
-            self.illegal += int((~legal).sum())
-            actions = np.where(legal, actions, self._mask.argmax(axis=1))
-        obs, mask, rewards, terminated = self.tables.step(actions)
-        truncated = self.tables.truncated.copy()
-        dones = terminated | truncated
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        if dones.any():
-            for b in np.flatnonzero(dones):
-                infos[b] = {"terminal_observation": obs[b],
-                            "TimeLimit.truncated": bool(truncated[b])}
-            obs, mask = self.tables.restart()
-        self._mask = mask
-        return obs, rewards.astype(np.float32), dones, infos
-
-    def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal codes of every table now."""
-        return self._mask
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
-                   **method_kwargs: Any) -> list[Any]:
-        """``env_method("action_masks")`` (MaskablePPO's call): one mask a table."""
-        rows = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return [self._mask[b] for b in rows]
-        raise AttributeError(f"EightsVecEnv has no per-table method {method_name!r}")
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False] * len(list(self._get_indices(indices)))
+from eights.rl.sb3 import EightsVecEnv
 
 
 def win_share(play: Any, envs: EightsVecEnv, rounds: int) -> float:

@@ -9,7 +9,9 @@ first decision after.
 
 from __future__ import annotations
 
+import logging
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,11 +86,79 @@ def test_a_cold_cache_starts_one_compile_in_the_background(
     assert not cache.warming()
 
 
-def test_the_warm_up_marks_the_cache_ready() -> None:
-    from eights.fast.__main__ import main
+def test_the_warm_up_marks_the_cache_ready_and_leaves_no_function_uncompiled(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m eights.fast`` says each step; after it every compiled function of the
+    package has machine code (a function added to the kernel must be reached by one of
+    its STEPS, or the first use compiles it after all)."""
+    from eights.fast.__main__ import STEPS, main, uncompiled
 
     main([])  # python -m eights.fast: every entry point compiled, or loaded from the cache
     assert cache.ready()
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"eights.fast: [1/{len(STEPS)}] {STEPS[0][0]}"
+    assert f"eights.fast: [{len(STEPS)}/{len(STEPS)}] {STEPS[-1][0]}" in out
+    assert out[-1].startswith("eights.fast: the kernel compiled or loaded from numba's cache in ")
+    assert uncompiled() == []
+    from typer.testing import CliRunner
+
+    from eights.cli import app
+
+    done = CliRunner().invoke(app, ["compile", "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("eights.fast: the kernel compiled or loaded from numba's "
+                                  "cache in ") and done.output.count("\n") == 1
+
+
+def test_a_compile_is_said_as_it_happens() -> None:
+    """numba's compile events, said: what is happening and how long it takes, once, then each
+    function called from Python, with those compiled inside it (a cache hit says nothing)."""
+    import numba
+    from numba.core import event
+
+    from eights.fast import kernel, progress
+
+    assert progress.report_compiles() is progress.report_compiles()  # once a process
+    assert progress.report_compiles() in event._registered["numba:compile"]
+    assert vars(kernel)["report_compiles"] is progress.report_compiles
+
+    said: list[str] = []
+    inner = numba.njit(lambda x: x + 1)
+    outer = numba.njit(lambda x: inner(x) * 2)
+    foreign: list[str] = []
+    with event.install_listener("numba:compile", progress.CompileReport(foreign.append)):
+        assert numba.njit(lambda x: x * 3)(2) == 6  # a program's own function: not eights'
+    assert foreign == []
+    with event.install_listener("numba:compile", progress.CompileReport(said.append, "")):
+        assert outer(3) == 8
+        assert outer(4) == 10  # compiled already: nothing said
+        assert inner(1.5) == 2.5  # a new signature: compiled
+    assert said[0] == progress.HEADER.format(estimate=progress.ESTIMATE)
+    assert "`eights compile` (python -m eights.fast) compiles all of it ahead of time" in said[0]
+    assert re.fullmatch(r"eights.fast: compiled \S+<lambda> and 1 it calls in \d+\.\d s "
+                        r"\(2 functions, \d+ s so far\)", said[1]), said
+    assert re.fullmatch(r"eights.fast: compiled \S+<lambda> in \d+\.\d s \(3 functions, "
+                        r"\d+ s so far\)", said[2]), said
+    assert len(said) == 3
+
+
+def test_the_compile_is_said_on_the_eights_fast_logger(
+        caplog: pytest.LogCaptureFixture) -> None:
+    import numba
+
+    from eights.fast import progress
+
+    report = progress.report_compiles()
+    told, prefix = report._told, report.prefix
+    report._told, report.prefix = False, ""  # this test's function counts as eights'
+    try:
+        with caplog.at_level(logging.WARNING, logger="eights.fast"):
+            numba.njit(lambda x: x - 1)(5)
+    finally:
+        report._told, report.prefix = told or report._told, prefix
+    messages = [r.getMessage() for r in caplog.records if r.name == "eights.fast"]
+    assert messages[0].startswith("eights.fast: compiling the kernel into numba's cache")
+    assert messages[1].startswith("eights.fast: compiled ")
 
 
 def test_warm_in_background_starts_nothing_when_the_cache_is_ready(

@@ -199,6 +199,31 @@ def test_a_state_serializes_and_observers_are_one_seats_or_the_public() -> None:
             game.make_py_observer(refused)
 
 
+def test_a_refused_observation_type_is_named_by_its_fields() -> None:
+    game = load("crazy-eights", 2)
+    refused = pyspiel.IIGObservationType(public_info=True, perfect_recall=True,
+                                         private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError) as caught:
+        game.make_py_observer(refused)
+    assert str(caught.value).endswith(
+        "; not IIGObservationType(public_info=True, perfect_recall=True, "
+        "private_info=PrivateInfoType.NONE)")
+    assert "object at 0x" not in str(caught.value)
+
+
+def test_the_docs_observation_type_comes_from_pyspiel() -> None:
+    """docs/openspiel.md's public observer, as written there: ``pyspiel.IIGObservationType``
+    (``open_spiel.python.observation`` has no such name)."""
+    from open_spiel.python import observation
+
+    assert not hasattr(observation, "IIGObservationType")
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "openspiel.md").read_text()
+    assert "make_observation(game, pyspiel.IIGObservationType(" in docs
+    public = observation.make_observation(load("crazy-eights", 2), pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    assert type(public).__name__ == "EightsPublicObserver"
+
+
 PUBLIC = pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
                                     private_info=pyspiel.PrivateInfoType.NONE)
 
@@ -315,6 +340,36 @@ def test_openspiels_cpp_ismcts_cannot_resample_a_python_game() -> None:
     bot = pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, 5)
     with pytest.raises(pyspiel.SpielError, match="ResampleFromInfostate"):
         bot.get_policy(state)
+
+
+_CPP_ISMCTS_STEP = """
+import random, pyspiel, eights.openspiel
+state = pyspiel.load_game("python_eights", {"rules": "crazy-eights", "players": 2}).new_initial_state()
+rng = random.Random(5)
+while state.is_chance_node():
+    cards, odds = zip(*state.chance_outcomes())
+    state.apply_action(rng.choices(cards, odds)[0])
+print("stepping", flush=True)
+pyspiel.ISMCTSBot(1, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, 5).step(state)
+print("survived", flush=True)
+"""
+
+
+def test_openspiels_cpp_ismcts_step_crashes_the_process_as_the_docs_warn() -> None:
+    """docs/openspiel.md and eights.openspiel warn, first thing, that ``pyspiel.ISMCTSBot``'s
+    ``step`` on python_eights kills the process (a segmentation fault); checked in a child
+    process. If this starts passing, update them."""
+    import signal
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _CPP_ISMCTS_STEP], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.stdout.split() == ["stepping"], (done.stdout, done.stderr)
+    assert done.returncode == -signal.SIGSEGV
+    warned = (Path(__file__).resolve().parent.parent / "docs" / "openspiel.md").read_text()
+    assert "segmentation fault" in warned[:warned.index("## Loading")]
+    assert "segmentation fault" in (eo.__doc__ or "")
 
 
 # ---------------------------------------------------------------- bots

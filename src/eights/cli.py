@@ -1149,6 +1149,22 @@ def _training_progress(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], No
         yield update
 
 
+@app.command("compile")
+def compile_cmd(
+    nice: Annotated[int, typer.Option("--nice", min=0, help="Lower this process's priority "
+                                      "by N first (0: not at all).")] = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the last line, not "
+                                        "each step and function.")] = False,
+) -> None:
+    """Compile the kernel (numba) ahead of its first use: the batched environment, search and
+    fast simulation then start in a second. Minutes, once; python -m eights.fast does the
+    same."""
+    _need("fast", "eights compile")
+    from eights.fast.__main__ import main as compile_main
+
+    compile_main([f"--nice={nice}", *(["--quiet"] if quiet else [])])
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()
 

@@ -41,6 +41,7 @@ import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from eights.codes import A_DRAW, A_MULTI, A_NAME, A_PASS, A_TAKE, N_ACTIONS
+from eights.fast.progress import report_compiles
 from eights.fast.tables import (
     B_ANSWERS,
     B_NO_SUIT,
@@ -113,6 +114,8 @@ from eights.fast.tables import (
     X_PLAYS,
     X_ROW,
 )
+
+report_compiles()  # a compile (first use, not from the cache) is said on the eights.fast logger
 
 __all__ = [
     "A_DRAW", "A_MULTI", "A_NAME", "A_PASS", "A_TAKE", "N_ACTIONS", "POLICY_GREEDY", "POLICY_RANDOM",
@@ -778,10 +781,12 @@ def _next_turn(st: Any, p: int, steps: int) -> None:
     st[S_TO_MOVE] = _advance(st, p, steps)
 
 
-@_inline
+@_njit
 def _end_turn(tab: Any, st: Any, script: Any, p: int, steps: int) -> None:
-    """``_end_turn``: the common case inline, the rare one (HA13's penalty, a hand
-    emptied, a card any card follows) called."""
+    """``_end_turn``: the common case here, the rare one (HA13's penalty, a hand emptied, a
+    card any card follows) called. Compiled once and called, not inlined into its twelve
+    callers: a cold compile took a fifth less CPU, the batched step and whole random
+    rounds as fast within the noise (docs/development.md, the kernel's compile)."""
     if st[S_ANNOUNCE_DUE] or st[S_FREE] or st[st[S_HSIZE] + p] == 0:
         _end_turn_rare(tab, st, script, p, steps)
         return

@@ -20,6 +20,12 @@ parameter           meaning
 ``dealer``          the seat that deals; the seat after it plays first; default 0
 ==================  =======================================================================
 
+**Search it with** :func:`ismcts_bot` **(OpenSpiel's Python ISMCTS), never**
+``pyspiel.ISMCTSBot``: the C++ bot's ``step`` on ``python_eights`` (on any Python game,
+OpenSpiel 2.0.2) crashes the process with a segmentation fault. Observation types are
+``pyspiel.IIGObservationType(public_info=..., perfect_recall=..., private_info=...)``
+(``pyspiel``, not ``open_spiel.python.observation``).
+
 One OpenSpiel episode is one round. Player actions are :func:`eights.codes.action_code`
 numbers (``num_distinct_actions`` is :func:`eights.codes.action_count`); a chance outcome
 is the code of the card that leaves the stock (0-52), one chance node a card: the deal,
@@ -49,11 +55,12 @@ from eights.openspiel.game import (
     EightsGame,
     EightsObserver,
     EightsState,
+    describe_observation_type,
     ismcts_bot,
     resampler,
     utility_range,
 )
 
 __all__ = ["GAME_TYPE", "MAX_GAME_LENGTH", "PARAMETERS", "BotAdapter", "EightsGame",
-           "EightsObserver", "EightsState", "Event", "Round", "ismcts_bot", "resampler",
-           "utility_range"]
+           "EightsObserver", "EightsState", "Event", "Round", "describe_observation_type",
+           "ismcts_bot", "resampler", "utility_range"]

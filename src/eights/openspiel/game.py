@@ -31,8 +31,8 @@ from eights.openspiel.views import (
 )
 
 __all__ = ["GAME_TYPE", "MAX_GAME_LENGTH", "PARAMETERS", "BotAdapter", "EightsGame",
-           "EightsObserver", "EightsPublicObserver", "EightsState", "ismcts_bot", "resampler",
-           "utility_range"]
+           "EightsObserver", "EightsPublicObserver", "EightsState", "describe_observation_type",
+           "ismcts_bot", "resampler", "utility_range"]
 
 PARAMETERS: dict[str, Any] = {"rules": "classic", "players": 0, "reward": "points", "dealer": 0}
 """The game's parameters and their defaults: ``rules`` a preset name or a rules file path,
@@ -156,7 +156,21 @@ class EightsGame(pyspiel.Game):  # type: ignore[misc]
         raise ValueError("python_eights observes one seat (public_info True, private_info "
                          "SINGLE_PLAYER, perfect_recall either), or the public information "
                          "alone (public_info True, private_info NONE, perfect_recall False); "
-                         f"not {iig_obs_type}")
+                         f"not {describe_observation_type(iig_obs_type)}")
+
+
+def describe_observation_type(iig_obs_type: Any) -> str:
+    """A ``pyspiel.IIGObservationType`` by its fields, as it would be written (its own
+    ``str`` is ``<pyspiel.IIGObservationType object at 0x...>``).
+
+    >>> print(describe_observation_type(pyspiel.IIGObservationType(perfect_recall=True)))
+    IIGObservationType(public_info=True, perfect_recall=True, private_info=PrivateInfoType.SINGLE_PLAYER)
+    """
+    fields = []
+    for name in ("public_info", "perfect_recall", "private_info"):
+        value = getattr(iig_obs_type, name, None)
+        fields.append(f"{name}={value}")
+    return f"IIGObservationType({', '.join(fields)})"
 
 
 class EightsState(pyspiel.State):  # type: ignore[misc]
@@ -323,7 +337,9 @@ def ismcts_bot(game: EightsGame, *, simulations: int = 100, uct_c: float = 2.0,
     its every random choice from ``seed``: random rollouts, worlds from
     :func:`resampler`, nodes keyed by the information state string.
 
-    OpenSpiel's C++ ``pyspiel.ISMCTSBot`` cannot search a Python game (see
+    Use this one, never OpenSpiel's C++ ``pyspiel.ISMCTSBot``: its ``step`` on
+    ``python_eights`` (on any Python game, OpenSpiel 2.0.2) kills the process with a
+    segmentation fault, as it releases the GIL and then calls back into Python (see
     ``docs/openspiel.md``); this is its Python twin.
     """
     from open_spiel.python.algorithms import ismcts, mcts

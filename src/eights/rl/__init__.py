@@ -6,7 +6,12 @@
   the others (:mod:`eights.rl.gymnasium_env`);
 - :class:`EightsVectorEnv`: a batched Gymnasium environment, many tables stepped in one
   call of the compiled kernel (:mod:`eights.rl.vector`; it needs numba, the ``fast``
-  extra, and is imported when first used).
+  extra, and is imported when first used; its first step compiles the kernel, which
+  ``eights compile`` does ahead of time);
+- :mod:`eights.rl.sb3`: the batched tables as a Stable-Baselines3 ``VecEnv``
+  (``EightsVecEnv``; imported on its own, it needs SB3);
+- :mod:`eights.rl.policies`: the learned bot as a batched policy (``LearnedPolicy``), an
+  opponent of the batched tables or a yardstick.
 
 Both speak the integer codes of :mod:`eights.codes`: one action encoding for every rule
 set, one seat's observation as integers, and round rewards. Importing this package

@@ -210,6 +210,7 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
             mask[list(self.table.legal)] = True
         return mask
 
-    def render(self) -> str | None:
-        """The table in words (``ansi``: returned; ``human``: printed)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table in words (``ansi``: returned; ``human``: printed; ``rgb_array``: drawn
+        on an image, returned)."""
         return self.table.render(self.render_mode, self.names)

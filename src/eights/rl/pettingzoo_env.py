@@ -168,8 +168,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The table in words (``ansi``: returned; ``human``: printed)."""
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table in words (``ansi``: returned; ``human``: printed; ``rgb_array``: drawn
+        on an image, returned)."""
         return self.table.render(self.render_mode, self.possible_agents)
 
     def close(self) -> None:

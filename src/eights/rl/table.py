@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from eights.i18n import translator
 from eights.i18n.text import round_summary, table_words
 
 __all__ = ["EPISODES", "NO_BOUND", "RENDER_MODES", "RenderModeError", "Table", "check_limit",
-           "check_render_mode", "observation_high"]
+           "check_render_mode", "observation_high", "text_image"]
 
 EPISODES = ("round", "match")
 """What one episode is: one round (the default), or a whole match (the rules' target or
@@ -37,9 +38,11 @@ NO_BOUND = 2**31 - 1
 """The observation's upper bound for the counts the rules do not bound (a pending forced
 draw, draws this turn, plays, passes in a row)."""
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 """``ansi``: ``render()`` returns the table in words; ``human``: it is printed after every
-step."""
+step; ``rgb_array``: ``render()`` returns those words drawn on an image (an ``uint8``
+array of shape ``(height, width, 3)``; it needs Pillow), the mode Stable-Baselines3's
+``make_vec_env`` asks for."""
 
 ObsArray = npt.NDArray[np.int32]
 MaskArray = npt.NDArray[np.int8]
@@ -56,10 +59,40 @@ class RenderModeError(TypeError, ValueError):
 
 def check_render_mode(render_mode: str | None) -> None:
     """A :class:`RenderModeError` unless ``render_mode`` is one of :data:`RENDER_MODES` or
-    None."""
+    None (``rgb_array`` only where Pillow is installed)."""
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise RenderModeError(f"unknown render_mode {render_mode!r}; render modes: "
                               f"{', '.join(RENDER_MODES)} or None")
+    if render_mode == "rgb_array" and find_spec("PIL") is None:
+        raise RenderModeError("render_mode 'rgb_array' draws the table with Pillow, which is "
+                              "not installed: pip install pillow (or use 'ansi')")
+
+
+_SYMBOLS = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "→": ">", "←": "<"})
+"""The suits and arrows in letters, for a font without them."""
+_FONT_SIZE = 14
+
+
+def text_image(text: str) -> npt.NDArray[np.uint8]:
+    """``text`` drawn in white on a card table's green, one line a line of text, in DejaVu
+    Sans Mono where it is installed (else Pillow's own font, the suits as letters): an
+    ``uint8`` array of shape ``(height, width, 3)``."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont
+    try:
+        font = ImageFont.truetype("DejaVuSansMono.ttf", _FONT_SIZE)
+    except OSError:
+        font = ImageFont.load_default(_FONT_SIZE)
+        text = text.translate(_SYMBOLS)
+    lines = text.split("\n")
+    step = _FONT_SIZE + 4
+    width = 8 + max(int(font.getlength(line)) for line in lines)
+    image = Image.new("RGB", (width, 8 + step * len(lines)), (18, 84, 48))
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        draw.text((4, 4 + step * i), line, font=font, fill=(255, 255, 255))
+    return np.asarray(image, dtype=np.uint8)
 
 
 def check_limit(name: str, limit: int | None, unit: str) -> None:
@@ -221,15 +254,19 @@ class Table:
             lines.extend(round_summary(game, names, _))
         return "\n".join(lines)
 
-    def render(self, mode: str | None, names: Sequence[str]) -> str | None:
+    def render(self, mode: str | None, names: Sequence[str]) -> str | npt.NDArray[np.uint8] | None:
         """:meth:`text` as ``render()`` gives it in ``mode``: returned (``ansi``), printed
-        (``human``), or a warning without a mode."""
+        (``human``), drawn (``rgb_array``: :func:`text_image`), or a warning without a
+        mode."""
         if mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; "
-                                  "make the environment with render_mode='ansi' or 'human'")
+                                  "make the environment with render_mode='ansi', 'human' or "
+                                  "'rgb_array'")
             return None
         text = self.text(names)
         if mode == "human":
             print(text)
             return None
+        if mode == "rgb_array":
+            return text_image(text)
         return text

@@ -19,10 +19,13 @@ one policy plays both; the batched spaces are Gymnasium's
 
 What differs from EightsEnv, all for speed:
 
-- the opponents are ``random``, ``greedy`` or policy callables (the bots ``expert`` and
-  ``ismcts`` are not compiled), and an episode is one round (the kernel plays every rule set the action
-  codes hold; one it refused would be a :class:`~eights.fast.KernelUnsupported` naming
-  the field);
+- the opponents are ``random``, ``greedy`` or policy callables on the kernel (the learned
+  bot's: :class:`eights.rl.policies.LearnedPolicy`), and an episode is one round (the
+  kernel plays every rule set the action codes hold; one it refused would be a
+  :class:`~eights.fast.KernelUnsupported` naming the field). Other bots (``expert``,
+  ``learned``, ``ismcts:...``) are seated too, but then every table plays on the engine
+  (:class:`~eights.rl.engine_batch.EngineTables`, :attr:`EightsVectorEnv.engine`), at
+  the engine's speed;
 - rounds that end (or are cut at ``max_steps``) autoreset on the table's next step
   (Gymnasium's ``AutoresetMode.NEXT_STEP``): the ending step returns the round's reward
   and its final observation (an all-zero mask); on the next step that table's action is
@@ -39,7 +42,8 @@ of the same streams (the first ``reset()`` without a seed draws fresh entropy).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -49,8 +53,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from eights.bots import BOTS, parse_bot_spec
+from eights.rl.engine_batch import EngineTables
 from eights.rl.gymnasium_env import seat_opponents
 from eights.rl.table import RulesArg, Table
+from eights.rl.threads import AUTO, BlasLimited, blas_limit
 
 try:
     from eights.fast import POLICIES, KernelUnsupported, check_supported
@@ -68,13 +74,16 @@ _ELSEWHERE = ("EightsEnv (gymnasium.make, or gymnasium.make_vec(..., "
 
 
 def kernel_opponents(opponents: Opponent | Sequence[Opponent], players: int,
-                     seat: int) -> list[Opponent]:
+                     seat: int) -> list[Opponent] | None:
     """The opponent of every seat but ``seat`` in seat order, from specs as EightsEnv takes
     them (:func:`~eights.rl.gymnasium_env.opponent_specs`) or policy callables (see
-    :class:`~eights.fast.vector.TableBatch`); a bot the kernel does not play is a
-    :class:`ValueError` saying where it plays."""
+    :class:`~eights.fast.vector.TableBatch`), when the kernel plays them all; ``None`` when
+    some are bots that only the engine plays (``expert``, ``learned``, ``ismcts``, a
+    policy with options) and none is a callable. A mix of callables and such bots, or an
+    unknown bot, is a :class:`ValueError` saying what is played where."""
     given: str | Sequence[Opponent] = [opponents] if callable(opponents) else opponents
     specs = seat_opponents(given, players, seat)
+    engine: list[str] = []
     for spec in specs.values():
         if callable(spec) or spec in POLICIES:
             continue
@@ -82,14 +91,31 @@ def kernel_opponents(opponents: Opponent | Sequence[Opponent], players: int,
             name, _ = parse_bot_spec(spec)
         except ValueError as exc:
             raise ValueError(f"opponents: {exc}") from None
-        compiled = ", ".join(POLICIES)
         if name not in BOTS:
-            raise ValueError(f"opponents: unknown bot {name!r}; EightsVectorEnv plays the "
-                             f"kernel's policies: {compiled}, or policy callables")
-        raise ValueError(f"opponents: {spec!r} is not compiled: EightsVectorEnv plays the other "
-                         f"seats inside the kernel, by its policies {compiled} (without "
-                         f"options), or by policy callables; for {name} use {_ELSEWHERE}")
-    return list(specs.values())
+            raise ValueError(f"opponents: unknown bot {name!r}; bots: {', '.join(BOTS)}, or "
+                             "policy callables")
+        engine.append(spec)
+    if not engine:
+        return list(specs.values())
+    if any(callable(spec) for spec in specs.values()):
+        raise ValueError(f"opponents: {', '.join(map(repr, engine))} play on the engine and "
+                         f"policy callables on the kernel: give one or the other (the "
+                         f"learned bot as a callable is eights.rl.policies.LearnedPolicy; "
+                         f"on the engine, the spec 'learned')")
+    return None
+
+
+def _limited(opponents: list[Opponent], limit: Callable[[], AbstractContextManager[Any]]
+             ) -> list[Opponent]:
+    """Each policy callable of ``opponents`` called within ``limit`` (one wrapper a callable,
+    so that one given for several seats is still asked once for all of them)."""
+    wrapped: dict[int, Opponent] = {}
+    out: list[Opponent] = []
+    for one in opponents:
+        if callable(one):
+            one = wrapped.setdefault(id(one), BlasLimited(one, limit))
+        out.append(one)
+    return out
 
 
 class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -103,7 +129,11 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
     that many decisions of the learning seat: ``truncations``) are EightsEnv's;
     ``episode`` is ``round`` (matches are EightsEnv's); ``repeat_capacity`` sizes each
     table's record of positions under ``block_on_repetition`` (see
-    :class:`~eights.fast.vector.TableBatch`).
+    :class:`~eights.fast.vector.TableBatch`); ``blas_threads`` the threads OpenBLAS may
+    use while a policy callable runs: ``"auto"`` (the default) one where threadpoolctl is
+    installed, a number (threadpoolctl needed), or ``None`` to leave them as they are
+    (:mod:`eights.rl.threads`: a NumPy policy ran ten times slower with OpenBLAS's own
+    threads on a busy machine).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
@@ -112,28 +142,37 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
                  num_envs: int = 1, *, seat: int = 0,
                  opponents: Opponent | Sequence[Opponent] = "random", reward: str = "points",
                  episode: str = "round", overrides: Sequence[str] | Mapping[str, Any] = (),
-                 repeat_capacity: int | None = None, max_steps: int | None = None) -> None:
+                 repeat_capacity: int | None = None, max_steps: int | None = None,
+                 blas_threads: int | str | None = AUTO) -> None:
+        limit = blas_limit(blas_threads)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive number of tables, not {num_envs!r}")
         if episode == "match":
             raise ValueError("episode='match': EightsVectorEnv's episodes are rounds; for "
                              f"matches use {_ELSEWHERE}")
         table = Table(rules, players, reward=reward, episode=episode, overrides=overrides)
-        try:
-            check_supported(table.rules, table.players)
-        except KernelUnsupported as exc:
-            exc.add_note(f"EightsVectorEnv runs on the kernel: for {table.rules.name} use "
-                         f"{_ELSEWHERE}")
-            raise
         if not 0 <= seat < table.players:
             raise ValueError(f"seat {seat} is not a seat; seats are 0 to {table.players - 1}")
+        compiled = kernel_opponents(opponents, table.players, seat)
+        self.engine = compiled is None
+        """Whether the tables play on the engine (:class:`~eights.rl.engine_batch.EngineTables`:
+        an opponent the kernel does not play), not the kernel."""
+        if compiled is not None:
+            try:
+                check_supported(table.rules, table.players)
+            except KernelUnsupported as exc:
+                exc.add_note(f"EightsVectorEnv runs on the kernel: for {table.rules.name} use "
+                             f"{_ELSEWHERE}")
+                raise
         self.rules = table.rules
         """The rules played (overrides applied)."""
         self.players = table.players
         self.seat = seat
-        self.opponents = tuple(kernel_opponents(opponents, table.players, seat))
-        """The policy of each other seat, in seat order: a kernel policy's name or a
-        callable."""
+        self.opponents: tuple[Opponent, ...] = tuple(
+            compiled if compiled is not None
+            else seat_opponents(opponents, table.players, seat).values())  # type: ignore[arg-type]
+        """The policy of each other seat, in seat order: a kernel policy's name, a
+        callable, or (on the engine) a bot spec."""
         self.reward = reward
         self.num_envs = num_envs
         self.single_observation_space = table.observation_space
@@ -144,10 +183,19 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
         """A table's global state (:meth:`state`), as :attr:`Table.state_space`."""
         self.state_space = batch_space(self.single_state_space, num_envs)
         self.max_steps = max_steps
-        self.tables = TableBatch(table.rules, table.players, num_envs, seat=seat,
-                                 opponents=self.opponents, reward=reward,
-                                 repeat_capacity=repeat_capacity, max_steps=max_steps)
-        """The kernel's tables (:class:`~eights.fast.vector.TableBatch`)."""
+        self.tables: TableBatch | EngineTables
+        """The tables: the kernel's (:class:`~eights.fast.vector.TableBatch`), or the
+        engine's (:class:`~eights.rl.engine_batch.EngineTables`) when :attr:`engine`."""
+        if compiled is not None:
+            if limit is not None:
+                compiled = _limited(compiled, limit)
+            self.tables = TableBatch(table.rules, table.players, num_envs, seat=seat,
+                                     opponents=compiled, reward=reward,
+                                     repeat_capacity=repeat_capacity, max_steps=max_steps)
+        else:
+            self.tables = EngineTables(table.rules, table.players, num_envs, seat=seat,
+                                       opponents=[str(o) for o in self.opponents],
+                                       reward=reward, max_steps=max_steps)
         self._seeded = False
         self._mask: npt.NDArray[np.bool_] | None = None
 
