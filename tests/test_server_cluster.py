@@ -9,8 +9,10 @@ that is comes from the database (:func:`owner`), as an operator would find it.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import random
+import signal
 import threading
 import time
 import urllib.error
@@ -117,8 +119,9 @@ class Person:
     """A player in a browser: a WebSocket through the proxy, opened again when it drops (as
     static/net.js does); every state seen, and every close code."""
 
-    def __init__(self, cluster: Cluster, code: str, token: str) -> None:
-        self.url = f"ws://{cluster.url.removeprefix('http://')}/ws/tables/{code}"
+    def __init__(self, cluster: Cluster, code: str, token: str, base: str | None = None) -> None:
+        base = base or cluster.url  # the proxy, or a process itself
+        self.url = f"ws://{base.removeprefix('http://')}/ws/tables/{code}"
         self.token = token
         self.closes: list[int | None] = []
         self.states: list[Message] = []
@@ -303,12 +306,16 @@ def test_a_bot_table_runs_once_while_requests_move_it(both: Cluster) -> None:
     while moves < 6 and call(f"{both.url}/api/tables/{code}")[1]["status"] == "playing":
         was = owner(both, code)
         other = 1 - was if was is not None else moves % 2
-        status, info = call(f"{both.server_url(other)}/api/tables/{code}")  # not the owner
-        assert status == 200, info
-        if info["status"] == "playing":  # handed over (unless the match just ended)
-            holder = owner(both, code)
-            assert holder == other or (holder is None and call(
-                f"{both.url}/api/tables/{code}")[1]["status"] == "finished"), holder
+        # Nobody is connected to it where it runs: a connection at the other process takes it.
+        with connect(f"ws://{both.server_url(other).removeprefix('http://')}/ws/tables/{code}"
+                     ) as ws:
+            ws.send(json.dumps({"type": "hello", "seq": 1}))
+            welcome = json.loads(ws.recv(timeout=10))
+            assert welcome["type"] == "welcome", welcome
+            if welcome["table"]["status"] == "playing":  # (unless the match just ended)
+                holder = owner(both, code)
+                assert holder == other or (holder is None and call(
+                    f"{both.url}/api/tables/{code}")[1]["status"] == "finished"), holder
         moves += 1
         time.sleep(0.1)
     eventually(lambda: call(f"{both.url}/api/tables/{code}")[1]["status"] == "finished", 60.0,
@@ -358,24 +365,28 @@ def test_a_table_nobody_watches_is_adopted_when_its_process_dies(both: Cluster) 
     assert status == 200 and info["status"] == "playing"
 
 
-def test_a_request_at_another_process_hands_the_table_over(both: Cluster) -> None:
+def test_a_table_whose_people_went_to_another_process_is_handed_over(both: Cluster) -> None:
+    """A person who comes back at the process that does not run the table (a proxy that
+    changed its mind), nobody being connected where it runs: that process hands it over
+    within the wait, and play goes on there."""
     rng = random.Random(5)
     table, person = person_and_bot(both, seed=8)
     code = table["code"]
     play(person, table["host_token"], 3, rng)
     running = owner(both, code)
     assert running is not None
-    asked = time.monotonic()
-    status, info = call(f"{both.server_url(1 - running)}/api/tables/{code}")
-    assert status == 200 and info["version"] >= person.state["version"]
-    assert time.monotonic() - asked < 5.0
-    assert owner(both, code) == 1 - running
-    # The person's connection closed with 1012 ("moved, reconnect"); the proxy sends it back
-    # to the process it sticks to, which takes the table again: play goes on.
-    play(person, table["host_token"], 4, rng)
-    assert 1012 in person.closes
-    check_record(finished_record(both, table, person), person)
+    seen = person.state["version"]
     person.close()
+    asked = time.monotonic()
+    back = Person(both, code, table["token"], base=both.server_url(1 - running))
+    state = back.until(lambda m: m["type"] == "state")
+    assert time.monotonic() - asked < 5.0
+    assert state["version"] >= seen  # (the bot may have moved since)
+    assert owner(both, code) == 1 - running
+    play(back, table["host_token"], 4, rng)
+    assert back.closes == []
+    check_record(finished_record(both, table, back), back)
+    back.close()
 
 
 def test_a_process_whose_lease_connection_breaks_stops_changing_its_tables(both: Cluster) -> None:
@@ -406,3 +417,185 @@ def test_several_processes_need_postgresql_and_haproxy(tmp_path: Path) -> None:
     assert sqlite.exit_code == 2 and "needs a PostgreSQL --db" in sqlite.output
     with pytest.raises(ClusterError, match="HAProxy is not at '/nowhere/haproxy'"):
         Cluster("postgresql://u:p@127.0.0.1:1/x", 2, log_dir=tmp_path, haproxy="/nowhere/haproxy")
+
+
+# --------------------------------------------------------------------------- routing (issue 29)
+
+
+def raw_get(host: str, port: int, path: str) -> tuple[int, bytes]:
+    """``GET path`` sent exactly as written (no client normalises it)."""
+    connection = http.client.HTTPConnection(host, port, timeout=20)
+    try:
+        connection.putrequest("GET", path, skip_accept_encoding=True)
+        connection.endheaders()
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
+
+
+def encoded_paths(code: str) -> list[str]:
+    """Addresses of table ``code`` that a server decodes to its own, written with percent
+    escapes: the prefix's slash, the code's slash, one letter of the code."""
+    letter = next(i for i, c in enumerate(code) if c.isalpha())
+    one = f"{code[:letter]}%{ord(code[letter]):02X}{code[letter + 1:]}"
+    return [f"/api%2Ftables/{code}", f"/api/tables%2F{code}", f"/ws%2Ftables/{code}",
+            f"/api/tables/{one}", f"/api/tables/{one}/record", f"/ws/tables/{one}"]
+
+
+class Flood:
+    """``request(i)`` called every ``every`` seconds in a thread, until :meth:`stop`; the
+    answers (or the exceptions raised) in :attr:`answers`."""
+
+    def __init__(self, request: Callable[[int], Any], every: float) -> None:
+        self.answers: list[Any] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(request, every), daemon=True)
+        self._thread.start()
+
+    def _run(self, request: Callable[[int], Any], every: float) -> None:
+        i = 0
+        while not self._stop.is_set():
+            try:
+                self.answers.append(request(i))
+            except Exception as exc:  # the answer is what the test looks at
+                self.answers.append(exc)
+            i += 1
+            self._stop.wait(every)
+
+    def play_through(self, person: Person, host: str, rng: random.Random, *, moves: int,
+                     answers: int) -> None:
+        """The person plays at least ``moves`` moves, and on until ``answers`` requests were
+        answered (at most a minute more)."""
+        play(person, host, moves, rng)
+        deadline = time.monotonic() + 60
+        while len(self.answers) < answers and time.monotonic() < deadline:
+            play(person, host, 1, rng)
+
+    def stop(self) -> list[Any]:
+        self._stop.set()
+        self._thread.join(60)
+        return self.answers
+
+
+def test_a_percent_encoded_path_through_the_proxy_never_moves_a_table(both: Cluster) -> None:
+    """The proxy routes on the path it reads; the server decodes it: an address written with
+    percent escapes (a slash of the prefix, a letter of the code) would reach any process.
+    The proxy refuses them (400), so a flood of them during play changes nothing."""
+    rng = random.Random(21)
+    table, person = person_and_bot(both, seed=21)
+    code = table["code"]
+    play(person, table["host_token"], 2, rng)
+    running = owner(both, code)
+    assert running is not None
+    port = int(both.url.rsplit(":", 1)[1])
+    paths = encoded_paths(code)
+    requests = Flood(lambda i: raw_get("127.0.0.1", port, paths[i % len(paths)]), 0.05)
+    try:
+        before = stored(both, code)
+        requests.play_through(person, table["host_token"], rng, moves=8, answers=24)
+    finally:
+        answers = requests.stop()
+    assert owner(both, code) == running
+    assert person.closes == []  # nobody was sent away
+    assert len(answers) >= 24
+    assert all(isinstance(a, tuple) and a[0] == 400 for a in answers), answers[:5]
+    assert stored(both, code) >= before + 8
+    check_record(finished_record(both, table, person), person)
+    person.close()
+
+
+def test_requests_at_a_process_that_does_not_run_a_table_never_move_it(both: Cluster) -> None:
+    """Straight to the process that does not run a table, past the proxy: reads are answered
+    from the database, and a WebSocket is told to come back (1013) while someone is connected
+    at the table's process: the table stays, play flows. Once nobody is there, a connection
+    at the other process takes the table over."""
+    rng = random.Random(23)
+    table, person = person_and_bot(both, seed=23)
+    code = table["code"]
+    play(person, table["host_token"], 2, rng)
+    running = owner(both, code)
+    assert running is not None
+    other = 1 - running
+    base = both.server_url(other)
+
+    def request(i: int) -> Any:
+        if i % 3 == 0:
+            return call(f"{base}/api/tables/{code}")
+        if i % 3 == 1:
+            return call(f"{base}/api/tables/{code}/rules")
+        try:
+            with connect(f"ws://{base.removeprefix('http://')}/ws/tables/{code}") as ws:
+                ws.send(json.dumps({"type": "hello", "seq": 1}))
+                return [json.loads(ws.recv(timeout=10)) for _ in range(3)]
+        except ConnectionClosed as closed:  # (closed before the hello was sent, or after)
+            return closed.rcvd.code if closed.rcvd else None
+
+    requests = Flood(request, 0.05)
+    try:
+        before = stored(both, code)
+        requests.play_through(person, table["host_token"], rng, moves=8, answers=24)
+    finally:
+        answers = requests.stop()
+    assert owner(both, code) == running
+    assert person.closes == []
+    assert len(answers) >= 24
+    assert stored(both, code) >= before + 8
+    infos = [a for i, a in enumerate(answers) if i % 3 == 0]
+    assert infos and all(a[0] == 200 and a[1]["code"] == code and a[1]["status"] == "playing"
+                         for a in infos), infos[:3]
+    versions = [a[1]["version"] for a in infos]
+    assert versions == sorted(versions) and versions[-1] > versions[0]
+    assert all(a[0] == 200 and a[1]["overrides"] == {"target": 500}
+               for i, a in enumerate(answers) if i % 3 == 1)
+    sockets = [a for i, a in enumerate(answers) if i % 3 == 2]
+    assert sockets and all(a == 1013 for a in sockets), sockets[:3]
+    # The person leaves: the table's process has nobody at it, and lets it go when asked (a
+    # client told "unavailable" a moment before tries again, as the page does).
+    person.close()
+    deadline = time.monotonic() + 10
+    while True:
+        with connect(f"ws://{base.removeprefix('http://')}/ws/tables/{code}") as ws:
+            ws.send(json.dumps({"type": "hello", "seq": 1}))
+            welcome = json.loads(ws.recv(timeout=10))
+            if welcome["type"] == "welcome":
+                state = json.loads(ws.recv(timeout=10))
+                assert state["type"] == "state" and state["version"] >= person.state["version"]
+                break
+        assert welcome["code"] == "unavailable" and time.monotonic() < deadline, welcome
+        time.sleep(0.5)
+    assert owner(both, code) == other
+
+
+def test_requests_waiting_for_a_handoff_are_each_answered_within_the_wait(
+        both: Cluster) -> None:
+    """Eight requests at once for a table whose process does not answer (stopped): each is
+    answered within the documented wait of its own, not one after another."""
+    table = made(both, rules="classic", players=3, name="Ana")
+    code = table["code"]
+    running = owner(both, code)
+    assert running is not None
+    server = both.servers[running]
+    assert server is not None
+    base = both.server_url(1 - running)
+    took: list[tuple[float, int]] = []
+
+    def join(go: threading.Barrier, i: int) -> None:
+        go.wait()
+        start = time.monotonic()
+        status, _answer = call(f"{base}/api/tables/{code}/join", "POST",
+                               {"name": f"Guest {i}", "seat": 1 + i % 2})
+        took.append((time.monotonic() - start, status))
+
+    go = threading.Barrier(8)
+    threads = [threading.Thread(target=join, args=(go, i)) for i in range(8)]
+    server.send_signal(signal.SIGSTOP)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+    finally:
+        server.send_signal(signal.SIGCONT)
+    assert len(took) == 8
+    assert max(seconds for seconds, _ in took) < 5.0 + 2.0, sorted(took)

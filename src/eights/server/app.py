@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eights import __version__
 from eights.engine.rules import load_rules, preset_names
@@ -49,6 +50,11 @@ MAX_BODY = 16 * 1024
 
 _BAD_BODY = 'the body is not valid JSON; send one JSON object such as {"rules": "classic"}'
 
+PLAIN_PATHS = ("percent-encoded addresses are refused: write the address plainly, such as "
+               "/api/tables/CODE")
+"""Why a path with a percent escape is refused (the proxy routes on the path as written, the
+server decodes it: an escape would let a request about a table reach another process)."""
+
 _STATUS = {
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.TOO_MANY: 429,
@@ -81,8 +87,10 @@ def _address(conn: Request | WebSocket) -> str:
 
 
 def _error_response(code: ErrorCode, message: str, status: int | None = None) -> JSONResponse:
+    """The JSON error; ``unavailable`` says when to try again (``Retry-After: 1``)."""
+    headers = {"Retry-After": "1"} if code is ErrorCode.UNAVAILABLE else None
     return JSONResponse({"type": "error", "code": code.value, "message": message},
-                        status_code=status or _STATUS.get(code, 400))
+                        status_code=status or _STATUS.get(code, 400), headers=headers)
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
@@ -116,6 +124,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     app = FastAPI(title="eights", version=__version__, lifespan=lifespan,
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
+    app.add_middleware(_PlainPaths)
 
     @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -199,7 +208,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
 
     @app.get("/api/tables/{code}")
     async def table(code: str) -> dict[str, Any]:
-        return (await hub.get(code, keep=False)).info()
+        return (await hub.look(code)).info()
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
@@ -232,9 +241,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         try:  # from here on, whatever happens, the slot is given back
             try:
                 room = await hub.get(code)
-            except ProtocolError as exc:
+            except ProtocolError as exc:  # unavailable (run elsewhere for now): try again
                 conn.send(error_event(exc.code, exc.message))
-                conn.close(1008, exc.code.value)
+                conn.close(1013 if exc.code is ErrorCode.UNAVAILABLE else 1008, exc.code.value)
             except Exception:  # the database failed: say so; the client may try again
                 log.exception("table %s: looking it up failed", code[:32])
                 conn.send(error_event(ErrorCode.UNAVAILABLE, "the server cannot read its "
@@ -261,6 +270,26 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
 
     add_web_routes(app)  # the browser table: /, /t/CODE, /static, /api/i18n/LANG
     return app
+
+
+class _PlainPaths:
+    """Refuses every request whose path holds a percent escape (``400``; a WebSocket is
+    closed before it opens): the proxy routes a table's requests by the path as written, and
+    ``/api%2Ftables/CODE`` would be routed as another address (docs/protocol.md)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and b"%" in scope.get("raw_path", b""):
+            if scope["type"] == "http":
+                await _error_response(ErrorCode.BAD_REQUEST, PLAIN_PATHS, 400)(scope, receive,
+                                                                               send)
+            else:
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008, "reason": "percent escape"})
+            return
+        await self.app(scope, receive, send)
 
 
 async def _pump(websocket: WebSocket, conn: Connection, timeout: float) -> None:

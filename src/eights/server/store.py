@@ -427,6 +427,24 @@ class Store:
                               turn_version=actions or 0)
                     for row, actions in rows]
 
+    def summary(self, code: str) -> TableData | None:
+        """Table ``code`` with its seats, as :meth:`lobby` gives them (without its actions,
+        whose number is in :attr:`TableData.turn_version`); ``None`` when there is none."""
+        with Session(self.engine) as s:
+            row = s.get(TableRow, code)
+            if row is None:
+                return None
+            actions = s.scalar(select(func.max(ActionRow.seq))
+                               .where(ActionRow.table_code == code))
+            seats = [SeatData(x.seat, x.name, x.bot, x.token_hash)
+                     for x in s.scalars(select(SeatRow).where(SeatRow.table_code == code)
+                                        .order_by(SeatRow.seat))]
+            return TableData(code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
+                             players=row.players, seed=0, dealer=row.dealer, status=row.status,
+                             host_hash="", seats=seats, title=row.title, public=row.public,
+                             turn_timer=row.turn_timer, round=row.round,
+                             turn_version=actions or 0)
+
     @staticmethod
     def _snapshot(s: Session, row: TableRow) -> TableData:
         seats = s.scalars(select(SeatRow).where(SeatRow.table_code == row.code)
