@@ -701,6 +701,7 @@ def serve(
     from sqlalchemy.exc import ArgumentError
 
     from eights.server import Limits, create_app, default_db_url
+    from eights.server.cluster import watch_supervisor
     from eights.server.listen import uvicorn_config
 
     if bot_delay < 0:
@@ -754,6 +755,7 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
+    watch_supervisor()  # started by eights serve --processes: stop when it is gone
     server = uvicorn.Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
                                            trusted_proxies=proxies, log_level="info"))
     server.run()
@@ -763,8 +765,10 @@ def serve(
 
 def _serve_processes(processes: int, *, host: str, port: int, db: str | None,
                      args: list[str]) -> None:
-    """``eights serve --processes N``: N servers and HAProxy, until Ctrl-C."""
+    """``eights serve --processes N``: N servers and HAProxy, until Ctrl-C, SIGTERM or
+    SIGHUP."""
     import shutil
+    import signal
 
     from eights.server import data_dir
     from eights.server.cluster import Cluster, ClusterError
@@ -779,11 +783,24 @@ def _serve_processes(processes: int, *, host: str, port: int, db: str | None,
         _fail("--processes N puts HAProxy in front of the processes, and haproxy is not on "
               "PATH: install it (Debian: apt-get install haproxy)")
     logs = data_dir() / "cluster"
-    try:
+    stopping = False
+
+    def stop(signum: int, _frame: object) -> None:
+        """SIGTERM (systemd, docker stop, kill) and SIGHUP stop as Ctrl-C does; once."""
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+    try:  # (stopped while starting, the cluster stops what it started)
         cluster = Cluster(db, processes, log_dir=logs, serve_args=args, haproxy=haproxy,
                           host=host, port=port)
     except (ClusterError, ValueError) as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        return
     typer.echo(f"eights on http://{host}:{port}: {processes} processes (ports "
                f"{', '.join(map(str, cluster.ports))}) behind HAProxy; logs in {logs}")
     try:
@@ -792,6 +809,7 @@ def _serve_processes(processes: int, *, host: str, port: int, db: str | None,
     except KeyboardInterrupt:
         pass
     finally:
+        stopping = True
         cluster.stop()
 
 

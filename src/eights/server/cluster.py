@@ -13,31 +13,53 @@ restart servers::
 
 Each server writes to ``log_dir/server<i>.log`` (appended across restarts), HAProxy
 to ``log_dir/haproxy.log``; the rendered configuration is ``log_dir/haproxy.cfg``.
+
+The children do not outlive the process that started them: each server watches its parent
+(:func:`watch_supervisor`, told by :data:`SUPERVISOR_ENV`) and stops as on SIGTERM once it is
+gone; HAProxy gets the parent-death signal (``PR_SET_PDEATHSIG``: SIGTERM when the thread that
+made the cluster ends, so make it in a thread that lives as long as the cluster).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import logging
 import os
 import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
-__all__ = ["HAPROXY_CONFIG", "Cluster", "ClusterError", "free_port", "render_haproxy"]
+__all__ = ["HAPROXY_CONFIG", "SUPERVISOR_ENV", "Cluster", "ClusterError", "free_port",
+           "render_haproxy", "watch_supervisor"]
+
+log = logging.getLogger("eights.server")
 
 HAPROXY_CONFIG = Path(__file__).parent / "haproxy.cfg"
 """The shipped configuration (``deploy/haproxy.cfg`` in the repository links to it)."""
 
 START_WAIT = 90.0
 """Seconds a server (or the proxy) may take to answer its first health check."""
+
+SUPERVISOR_ENV = "EIGHTS_SUPERVISOR"
+"""The environment variable that gives a server the process id of its supervisor (the
+cluster's process): the server stops once that process is gone (:func:`watch_supervisor`)."""
+
+ORPHAN_CHECK = 0.5
+"""Seconds between two looks of a server at its supervisor."""
+ORPHAN_STOP = 30.0
+"""Seconds an orphaned server has to stop cleanly before it exits at once."""
 
 
 class ClusterError(RuntimeError):
@@ -50,6 +72,46 @@ def free_port(host: str = "127.0.0.1") -> int:
         s.bind((host, 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def watch_supervisor() -> bool:
+    """In a server started by a :class:`Cluster`: a thread that stops this process (SIGTERM,
+    a clean stop) once its supervisor is gone, and ends it :data:`ORPHAN_STOP` seconds later
+    if it has not stopped by then. False (nothing watched) outside a cluster."""
+    value = os.environ.get(SUPERVISOR_ENV, "")
+    if not value.isdigit():
+        return False
+    supervisor = int(value)
+
+    def watch() -> None:
+        while os.getppid() == supervisor:
+            time.sleep(ORPHAN_CHECK)
+        log.warning("the supervisor (process %d) is gone: stopping", supervisor)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(ORPHAN_STOP)
+        log.error("did not stop within %g s of the supervisor's end: exiting", ORPHAN_STOP)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="eights-supervisor-watch", daemon=True).start()
+    return True
+
+
+def _dies_with_parent() -> Any:
+    """A ``preexec_fn`` giving the child SIGTERM when its parent (thread) ends (Linux
+    ``PR_SET_PDEATHSIG``), and exiting it at once if the parent is already gone; ``None``
+    where the system has no ``prctl``."""
+    name = ctypes.util.find_library("c")
+    prctl = getattr(ctypes.CDLL(name, use_errno=True), "prctl", None) if name else None
+    if prctl is None or not sys.platform.startswith("linux"):
+        return None
+    parent = os.getpid()
+
+    def child() -> None:
+        prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return child
 
 
 def render_haproxy(template: str, *, bind: str, servers: Sequence[int]) -> str:
@@ -149,8 +211,9 @@ class Cluster:
             log.write(f"--- {time.strftime('%H:%M:%S')} starting server {i} on port "
                       f"{self.ports[i]}\n".encode())
             log.flush()
-            self.servers[i] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                               stdin=subprocess.DEVNULL)
+            self.servers[i] = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env={**os.environ, SUPERVISOR_ENV: str(os.getpid())})
 
     def _wait(self, i: int) -> None:
         """Until server ``i`` answers ``/api/health`` (raises when it exits or is too slow)."""
@@ -197,7 +260,8 @@ class Cluster:
         with (self.log_dir / "haproxy.log").open("ab") as log:
             self.proxy = subprocess.Popen([self.haproxy, "-db", "-f", str(self.config)],
                                           stdout=log, stderr=subprocess.STDOUT,
-                                          stdin=subprocess.DEVNULL)
+                                          stdin=subprocess.DEVNULL,
+                                          preexec_fn=_dies_with_parent())
         deadline = time.monotonic() + START_WAIT
         while not _healthy(self.url):
             if self.proxy.poll() is not None:
@@ -227,7 +291,7 @@ class Cluster:
 
     def supervise(self) -> None:
         """Until the proxy exits: start again each server that exits (``eights serve
-        --processes``; Ctrl-C stops)."""
+        --processes``; Ctrl-C, SIGTERM and SIGHUP stop it: see the command)."""
         while self.proxy is not None and self.proxy.poll() is None:
             for i in range(len(self.servers)):
                 if not self.alive(i):
