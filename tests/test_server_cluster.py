@@ -13,6 +13,8 @@ import http.client
 import json
 import random
 import signal
+import socket
+import stat
 import threading
 import time
 import urllib.error
@@ -26,11 +28,18 @@ import pytest
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
+from websockets.sync.client import connect, unix_connect
 
 from eights.cli import app as cli_app
 from eights.engine.record import load_record, replay
-from eights.server.cluster import Cluster, ClusterError
+from eights.server.cluster import (
+    HAPROXY_CONFIG,
+    Cluster,
+    ClusterError,
+    per_address_bound,
+    render_haproxy,
+    unix_request,
+)
 from eights.server.leases import APPLICATION
 from eights.server.store import LEASE_KEY, normalize_url
 from postgres import fresh_schema
@@ -69,6 +78,21 @@ def call(url: str, method: str = "GET", body: Message | None = None) -> tuple[in
             return answer.status, json.load(answer)
     except urllib.error.HTTPError as exc:
         return exc.code, json.load(exc)
+
+
+def direct(cluster: Cluster, i: int, path: str, method: str = "GET",
+           body: Message | None = None) -> tuple[int, Message]:
+    """A request straight to process ``i`` (its Unix socket), past the proxy."""
+    data = None if body is None else json.dumps(body).encode()
+    status, answer = unix_request(cluster.server_socket(i), method, path, data,
+                                  headers={"Content-Type": "application/json"})
+    return status, json.loads(answer)
+
+
+def direct_socket(cluster: Cluster, i: int, code: str) -> Any:
+    """A WebSocket to table ``code`` straight at process ``i``."""
+    return unix_connect(str(cluster.server_socket(i)), f"ws://localhost/ws/tables/{code}",
+                        open_timeout=5)
 
 
 def made(cluster: Cluster, **body: Any) -> Message:
@@ -119,9 +143,11 @@ class Person:
     """A player in a browser: a WebSocket through the proxy, opened again when it drops (as
     static/net.js does); every state seen, and every close code."""
 
-    def __init__(self, cluster: Cluster, code: str, token: str, base: str | None = None) -> None:
-        base = base or cluster.url  # the proxy, or a process itself
-        self.url = f"ws://{base.removeprefix('http://')}/ws/tables/{code}"
+    def __init__(self, cluster: Cluster, code: str, token: str, at: int | None = None) -> None:
+        """Through the proxy, or straight ``at`` a process."""
+        self.url = f"ws://{cluster.url.removeprefix('http://')}/ws/tables/{code}"
+        self.open = ((lambda: connect(self.url, open_timeout=5)) if at is None
+                     else (lambda: direct_socket(cluster, at, code)))
         self.token = token
         self.closes: list[int | None] = []
         self.states: list[Message] = []
@@ -133,7 +159,7 @@ class Person:
         deadline = time.monotonic() + FAILOVER
         while True:
             try:
-                ws = self._sockets.enter_context(connect(self.url, open_timeout=5))
+                ws = self._sockets.enter_context(self.open())
                 self.seq = 1
                 ws.send(json.dumps({"type": "hello", "seq": 1, "token": self.token}))
                 return ws
@@ -259,7 +285,7 @@ def test_every_process_lists_the_same_lobby(both: Cluster) -> None:
     hidden = made(both, rules="classic", players=3, public=False)["code"]
 
     def lobbies() -> list[list[str]] | None:
-        seen = [[t["code"] for t in call(f"{both.server_url(i)}/api/tables")[1]["tables"]]
+        seen = [[t["code"] for t in direct(both, i, "/api/tables")[1]["tables"]]
                 for i in range(2)]
         return seen if all(set(public) <= set(codes) for codes in seen) else None
 
@@ -273,8 +299,8 @@ def test_every_process_lists_the_same_lobby(both: Cluster) -> None:
 def test_a_seat_is_sold_once_when_two_processes_are_asked_at_once(both: Cluster) -> None:
     def buy(go: threading.Barrier, answers: list[tuple[int, Message]], code: str, i: int) -> None:
         go.wait()
-        answers.append(call(f"{both.server_url(i)}/api/tables/{code}/join", "POST",
-                            {"name": f"Buyer {i}", "seat": 1}))
+        answers.append(direct(both, i, f"/api/tables/{code}/join", "POST",
+                              {"name": f"Buyer {i}", "seat": 1}))
 
     for attempt in range(4):
         table = made(both, rules="classic", players=3, name="Ana")
@@ -307,8 +333,7 @@ def test_a_bot_table_runs_once_while_requests_move_it(both: Cluster) -> None:
         was = owner(both, code)
         other = 1 - was if was is not None else moves % 2
         # Nobody is connected to it where it runs: a connection at the other process takes it.
-        with connect(f"ws://{both.server_url(other).removeprefix('http://')}/ws/tables/{code}"
-                     ) as ws:
+        with direct_socket(both, other, code) as ws:
             ws.send(json.dumps({"type": "hello", "seq": 1}))
             welcome = json.loads(ws.recv(timeout=10))
             assert welcome["type"] == "welcome", welcome
@@ -378,7 +403,7 @@ def test_a_table_whose_people_went_to_another_process_is_handed_over(both: Clust
     seen = person.state["version"]
     person.close()
     asked = time.monotonic()
-    back = Person(both, code, table["token"], base=both.server_url(1 - running))
+    back = Person(both, code, table["token"], at=1 - running)
     state = back.until(lambda m: m["type"] == "state")
     assert time.monotonic() - asked < 5.0
     assert state["version"] >= seen  # (the bot may have moved since)
@@ -415,6 +440,10 @@ def test_several_processes_need_postgresql_and_haproxy(tmp_path: Path) -> None:
     sqlite = runner.invoke(cli_app, ["serve", "--processes", "2", "--db",
                                      f"sqlite:///{tmp_path / 'one.sqlite3'}"])
     assert sqlite.exit_code == 2 and "needs a PostgreSQL --db" in sqlite.output
+    for option in (["--trusted-proxy", "10.0.0.1"], ["--unix-socket", str(tmp_path / "s")]):
+        mixed = runner.invoke(cli_app, ["serve", "--processes", "2", "--db",
+                                        "postgresql://u:p@127.0.0.1:1/x", *option])
+        assert mixed.exit_code == 2 and "runs its servers on private sockets" in mixed.output
     with pytest.raises(ClusterError, match="HAProxy is not at '/nowhere/haproxy'"):
         Cluster("postgresql://u:p@127.0.0.1:1/x", 2, log_dir=tmp_path, haproxy="/nowhere/haproxy")
 
@@ -517,15 +546,14 @@ def test_requests_at_a_process_that_does_not_run_a_table_never_move_it(both: Clu
     running = owner(both, code)
     assert running is not None
     other = 1 - running
-    base = both.server_url(other)
 
     def request(i: int) -> Any:
         if i % 3 == 0:
-            return call(f"{base}/api/tables/{code}")
+            return direct(both, other, f"/api/tables/{code}")
         if i % 3 == 1:
-            return call(f"{base}/api/tables/{code}/rules")
+            return direct(both, other, f"/api/tables/{code}/rules")
         try:
-            with connect(f"ws://{base.removeprefix('http://')}/ws/tables/{code}") as ws:
+            with direct_socket(both, other, code) as ws:
                 ws.send(json.dumps({"type": "hello", "seq": 1}))
                 return [json.loads(ws.recv(timeout=10)) for _ in range(3)]
         except ConnectionClosed as closed:  # (closed before the hello was sent, or after)
@@ -555,7 +583,7 @@ def test_requests_at_a_process_that_does_not_run_a_table_never_move_it(both: Clu
     person.close()
     deadline = time.monotonic() + 10
     while True:
-        with connect(f"ws://{base.removeprefix('http://')}/ws/tables/{code}") as ws:
+        with direct_socket(both, other, code) as ws:
             ws.send(json.dumps({"type": "hello", "seq": 1}))
             welcome = json.loads(ws.recv(timeout=10))
             if welcome["type"] == "welcome":
@@ -577,14 +605,13 @@ def test_requests_waiting_for_a_handoff_are_each_answered_within_the_wait(
     assert running is not None
     server = both.servers[running]
     assert server is not None
-    base = both.server_url(1 - running)
     took: list[tuple[float, int]] = []
 
     def join(go: threading.Barrier, i: int) -> None:
         go.wait()
         start = time.monotonic()
-        status, _answer = call(f"{base}/api/tables/{code}/join", "POST",
-                               {"name": f"Guest {i}", "seat": 1 + i % 2})
+        status, _answer = direct(both, 1 - running, f"/api/tables/{code}/join", "POST",
+                                 {"name": f"Guest {i}", "seat": 1 + i % 2})
         took.append((time.monotonic() - start, status))
 
     go = threading.Barrier(8)
@@ -599,3 +626,83 @@ def test_requests_waiting_for_a_handoff_are_each_answered_within_the_wait(
         server.send_signal(signal.SIGCONT)
     assert len(took) == 8
     assert max(seconds for seconds, _ in took) < 5.0 + 2.0, sorted(took)
+
+
+def proxy_connections(cluster: Cluster, address: str = "127.0.0.1") -> int:
+    """The connections the proxy counts for ``address`` now (its runtime API: ``show table``)."""
+    for line in cluster.ask_proxy("show table eights").splitlines():
+        if f"key=::ffff:{address} " in line or f"key={address} " in line:
+            return int(line.rsplit("conn_cur=", 1)[1].split()[0])
+    return 0
+
+
+def test_the_proxy_bounds_one_address_over_every_process(tmp_path: Path) -> None:
+    """The processes see the proxy alone; the proxy sees every client: one address holds at
+    most 60 connections at once through it, over every process (the next is closed
+    unanswered; a place freed is taken again). Each step waits until the proxy has counted
+    the connections made (its runtime API), so that none is still in its accept queue: the
+    proxy counts them in several threads, and a test that did not wait saw another one than
+    the 61st refused (or none). Also: a client's own X-Forwarded-For is not believed (its
+    sixth table is refused), and the processes' sockets are in a directory nobody else can
+    enter."""
+    template = HAPROXY_CONFIG.read_text("utf-8")
+    assert "tcp-request connection reject if { sc0_conn_cur gt 60 }" in template
+    # Idle connections are closed after 10 s (timeout http-request): longer here, so that a
+    # slow machine cannot close the held ones before the test looks.
+    config = tmp_path / "haproxy.cfg.in"
+    config.write_text(template.replace("timeout http-request 10s", "timeout http-request 120s"),
+                      "utf-8")
+
+    def health(sock: socket.socket) -> bytes:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: eights\r\nConnection: close\r\n\r\n")
+        try:
+            return sock.recv(64)
+        except ConnectionResetError:
+            return b""
+
+    with fresh_schema() as url, Cluster(url, 2, log_dir=tmp_path, config=config) as running:
+        assert stat.S_IMODE(running.runtime.stat().st_mode) == 0o700
+        assert all(s.parent == running.runtime and s.is_socket() for s in running.sockets)
+        proxy = ("127.0.0.1", running.proxy_port)
+        held = [socket.create_connection(proxy, timeout=5) for _ in range(60)]
+        try:
+            eventually(lambda: proxy_connections(running) == 60, 20, "the proxy counts 60")
+            try:
+                with socket.create_connection(proxy, timeout=5) as extra:
+                    assert health(extra) == b""  # closed unanswered
+            except ConnectionResetError:  # (so fast that connect() itself saw the reset)
+                pass
+            eventually(lambda: proxy_connections(running) == 60, 20, "the 61st is gone")
+            held.pop().close()
+            eventually(lambda: proxy_connections(running) == 59, 20, "a place is freed")
+            with socket.create_connection(proxy, timeout=5) as again:
+                assert health(again).startswith(b"HTTP/1.1 200")
+        finally:
+            for sock in held:
+                sock.close()
+        eventually(lambda: proxy_connections(running) == 0, 20, "every place is freed")
+        # The address a process counts is the one the proxy saw, not one the client wrote:
+        # 127.0.0.1's sixth table is refused, whatever it says; 127.0.0.2 makes its own.
+        body = {"rules": "classic", "players": 2}
+        answers = [create_from(running, "127.0.0.1", body, {"X-Forwarded-For": f"10.0.0.{i}"})
+                   for i in range(6)]
+        assert [status for status, _ in answers] == [201] * 5 + [429], answers
+        assert "at most 5 open tables from one address" in answers[5][1]["message"]
+        assert create_from(running, "127.0.0.2", body, {})[0] == 201
+    rendered = render_haproxy(template, bind="127.0.0.1:9", servers=[1],
+                              per_address=per_address_bound(["--address-limit", "500"]))
+    assert "sc0_conn_cur gt 540 }" in rendered
+
+
+def create_from(cluster: Cluster, source: str, body: Message, headers: dict[str, str]
+                ) -> tuple[int, Message]:
+    """``POST /api/tables`` through the proxy, from the loopback address ``source``."""
+    connection = http.client.HTTPConnection("127.0.0.1", cluster.proxy_port, timeout=20,
+                                            source_address=(source, 0))
+    try:
+        connection.request("POST", "/api/tables", body=json.dumps(body),
+                           headers={"Content-Type": "application/json", **headers})
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        connection.close()

@@ -681,15 +681,23 @@ def serve(
     processes: Annotated[int, typer.Option(
         help="Run N server processes on a PostgreSQL --db, behind HAProxy (on PATH) listening "
              "on --host/--port; their logs go to the data directory's cluster/ folder.")] = 1,
+    unix_socket: Annotated[Path | None, typer.Option(
+        help="Listen on this Unix socket instead of --host/--port, for a proxy on this "
+             "machine: whoever opens it is taken for the proxy (its X-Forwarded-For is "
+             "believed), so keep it in a directory only the proxy can enter. eights serve "
+             "--processes starts its servers so.")] = None,
 ) -> None:
     """Play online: serve tables of people and bots (HTTP and WebSockets)."""
     _need("server", "eights serve")
     if processes != 1:
+        if trusted_proxy or unix_socket is not None:
+            _fail("--processes N runs its servers on private sockets that its HAProxy alone "
+                  "reaches (and that HAProxy sets X-Forwarded-For): --trusted-proxy and "
+                  "--unix-socket are for one process behind your own proxy")
         _serve_processes(processes, host=host, port=port, db=db, args=[
             "--bot-delay", str(bot_delay), "--waiting-idle", str(waiting_idle),
             "--bot-workers", str(bot_workers), "--bot-pool", bot_pool,
             *(["--address-limit", str(address_limit)] if address_limit is not None else []),
-            *[a for proxy in trusted_proxy or [] for a in ("--trusted-proxy", proxy)],
             *(["--testing-fixed-seeds"] if testing_fixed_seeds else [])])
         return
     import dataclasses
@@ -723,6 +731,8 @@ def serve(
             tables=max(limits.tables, address_limit), connections=max(limits.connections,
                                                                        address_limit))
     proxies = trusted_proxy or []
+    if unix_socket is not None:  # only the proxy can open it (a private directory)
+        proxies = ["*"]
     for proxy in proxies:
         try:
             ipaddress.ip_network(proxy, strict=False)
@@ -745,7 +755,8 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
-    typer.echo(f"eights server on http://{host}:{port}  (database: {shown})")
+    where = f"unix socket {unix_socket}" if unix_socket else f"http://{host}:{port}"
+    typer.echo(f"eights server on {where}  (database: {shown})")
     if testing_fixed_seeds:
         typer.echo("warning: --testing-fixed-seeds: tables take a 'seed', so their hands can be "
                    "known; for tests only", err=True)
@@ -757,7 +768,8 @@ def serve(
     gc.set_threshold(20_000, 20, 100)
     watch_supervisor()  # started by eights serve --processes: stop when it is gone
     server = uvicorn.Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
-                                           trusted_proxies=proxies, log_level="info"))
+                                           trusted_proxies=proxies, log_level="info",
+                                           uds=str(unix_socket) if unix_socket else None))
     server.run()
     if not server.started:  # the port is taken, say (uvicorn said why)
         raise typer.Exit(3)
@@ -801,8 +813,8 @@ def _serve_processes(processes: int, *, host: str, port: int, db: str | None,
         _fail(str(exc))
     except KeyboardInterrupt:
         return
-    typer.echo(f"eights on http://{host}:{port}: {processes} processes (ports "
-               f"{', '.join(map(str, cluster.ports))}) behind HAProxy; logs in {logs}")
+    typer.echo(f"eights on http://{host}:{port}: {processes} processes (sockets in "
+               f"{cluster.runtime}) behind HAProxy; logs in {logs}")
     try:
         cluster.supervise()
         typer.echo("HAProxy exited: stopping", err=True)
