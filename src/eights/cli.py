@@ -731,8 +731,6 @@ def serve(
             tables=max(limits.tables, address_limit), connections=max(limits.connections,
                                                                        address_limit))
     proxies = trusted_proxy or []
-    if unix_socket is not None:  # only the proxy can open it (a private directory)
-        proxies = ["*"]
     for proxy in proxies:
         try:
             ipaddress.ip_network(proxy, strict=False)
@@ -769,7 +767,8 @@ def serve(
     watch_supervisor()  # started by eights serve --processes: stop when it is gone
     server = uvicorn.Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
                                            trusted_proxies=proxies, log_level="info",
-                                           uds=str(unix_socket) if unix_socket else None))
+                                           unix_socket=str(unix_socket) if unix_socket
+                                           else None))
     server.run()
     if not server.started:  # the port is taken, say (uvicorn said why)
         raise typer.Exit(3)
