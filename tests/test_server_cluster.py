@@ -92,7 +92,7 @@ def direct(cluster: Cluster, i: int, path: str, method: str = "GET",
 def direct_socket(cluster: Cluster, i: int, code: str) -> Any:
     """A WebSocket to table ``code`` straight at process ``i``."""
     return unix_connect(str(cluster.server_socket(i)), f"ws://localhost/ws/tables/{code}",
-                        open_timeout=5)
+                        open_timeout=15)
 
 
 def made(cluster: Cluster, **body: Any) -> Message:
@@ -146,7 +146,7 @@ class Person:
     def __init__(self, cluster: Cluster, code: str, token: str, at: int | None = None) -> None:
         """Through the proxy, or straight ``at`` a process."""
         self.url = f"ws://{cluster.url.removeprefix('http://')}/ws/tables/{code}"
-        self.open = ((lambda: connect(self.url, open_timeout=5)) if at is None
+        self.open = ((lambda: connect(self.url, open_timeout=15)) if at is None
                      else (lambda: direct_socket(cluster, at, code)))
         self.token = token
         self.closes: list[int | None] = []
@@ -368,6 +368,12 @@ def test_a_killed_owner_s_table_plays_on_elsewhere_nothing_lost(both: Cluster) -
     assert state["version"] >= seen
     assert owner(both, table["code"]) == 1 - killed
     play(person, table["host_token"], 6, rng)
+    # The proxy now sends the table's requests where it runs, also once the killed process
+    # is back (the code stuck to the process that answered the person's reconnection).
+    both.restart(killed)
+    watcher = spectate(both, table["code"])
+    assert isinstance(watcher[0], dict) and watcher[0]["type"] == "welcome", watcher
+    assert owner(both, table["code"]) == 1 - killed
     check_record(finished_record(both, table, person), person)
     person.close()
 
@@ -584,8 +590,9 @@ def test_requests_at_a_process_that_does_not_run_a_table_never_move_it(both: Clu
     deadline = time.monotonic() + 10
     while True:
         with direct_socket(both, other, code) as ws:
-            ws.send(json.dumps({"type": "hello", "seq": 1}))
-            welcome = json.loads(ws.recv(timeout=10))
+            with contextlib.suppress(ConnectionClosed):  # refused, it may be closed already
+                ws.send(json.dumps({"type": "hello", "seq": 1}))
+            welcome = json.loads(ws.recv(timeout=10))  # (what came before the close comes)
             if welcome["type"] == "welcome":
                 state = json.loads(ws.recv(timeout=10))
                 assert state["type"] == "state" and state["version"] >= person.state["version"]
@@ -706,3 +713,47 @@ def create_from(cluster: Cluster, source: str, body: Message, headers: dict[str,
         return answer.status, json.loads(answer.read())
     finally:
         connection.close()
+
+
+def spectate(cluster: Cluster, code: str) -> list[Any]:
+    """A spectator through the proxy: the first two events, or the close code."""
+    try:
+        with connect(f"ws://{cluster.url.removeprefix('http://')}/ws/tables/{code}",
+                     open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "seq": 1}))
+            return [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+    except ConnectionClosed as closed:
+        return [closed.rcvd.code if closed.rcvd else None]
+
+
+def test_a_process_the_proxy_set_aside_gets_its_tables_back(both: Cluster) -> None:
+    """The proxy sets aside the process running a table while it lives (as when its health
+    checks time out; here its runtime API's ``state maint``): a new connection for the table
+    goes to the other process, which does not take the table from the person connected where
+    it runs, and is told to come back (1013). Once the proxy takes the process back, the next
+    connection reaches it: the code sticks to the process that said it runs the table, not to
+    one that refused."""
+    rng = random.Random(31)
+    table, person = person_and_bot(both, seed=31)
+    code = table["code"]
+    play(person, table["host_token"], 2, rng)
+    running = owner(both, code)
+    assert running is not None
+    aside = [f"{backend}/eights{running + 1}" for backend in ("tables", "any")]
+    for server in aside:
+        both.ask_proxy(f"set server {server} state maint")
+    try:
+        refused = spectate(both, code)
+        assert refused[-1] == 1013 or refused[0]["code"] == "unavailable", refused
+        play(person, table["host_token"], 2, rng)  # the person plays on where the table runs
+    finally:
+        for server in aside:
+            both.ask_proxy(f"set server {server} state ready")
+    eventually(lambda: both.proxy_sees(running), 20, "the proxy takes the process back")
+    welcome = spectate(both, code)
+    assert isinstance(welcome[0], dict) and welcome[0]["type"] == "welcome", welcome
+    assert welcome[1]["type"] == "state", welcome
+    assert owner(both, code) == running
+    assert person.closes == []
+    check_record(finished_record(both, table, person), person)
+    person.close()

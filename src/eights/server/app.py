@@ -45,6 +45,24 @@ log = logging.getLogger("eights.server")
 TABLE_HEADER = "X-Eights-Table"
 """The response header naming a table just made (the proxy sticks the table to its maker)."""
 
+RUNS_HEADER = "X-Eights-Runs"
+"""The response header of an answer about a table (``/api/tables/CODE…``, the handshake of
+``/ws/tables/CODE``) from the process that runs it: ``CODE``. The proxy sticks the code to
+the process that says so, and to no other (deploy/haproxy.cfg)."""
+
+
+def _table_of(path: str) -> str:
+    """The code in ``/api/tables/CODE…`` (else ``""``)."""
+    parts = path.split("/", 4)
+    return parts[3] if len(parts) > 3 and parts[1:3] == ["api", "tables"] else ""
+
+
+def _runs_header(hub: Hub, code: str) -> list[tuple[bytes, bytes]] | None:
+    """``X-Eights-Runs: CODE`` when this process runs the open table ``code``."""
+    if code and hub.runs(code):
+        return [(RUNS_HEADER.lower().encode(), code.encode("ascii", "replace"))]
+    return None
+
 MAX_BODY = 16 * 1024
 """Largest HTTP request body, in bytes."""
 
@@ -125,6 +143,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
     app.add_middleware(_PlainPaths)
+
+    @app.middleware("http")
+    async def _runs_here(request: Request, call_next: Callable[[Request], Awaitable[Response]]
+                         ) -> Response:
+        """An answer about a table says, once it is given, whether the table runs here."""
+        response = await call_next(request)
+        for name, value in _runs_header(hub, _table_of(request.url.path)) or ():
+            response.headers[name.decode()] = value.decode()
+        return response
 
     @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -228,15 +255,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     @app.websocket("/ws/tables/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         address = _address(websocket)
-        await websocket.accept()
         try:
             hub.admit(address)
         except ProtocolError as exc:
+            await websocket.accept()
             await websocket.send_text(error_event(exc.code, exc.message))
             await websocket.close(1008, "too many connections")
             return
         conn = Connection(address, hub.limits)
-        pump = asyncio.create_task(_pump(websocket, conn, hub.limits.send_timeout))
+        pump: asyncio.Task[None] | None = None
         room: Room | None = None
         try:  # from here on, whatever happens, the slot is given back
             try:
@@ -249,6 +276,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                 conn.send(error_event(ErrorCode.UNAVAILABLE, "the server cannot read its "
                                       "tables right now; try again in a moment"))
                 conn.close(1013, "try again later")
+            # The handshake's answer says whether the table runs here (for the proxy).
+            try:
+                await websocket.accept(headers=_runs_header(hub, code))
+            except Exception:  # the client went away meanwhile
+                return
+            pump = asyncio.create_task(_pump(websocket, conn, hub.limits.send_timeout))
             if room is not None:
                 serve = asyncio.create_task(_serve(websocket, conn, room, hub.limits))
                 await asyncio.wait((serve, pump), return_when=asyncio.FIRST_COMPLETED)
@@ -263,10 +296,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                 room.leave(conn)
             hub.release(address)
             conn.close(1000, "")
-            try:
-                await asyncio.wait_for(pump, 5)
-            except (TimeoutError, asyncio.CancelledError):
-                pump.cancel()
+            if pump is not None:
+                try:
+                    await asyncio.wait_for(pump, 5)
+                except (TimeoutError, asyncio.CancelledError):
+                    pump.cancel()
 
     add_web_routes(app)  # the browser table: /, /t/CODE, /static, /api/i18n/LANG
     return app

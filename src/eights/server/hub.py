@@ -610,6 +610,12 @@ class Hub:
         answer.update(code=code, invite=f"/t/{code}", table=room.info())
         return answer
 
+    def runs(self, code: str) -> bool:
+        """Whether this process runs the open table ``code`` now (on PostgreSQL: holds its
+        lease)."""
+        room = self.rooms.get(code)
+        return room is not None and room.open and room.held()
+
     async def look(self, code: str) -> Room | Elsewhere:
         """A table to describe (``GET /api/tables/CODE`` and its rules): as :meth:`get`, but
         an open table another process runs (PostgreSQL) is read from the database, and never
