@@ -39,3 +39,25 @@ def test_a_percent_encoded_path_is_refused_plain_ones_answered(tmp_path: Path) -
         with client.websocket_connect(f"/ws/tables/{code}") as ws:
             ws.send_json({"type": "hello", "seq": 1})
             assert ws.receive_json()["type"] == "welcome"
+
+
+def test_an_answer_about_a_table_run_here_says_so(tmp_path: Path) -> None:
+    """``X-Eights-Runs: CODE`` on the answers about an open table from the process running
+    it (the proxy sticks the code there); none about a table that is not open, or none."""
+    with make_client(f"sqlite:///{tmp_path / 's.sqlite3'}") as client:
+        made = client.post("/api/tables", json={"rules": "classic", "players": 2})
+        code = made.json()["code"]
+        for path in (f"/api/tables/{code}", f"/api/tables/{code}/rules",
+                     f"/api/tables/{code}/record"):  # (a record of an open table: 409)
+            assert client.get(path).headers.get("x-eights-runs") == code, path
+        joined = client.post(f"/api/tables/{code}/join", json={"name": "Ana"})
+        assert joined.status_code == 200 and joined.headers["x-eights-runs"] == code
+        assert "x-eights-runs" not in client.get("/api/tables/nosuchtable").headers
+        assert "x-eights-runs" not in client.get("/api/tables").headers
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            ws.send_json({"type": "hello", "seq": 1})
+            assert ws.receive_json()["type"] == "welcome"
+            ws.send_json({"type": "close", "seq": 2, "token": made.json()["host_token"]})
+            while ws.receive_json()["type"] != "table":
+                pass
+        assert "x-eights-runs" not in client.get(f"/api/tables/{code}/record").headers

@@ -145,17 +145,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     app.add_middleware(_PlainPaths)
 
     @app.middleware("http")
-    async def _runs_here(request: Request, call_next: Callable[[Request], Awaitable[Response]]
-                         ) -> Response:
-        """An answer about a table says, once it is given, whether the table runs here."""
-        response = await call_next(request)
-        for name, value in _runs_header(hub, _table_of(request.url.path)) or ():
-            response.headers[name.decode()] = value.decode()
-        return response
-
-    @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
                               ) -> Response:
+        """Bodies with a bounded ``Content-Length``; and an answer about a table says, once
+        it is given, whether the table runs here (:data:`RUNS_HEADER`)."""
         if request.method in ("POST", "PUT", "PATCH"):
             length = request.headers.get("content-length")
             if length is None or not length.isdigit():
@@ -164,7 +157,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
             if int(length) > MAX_BODY:
                 return _error_response(ErrorCode.TOO_LARGE, f"request bodies are capped at "
                                        f"{MAX_BODY} bytes", 413)
-        return await call_next(request)
+        response = await call_next(request)
+        for name, value in _runs_header(hub, _table_of(request.url.path)) or ():
+            response.headers[name.decode()] = value.decode()
+        return response
 
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
