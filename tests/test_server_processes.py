@@ -61,9 +61,11 @@ def test_postgresql_is_served_by_many_processes_one_lease_a_table() -> None:
         heard: list[tuple[str, str | None]] = []
         a.listen(lambda op, code: heard.append((op, code)))
         for code in ("T1", "T2"):
+            assert a.take(code)  # a table is leased before it is stored (the fence)
             first.run(Store.add_table(TableData(code=code, rules="classic", overrides={},
                                                 players=2, seed=1, dealer=1, status="waiting",
                                                 host_hash="h", seats=[SeatData(0), SeatData(1)])))
+            a.give_up(code)
         assert sorted(first.open_codes(unleased=True)) == ["T1", "T2"]
         assert a.take("T1") and a.take("T1")  # taken once, however often asked
         assert not b.take("T1") and b.take("T2")
@@ -98,10 +100,10 @@ def test_an_action_is_stored_only_under_its_table_s_lease() -> None:
         a, b = first.leases, second.leases
         assert a is not None and b is not None
         for code in ("F1", "F2"):
+            assert a.take(code)
             first.run(Store.add_table(TableData(code=code, rules="classic", overrides={},
                                                 players=2, seed=1, dealer=1, status="playing",
                                                 host_hash="h", seats=[SeatData(0), SeatData(1)])))
-            assert a.take(code)
         writer = Writer(first)
         writer.start()
 

@@ -659,14 +659,15 @@ def serve(
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before it moves.")] = 0.6,
     address_limit: Annotated[int | None, typer.Option(
         help="Let one client address hold N open tables and N connections and make N "
-             "create/join requests a second (defaults: 5 tables, 20 connections, 2 a second); "
-             "for load tests from one machine.")] = None,
+             "create/join requests and N record requests a second (defaults: 5 tables, 20 "
+             "connections, 2 and 1 a second); for load tests from one machine.")] = None,
     waiting_idle: Annotated[float, typer.Option(
         help="Seconds a waiting table may stay with nobody at it before it is closed.")]
     = 1800.0,
-    bot_workers: Annotated[int, typer.Option(
+    bot_workers: Annotated[int | None, typer.Option(
         help="Processes search bots think in (their own pool, below the server's priority); "
-             "moves beyond them wait their turn within the bot's wait.")] = 1,
+             "moves beyond them wait their turn within the bot's wait. Default: the "
+             "processors less one (at most 8), shared out among --processes.")] = None,
     bot_pool: Annotated[str, typer.Option(
         help="processes (default) or threads: where search bots think. Threads share the "
              "GIL with the event loop (see docs/benchmarks.md).")] = "processes",
@@ -694,9 +695,14 @@ def serve(
             _fail("--processes N runs its servers on private sockets that its HAProxy alone "
                   "reaches (and that HAProxy sets X-Forwarded-For): --trusted-proxy and "
                   "--unix-socket are for one process behind your own proxy")
+        if bot_workers is None and processes > 1:  # the machine's share of each process
+            from eights.server.thinking import default_workers
+
+            bot_workers = max(1, default_workers() // processes)
         _serve_processes(processes, host=host, port=port, db=db, args=[
             "--bot-delay", str(bot_delay), "--waiting-idle", str(waiting_idle),
-            "--bot-workers", str(bot_workers), "--bot-pool", bot_pool,
+            *(["--bot-workers", str(bot_workers)] if bot_workers is not None else []),
+            "--bot-pool", bot_pool,
             *(["--address-limit", str(address_limit)] if address_limit is not None else []),
             *(["--testing-fixed-seeds"] if testing_fixed_seeds else [])])
         return
@@ -716,7 +722,7 @@ def serve(
         _fail("--bot-delay must be 0 or more seconds")
     if waiting_idle <= 0:
         _fail("--waiting-idle must be more than 0 seconds")
-    if bot_workers < 1:
+    if bot_workers is not None and bot_workers < 1:
         _fail("--bot-workers must be 1 or more")
     if bot_pool not in ("processes", "threads"):
         _fail(f"--bot-pool must be processes or threads, not {bot_pool!r}")
@@ -727,6 +733,8 @@ def serve(
         limits = dataclasses.replace(
             limits, tables_per_address=address_limit, connections_per_address=address_limit,
             requests_per_second=float(address_limit), request_burst=address_limit,
+            records_per_second=max(limits.records_per_second, float(address_limit)),
+            record_burst=max(limits.record_burst, address_limit),
             sockets_per_address=max(limits.sockets_per_address, address_limit + 40),
             tables=max(limits.tables, address_limit), connections=max(limits.connections,
                                                                        address_limit))

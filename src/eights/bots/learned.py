@@ -251,6 +251,13 @@ def shipped_model(rules: Rules, players: int) -> Path:
     return path
 
 
+@lru_cache(maxsize=16)
+def _shipped(path: Path) -> Model:
+    """A shipped model, read once per process (every learned bot of a server shares it, and
+    its first move reads no file)."""
+    return Model.load(path)
+
+
 def _check_fits(model: Model, rules: Rules, players: int, where: str) -> None:
     if model.players != players:
         raise ValueError(f"the learned model {where} plays {model.players} players, not "
@@ -291,7 +298,7 @@ class LearnedBot:
         fit = self._fit
         if fit is None or fit[0] is not rules or fit[1] != players:
             if self._model is None:
-                model, where = Model.load(shipped_model(rules, players)), "shipped"
+                model, where = _shipped(shipped_model(rules, players)), "shipped"
             else:
                 model, where = self._model, repr(str(self.path))
             _check_fits(model, rules, players, where)

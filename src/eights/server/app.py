@@ -113,12 +113,13 @@ def _error_response(code: ErrorCode, message: str, status: int | None = None) ->
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                limits: Limits | None = None, testing_fixed_seeds: bool = False,
-               bot_workers: int = 1, bot_pool: Pool = "processes") -> FastAPI:
+               bot_workers: int | None = None, bot_pool: Pool = "processes") -> FastAPI:
     """The server app: tables stored at ``db_url`` (default: :func:`default_db_url`).
 
     ``bot_delay`` is the pause before a bot moves (so people can follow);
     ``limits`` bounds sizes, rates and counts. Search bots think in ``bot_workers``
-    processes of their own (``bot_pool="threads"``: threads), see
+    processes of their own (``bot_pool="threads"``: threads; by default as many as
+    :func:`eights.server.thinking.default_workers`: the processors less one), see
     :mod:`eights.server.thinking`. The schema is migrated and the
     open tables are restored when the app starts (its lifespan).
 
@@ -242,9 +243,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         return {"code": room.code, "seat": seat, "token": token, "table": room.info()}
 
     @app.get("/api/tables/{code}/record")
-    async def record(code: str) -> dict[str, Any]:
+    async def record(code: str, request: Request) -> dict[str, Any]:
         """The match as ``eights-record/1`` (once it is over or the table is closed)."""
-        return await hub.record(code)
+        return await hub.record(code, _address(request))
 
     # ------------------------------------------------------------------ WebSocket
 

@@ -27,7 +27,7 @@ from eights.server.leases import LeaseLost, Leases
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
 from eights.server.room import Room, bot_name, hash_token, new_token, replay_table
-from eights.server.store import OPEN, SeatData, Store, TableData, Writer
+from eights.server.store import OPEN, SeatData, Store, TableData, TooMany, Writer
 from eights.server.thinking import Pool, Thinker, check_bot
 
 __all__ = ["CARD_OVERRIDES", "OVERRIDES", "Elsewhere", "Hub"]
@@ -66,6 +66,9 @@ _NO_LEASES = ("the server lost its connection to the database, which says which 
 SWEEP = 1.0
 """Seconds between two looks (PostgreSQL) at the lease connection and at open tables no
 process runs (their process died): this process adopts those it can lease."""
+RECORD_BUILDS = 2
+"""Records built at once (each reads a whole match and replays it in a thread): the others
+wait their turn, so a flood of record requests leaves the threads to everything else."""
 HANDOFF = 5.0
 """Seconds a request waits, at most, for the process running a table to hand it over (every
 request its own wait, however many ask at once)."""
@@ -81,7 +84,7 @@ class Hub:
     """Every table the server runs, and the bounds on what one address may open."""
 
     def __init__(self, store: Store, limits: Limits, bot_delay: float, *,
-                 fixed_seeds: bool = False, bot_workers: int = 1,
+                 fixed_seeds: bool = False, bot_workers: int | None = None,
                  bot_pool: Pool = "processes") -> None:
         self.store = store
         self.fixed_seeds = fixed_seeds
@@ -114,6 +117,10 @@ class Hub:
         self._records: OrderedDict[str, dict[str, Any]] = OrderedDict()
         """Records of finished or closed tables (they never change), the last used last."""
         self._requests: dict[str, TokenBucket] = {}
+        self._record_requests: dict[str, TokenBucket] = {}
+        self._building: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        """Records being built, by table code (concurrent requests share one)."""
+        self._record_builds = asyncio.Semaphore(RECORD_BUILDS)
 
     # ------------------------------------------------------------------ life
 
@@ -137,12 +144,15 @@ class Hub:
         else:  # the tables no other process runs, leased now
             self.leases.listen(self._heard)
             free = self.store.open_codes(unleased=True)
-            restored = [d for d in (self.store.load(c) for c in free if self.leases.take(c))
+            restored = [d for d in (self._take_over(c) for c in free if self.leases.take(c))
                         if d is not None and d.status in OPEN]
             for code in set(free) & self.leases.mine - {d.code for d in restored}:
                 self.leases.give_up(code)  # ended meanwhile
             self._tasks.append(loop.create_task(self._sweep(), name="tables adopted"))
+            self._tasks.append(loop.create_task(self._alive(), name="leases kept"))
         for data in restored:
+            if self.leases is not None:
+                self.leases.tick()  # restoring is life: the leases are kept meanwhile
             room = self._restored(data)
             if room is not None:
                 self._run(room)
@@ -151,6 +161,21 @@ class Hub:
         log.info("%d open tables restored", len(self.rooms))
         self._tasks.append(loop.create_task(self._expire_waiting(),
                                             name="waiting tables expire"))
+
+    def _take_over(self, code: str) -> TableData | None:
+        """Start-up: a table just leased, read once its former owner's writes are done (the
+        event loop waits meanwhile: the leases are kept)."""
+        assert self.leases is not None
+        self.leases.tick()
+        return self.store.load(code, take_over=True)
+
+    async def _alive(self) -> None:
+        """Tell the leases the event loop runs (:meth:`Leases.tick`): a process whose loop
+        hangs lets them lapse, and the other processes adopt its tables."""
+        assert self.leases is not None
+        while True:
+            self.leases.tick()
+            await asyncio.sleep(0.5)
 
     def _restored(self, data: TableData) -> Room | None:
         """The room of a stored open table (``None`` when it cannot run: it is logged, or
@@ -298,7 +323,9 @@ class Hub:
             try:
                 if got:  # its own step whose commit got no answer may be stored: apply it
                     await room.settle()
-                data = await asyncio.to_thread(self.store.load, code) if got else None
+                data = (await asyncio.to_thread(functools.partial(self.store.load, code,
+                                                                  take_over=True))
+                        if got else None)
             except Exception as exc:  # let go, so that the next sweep comes back to it
                 log.warning("table %s: cannot read it again yet: %s", code, exc)
                 await asyncio.to_thread(self.leases.give_up, code)
@@ -345,7 +372,8 @@ class Hub:
                     assert deadline is not None
                     await self._ask_for(code, deadline)
                 try:
-                    data = await asyncio.to_thread(self.store.load, code)
+                    data = await asyncio.to_thread(functools.partial(self.store.load, code,
+                                                                     take_over=True))
                     room = None
                     if data is not None and data.status in OPEN:
                         room = await asyncio.to_thread(self._restored, data)  # off the loop
@@ -432,7 +460,8 @@ class Hub:
         now = asyncio.get_running_loop().time()
         return {"ok": not stalled, "status": "degraded" if stalled else "ok",
                 "tables": len(open_rooms), "stalled": len(stalled),
-                "stalled_seconds": round(now - min(stalled), 1) if stalled else 0.0}
+                "stalled_seconds": round(now - min(stalled), 1) if stalled else 0.0,
+                "bots": self.thinker.health()}
 
     def _room(self, data: TableData) -> Room:
         room = Room(data, writer=self.writer, limits=self.limits, bot_delay=self.bot_delay,
@@ -441,7 +470,7 @@ class Hub:
         room.on_lost = self._lost
         leases = self.store.leases
         if leases is not None:  # a finished table is never changed by bots: no lease
-            room.held = lambda: not room.open or room.code in leases.mine
+            room.held = lambda: not room.open or (room.code in leases.mine and leases.live())
         return room
 
     async def _spawn(self, data: TableData, address: str) -> Room:
@@ -451,11 +480,13 @@ class Hub:
             raise ProtocolError(ErrorCode.TOO_MANY, "the server holds its maximum of open tables; "
                                 "try again later")
         data.creator = address
-        return await self._open(data)
+        return await self._open(data, per_creator=False)
 
-    async def _open(self, data: TableData) -> Room:
+    async def _open(self, data: TableData, *, per_creator: bool = True) -> Room:
         """Store a new table and run it here (on PostgreSQL, its lease taken first, so that
-        no sweep adopts it in between)."""
+        no sweep adopts it in between), if the server's open tables, and (``per_creator``)
+        its creator's, are below their bounds: checked in the transaction that stores it
+        (:meth:`Store.add_table`), so a burst of creations never passes them."""
         try:
             if self.leases is not None and not await asyncio.to_thread(self.leases.take,
                                                                        data.code):
@@ -463,10 +494,14 @@ class Hub:
         except LeaseLost:
             raise ProtocolError(ErrorCode.UNAVAILABLE, _NO_LEASES) from None
         try:
-            await self.writer.run(Store.add_table(data))
-        except BaseException:
+            await self.writer.run(Store.add_table(
+                data, tables=self.limits.tables,
+                per_creator=self.limits.tables_per_address if per_creator else None))
+        except BaseException as exc:
             if self.leases is not None:
                 await asyncio.to_thread(self.leases.give_up, data.code)
+            if isinstance(exc, TooMany):
+                raise ProtocolError(ErrorCode.TOO_MANY, str(exc)) from None
             raise
         room = self._room(data)
         self.rooms[data.code] = room
@@ -582,7 +617,8 @@ class Hub:
             if not 0 <= seat < players:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot seat {key!r} does not exist; "
                                     f"seats are 0 to {players - 1}")
-            check_bot(spec, self.limits.bot_seconds, rules, players)
+            # Off the event loop: a learned bot's check reads the model the server ships.
+            await asyncio.to_thread(check_bot, spec, self.limits.bot_seconds, rules, players)
             seats[seat] = SeatData(seat, None, spec)
         for taken in seats:  # the first bot is Bot 1, as in the terminal
             if taken.bot is not None:
@@ -691,21 +727,49 @@ class Hub:
             tables.append(room.info() if room is not None and room.open else _listed(data))
         return tables
 
-    async def record(self, code: str) -> dict[str, Any]:
-        """The ``eights-record/1`` of a finished or closed table."""
-        data = await asyncio.to_thread(self.store.load, code) if _CODE.fullmatch(code) else None
-        if data is None:
+    async def record(self, code: str, address: str) -> dict[str, Any]:
+        """The ``eights-record/1`` of a finished or closed table, asked for from ``address``.
+
+        At most :attr:`Limits.records_per_second` requests per address (``rate_limited``).
+        An open table's is refused from its status alone, before its log is read; a record is
+        built (the match read and replayed) for one request at a time per table, at most
+        :data:`RECORD_BUILDS` at once, then kept (:data:`READ_BACK` of them)."""
+        bucket = self._record_requests.get(address)
+        if bucket is None:
+            if len(self._record_requests) > 10_000:
+                self._record_requests = {a: b for a, b in self._record_requests.items()
+                                         if not b.full}
+            bucket = self._record_requests[address] = TokenBucket(
+                self.limits.records_per_second, self.limits.record_burst)
+        if not bucket.take():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"too many record requests from your "
+                                f"address: {self.limits.records_per_second:g} a second (bursts "
+                                f"of {self.limits.record_burst}); wait a few seconds")
+        record = self._records.get(code)
+        if record is not None:
+            _remember(self._records, code, record)
+            return record
+        status = await asyncio.to_thread(self.store.status, code) if _CODE.fullmatch(code) else None
+        if status is None:
             raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no table {code[:32]!r}")
-        if data.status in OPEN:
+        if status in OPEN:
             raise ProtocolError(ErrorCode.WRONG_STATUS, "the record shows every hand and the order of "
                                 "the stock, so it is given once the match is over or the table is "
                                 "closed")
-        record = self._records.get(code)
-        if record is None:
-            game = await asyncio.to_thread(replay_table, data)
-            seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
-            record = record_of(game, meta={"table": code, "title": data.title,
-                                           "seats": seats}).to_json()
+        building = self._building.get(code)
+        if building is None:
+            building = self._building[code] = asyncio.ensure_future(self._build_record(code))
+            building.add_done_callback(lambda _: self._building.pop(code, None))
+        return await asyncio.shield(building)
+
+    async def _build_record(self, code: str) -> dict[str, Any]:
+        async with self._record_builds:
+            data = await asyncio.to_thread(self.store.load, code)
+            if data is None:  # pragma: no cover - a table is never deleted
+                raise ProtocolError(ErrorCode.NOT_FOUND, f"there is no table {code[:32]!r}")
+            if data.status in OPEN:  # pragma: no cover - a table never opens again
+                raise ProtocolError(ErrorCode.WRONG_STATUS, "the match is not over")
+            record = await asyncio.to_thread(_record, data)  # off the event loop
         _remember(self._records, code, record)
         return record
 
@@ -732,6 +796,13 @@ def _not_handed(code: str) -> str:
 def _kept(code: str) -> str:
     return (f"table {code} is run by another server process, where people are connected to "
             "it; try again in a moment (through the proxy, which sends you there)")
+
+
+def _record(data: TableData) -> dict[str, Any]:
+    """The ``eights-record/1`` of a stored table, replayed."""
+    seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
+    return record_of(replay_table(data), meta={"table": data.code, "title": data.title,
+                                               "seats": seats}).to_json()
 
 
 def _same(room: Room, data: TableData) -> bool:

@@ -23,6 +23,17 @@ Processes talk through ``LISTEN``/``NOTIFY`` on one channel per schema
 Nothing else crosses processes: the database holds every table, seat and action,
 so no other message bus (Redis) is needed.
 
+A lease lives as long as its session, and the session as long as the process shows
+life: the lease connection sets PostgreSQL's ``idle_session_timeout`` to
+:func:`lease_timeout` seconds (10 by default, ``EIGHTS_LEASE_TIMEOUT``), and a heartbeat
+thread sends ``SELECT 1`` on it every :data:`HEARTBEAT` seconds, but only while the
+process's event loop runs (the hub calls :meth:`Leases.tick`). A process that hangs
+(stopped by SIGSTOP, its event loop blocked, its machine gone) sends nothing: PostgreSQL
+ends its session, its locks go, and the other processes adopt its tables. A process that
+comes back does not act on the tables meanwhile: :meth:`Leases.live` turns false as soon as
+no statement was confirmed for nearly the timeout, and every write is fenced
+(:func:`eights.server.store.fence`).
+
 The lease connection and the listening connection are separate (psycopg blocks
 a connection while it waits for notifications); both are detached from the
 engine's pool. Every call here blocks: the hub calls them in threads.
@@ -33,15 +44,17 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import os
 import threading
+import time
 import zlib
 from collections.abc import Callable
 from typing import Any
 
 from eights.server.store import LEASE_KEY, Store
 
-__all__ = ["LeaseLost", "Leases", "channel"]
+__all__ = ["HEARTBEAT", "LeaseLost", "Leases", "channel", "lease_timeout"]
 
 log = logging.getLogger("eights.server")
 
@@ -58,6 +71,24 @@ def channel(schema: str) -> str:
     'eights_3bb42e1d'
     """
     return f"eights_{zlib.crc32(schema.encode('utf-8')):08x}"
+
+
+HEARTBEAT = 1.0
+"""Seconds between two statements on the lease connection while the event loop runs."""
+
+
+def lease_timeout() -> float:
+    """Seconds a lease outlives the last sign of life of its process: ``EIGHTS_LEASE_TIMEOUT``
+    (at least 3), else 10. A hung owner's tables move after about this long, plus the two
+    sweeps of adoption (docs/protocol.md measures it)."""
+    raw = os.environ.get("EIGHTS_LEASE_TIMEOUT", "").strip()
+    try:
+        seconds = float(raw) if raw else 10.0
+    except ValueError:
+        raise ValueError(f"EIGHTS_LEASE_TIMEOUT must be a number of seconds, not {raw!r}") from None
+    if not seconds >= 3:
+        raise ValueError(f"EIGHTS_LEASE_TIMEOUT must be 3 seconds or more, not {raw}")
+    return seconds
 
 
 class LeaseLost(RuntimeError):
@@ -83,8 +114,16 @@ class Leases:
         self._listener: threading.Thread | None = None
         self.pid: int | None = None
         """The backend process id of the lease connection (the session holding the locks):
-        every action is stored only if that session holds its table's lease (the fence,
+        every write of a table is stored only if that session holds its lease (the fence,
         :func:`eights.server.store.fence`)."""
+        self.timeout = lease_timeout()
+        """PostgreSQL ends the lease connection's session after this many idle seconds."""
+        self.confirmed = -math.inf
+        """When (``time.monotonic()``) the last statement on the lease connection that
+        succeeded was sent: the session, so every lease in :attr:`mine`, lives until at
+        least :attr:`timeout` seconds after it (unless its connection breaks: the fence)."""
+        self._tick = time.monotonic()
+        self._heart: threading.Thread | None = None
 
     # ------------------------------------------------------------------ connections
 
@@ -96,15 +135,55 @@ class Leases:
         connection.execute("SELECT set_config('application_name', %s, false)",
                            (f"{APPLICATION} {os.getpid()}{role}",))
         if not role:
+            try:  # a hung process's session, and with it its leases, ends
+                connection.execute("SELECT set_config('idle_session_timeout', %s, false)",
+                                   (f"{round(self.timeout * 1000)}ms",))
+            except Exception as exc:  # PostgreSQL before 14
+                log.warning("PostgreSQL does not end idle sessions (%s): a hung server process "
+                            "keeps its tables until it ends", _first_line(exc))
+            sent = time.monotonic()
             self.pid = int(connection.execute("SELECT pg_backend_pid()").fetchone()[0])
+            self.confirmed = sent
         return connection
 
     def start(self) -> None:
-        """Open the lease connection (raises when PostgreSQL cannot be reached)."""
+        """Open the lease connection (raises when PostgreSQL cannot be reached), and start
+        its heartbeat."""
         with self._lock:
             self._connection = self._connect()
             schema = self._connection.execute("SELECT current_schema()").fetchone()[0]
         self._channel = channel(schema)
+        self._tick = time.monotonic()
+        self._heart = threading.Thread(target=self._beat, name="eights-leases-heartbeat",
+                                       daemon=True)
+        self._heart.start()
+
+    def tick(self) -> None:
+        """The process is alive (its event loop runs): keep its leases."""
+        self._tick = time.monotonic()
+
+    def live(self) -> bool:
+        """Whether this process's leases surely still stand: a statement on the lease
+        connection succeeded less than :attr:`timeout` seconds ago, less two heartbeats
+        (after a hang, the session may be gone: nothing is done on the tables until a
+        statement says whether it is)."""
+        return time.monotonic() - self.confirmed < self.timeout - 2 * HEARTBEAT
+
+    def _beat(self) -> None:
+        """Every :data:`HEARTBEAT` seconds, a statement on the lease connection while the
+        event loop ran within half the timeout; else none, so that PostgreSQL ends the
+        session of a hung process and the others adopt its tables."""
+        stalled = False
+        while not self._stop.wait(HEARTBEAT):
+            if time.monotonic() - self._tick > self.timeout / 2:
+                if not stalled:
+                    log.error("the event loop has not run for %.1f s: this process lets its "
+                              "leases lapse", time.monotonic() - self._tick)
+                stalled = True
+                continue
+            stalled = False
+            with contextlib.suppress(LeaseLost):  # known: the sweep leases the tables again
+                self._run("SELECT 1")
 
     def listen(self, on_message: Callable[[str, str | None], None]) -> None:
         """Call ``on_message(op, code)`` from a thread of its own for every message sent
@@ -129,6 +208,9 @@ class Leases:
         if self._listener is not None:
             self._listener.join(5)
             self._listener = None
+        if self._heart is not None:
+            self._heart.join(5)
+            self._heart = None
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         """One statement on the lease connection (connecting again after a loss); raises
@@ -137,10 +219,24 @@ class Leases:
         with self._lock:
             if self._stop.is_set():
                 raise LeaseLost("the server is stopping")
+            if self._connection is not None and not self.mine:
+                # Nothing to lose: a session PostgreSQL ended while it held no lease (idle
+                # past the timeout, before the first table) is opened again quietly.
+                with contextlib.suppress(Exception):
+                    sent = time.monotonic()
+                    row = self._connection.execute(sql, params).fetchone()
+                    self.confirmed = sent
+                    return row
+                with contextlib.suppress(Exception):
+                    self._connection.close()
+                self._connection = None
             try:
                 if self._connection is None:
                     self._connection = self._connect()
-                return self._connection.execute(sql, params).fetchone()
+                sent = time.monotonic()  # the session's idle time starts after this
+                row = self._connection.execute(sql, params).fetchone()
+                self.confirmed = sent
+                return row
             except Exception as exc:
                 connection, self._connection = self._connection, None
                 if self.mine:
@@ -157,6 +253,9 @@ class Leases:
 
     def take(self, code: str) -> bool:
         """Take the lease of table ``code`` if no other process holds it (never waits)."""
+        if code in self.mine and not self.live():
+            with contextlib.suppress(LeaseLost):  # the session may have ended meanwhile
+                self._run("SELECT 1")
         if code in self.mine:
             return True
         got = bool(self._run(f"SELECT pg_try_advisory_lock({LEASE_KEY})", (code,))[0])

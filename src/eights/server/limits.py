@@ -27,6 +27,10 @@ class Limits:
     requests_per_second: float = 2.0
     """HTTP requests that create or join tables, per client address."""
     request_burst: int = 20
+    records_per_second: float = 1.0
+    """``GET /api/tables/CODE/record`` requests per client address (each may replay a whole
+    match)."""
+    record_burst: int = 10
     tables: int = 1000
     """Open tables (waiting or playing) on the server."""
     tables_per_address: int = 5

@@ -65,7 +65,7 @@ from eights.server.store import (
     TableData,
     Writer,
 )
-from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, server_bot
+from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, seated_bot
 
 __all__ = ["BOTS", "Connection", "Room", "bot_name", "check_bot", "event_bytes", "hash_token",
            "new_token", "replay_table"]
@@ -215,7 +215,7 @@ class _Seat:
 
     @classmethod
     def of_bot(cls, name: str | None, spec: str, seconds: float) -> _Seat:
-        runs, bot = server_bot(spec, seconds)
+        runs, bot = seated_bot(spec, seconds)
         return cls(name, spec, None, bot, runs)
 
     @property
@@ -463,6 +463,8 @@ class Room:
                 self._lost()
                 raise ProtocolError(ErrorCode.UNAVAILABLE, f"seat {seat} was just taken by "
                                     "someone else; look at the table again") from None
+            except NotLeased:
+                raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING) from None
             self.seats[seat] = taken
             self.touched = time.monotonic()
             self._broadcast_table()
@@ -575,6 +577,8 @@ class Room:
                     await self._close(msg)
                 elif isinstance(msg, Rematch):
                     await self._rematch(conn, msg)
+            except NotLeased:  # a write found the lease gone: nothing was stored, nor said
+                raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING) from None
             finally:
                 if self._unsure is not None:  # a commit got no answer: the retry task asks
                     self._schedule()
@@ -653,7 +657,9 @@ class Room:
         if old.kind == "person" and self.connected(msg.seat):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"{old.name} is connected at seat "
                                 f"{msg.seat}; only a missing player can be replaced")
-        check_bot(msg.bot, self.limits.bot_seconds, self.game.rules, self.n)
+        # Off the event loop: a learned bot's check reads the model the server ships.
+        await asyncio.to_thread(check_bot, msg.bot, self.limits.bot_seconds, self.game.rules,
+                                self.n)
         name = bot_name(s.name for i, s in enumerate(self.seats) if i != msg.seat)
         await self._set_seat(msg.seat, _Seat.of_bot(name, msg.bot, self.limits.bot_seconds))
         if self.status == "waiting":  # nothing said yet: count the bots in seat order
@@ -676,7 +682,8 @@ class Room:
         await self._shut("the host closed the table")
 
     async def _shut(self, reason: str) -> None:
-        await self.writer.run(Store.set_table(self.code, status="closed"))
+        await self.writer.run(Store.close_finished(self.code) if self.status == "finished"
+                              else Store.set_table(self.code, status="closed"))
         self.status = "closed"
         self._cancel()
         self._broadcast_table()
@@ -791,6 +798,8 @@ class Room:
         game.next_round()
         try:
             await self.writer.run(Store.set_table(self.code, round=game.round))
+        except NotLeased:  # nothing was stored (as for an action, _commit)
+            raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING) from None
         except Exception:
             self._unsure = game.round
             if await self._resolve(_UNSURE, afterwards=False):
@@ -1010,9 +1019,13 @@ class Room:
             action = bot.choose(view, legal, rng)
             if action not in legal:
                 raise ValueError(f"{bot.name} chose {action}, which is not legal")
+            if source == "bot":
+                self.thinker.played("thought")
         except Exception:  # a failing bot must not stall the table: play a safe move
             log.exception("table %s: the %s bot failed; a safe move is played",
                           self.code, bot.name)
+            if source == "bot":
+                self.thinker.played("failed")
             action = GreedyBot().choose(view, legal, rng)
         return seat, action, source
 
@@ -1023,11 +1036,14 @@ class Room:
             action = await self.thinker.choose(spec, view, legal, seed)
             if action not in legal:
                 raise ValueError(f"{name} chose {action}, which is not legal")
+            self.thinker.played("thought")
             return action
         except TimeoutError:
+            self.thinker.played("late")
             log.warning("table %s: the %s bot did not move within %g s; a safe move is played",
                         self.code, name, self.thinker.wait)
         except Exception:  # a failing bot must not stall the table
+            self.thinker.played("failed")
             log.exception("table %s: the %s bot failed; a safe move is played", self.code, name)
         return GreedyBot().choose(view, legal, random.Random(seed))
 

@@ -21,7 +21,7 @@ import logging
 import os
 import queue
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -61,6 +61,8 @@ __all__ = [
     "SeatTaken",
     "Store",
     "TableData",
+    "TableWrite",
+    "TooMany",
     "Writer",
     "make_db_engine",
     "normalize_url",
@@ -73,6 +75,8 @@ LOCKS = 0x6569  # "ei"
 """The class of this server's PostgreSQL advisory locks (their first 32-bit key); the second
 key is the schema's hash, so databases in other schemas never wait on each other."""
 MIGRATING = "migrate"
+CREATING = "create"
+"""The advisory lock creations take turns on (with :data:`LOCKS`), per schema."""
 LEASE_KEY = "hashtextextended(current_schema() || '/' || %s, 0)"
 """PostgreSQL's key of the lease of a table (``%s``: its code; see :mod:`eights.server.leases`):
 one 64-bit advisory lock, per schema."""
@@ -236,7 +240,35 @@ def make_db_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(parsed, pool_pre_ping=True)
+    engine = create_engine(parsed, pool_pre_ping=True)
+    if engine.dialect.name == "postgresql":
+        from eights.server.leases import lease_timeout
+
+        idle = f"{round(lease_timeout() * 1000)}ms"
+
+        @event.listens_for(engine, "connect")
+        def _bounded(dbapi_connection: Any, _record: Any) -> None:
+            # A hung process's transaction under way (its rows locked: a table being taken
+            # over waits for it, Store.load) is ended by PostgreSQL, as its lease is.
+            cursor = dbapi_connection.cursor()
+            cursor.execute("SELECT set_config('idle_in_transaction_session_timeout', %s, false)",
+                           (idle,))
+            cursor.close()
+            dbapi_connection.commit()
+
+    return engine
+
+
+def _count_open(connection: Connection, creator: str | None) -> tuple[int, int]:
+    row = connection.execute(
+        select(func.count(), func.coalesce(func.sum(case((TableRow.creator == creator, 1),
+                                                         else_=0)), 0))
+        .where(TableRow.status.in_(OPEN))).one()
+    return int(row[0]), int(row[1])
+
+
+class TooMany(RuntimeError):
+    """A new table was not stored: a bound on open tables is reached (:meth:`Store.add_table`)."""
 
 
 class SeatTaken(RuntimeError):
@@ -387,16 +419,53 @@ class Store:
             self.leases = None
 
     def run(self, op: Op) -> None:
-        """Commit one write now, in this thread."""
+        """Commit one write now, in this thread (fenced on PostgreSQL: :meth:`fence`)."""
         with Session(self.engine) as s, s.begin():
+            self.lock(s.connection(), [op])
             op(s)
+            s.flush()
+            self.fence(s.connection(), [op])
+
+    def lock(self, connection: Connection, ops: Iterable[Op]) -> None:
+        """At the start of a transaction of the writes ``ops``, on PostgreSQL: lock the rows
+        of the tables they change (``FOR SHARE``, until the commit), but for actions, whose
+        insert locks its table's row by itself (its foreign key); then :meth:`fence`."""
+        if self.leases is not None:
+            codes = {op.code for op in ops if isinstance(op, TableWrite) and op.fenced}
+            if codes:
+                connection.execute(_SHARED, {"codes": sorted(codes)})
+
+    def fence(self, connection: Connection, ops: Iterable[Op]) -> None:
+        """At the end of a transaction of the writes ``ops`` (after :meth:`lock`): on
+        PostgreSQL, raise :class:`NotLeased` unless this process holds the leases of the
+        tables they change (:func:`fence`); on SQLite, nothing (one process a file)."""
+        if self.leases is not None:
+            fence(connection, _codes(ops), self.leases.pid)
 
     # ------------------------------------------------------------------ reading
 
-    def load(self, code: str) -> TableData | None:
+    def load(self, code: str, *, take_over: bool = False) -> TableData | None:
+        """The table ``code`` with its seats and actions (``None`` if there is none).
+
+        ``take_over`` (PostgreSQL, once this process holds the table's lease): first wait for
+        any write of the table still under way (its former owner's, which passed its fence
+        before the lease changed hands), so that what is read is everything ever stored of
+        it (:func:`fence`); at most :data:`TAKE_OVER_WAIT` seconds (a hung owner's
+        transaction is ended by PostgreSQL sooner: ``idle_in_transaction_session_timeout``).
+        """
         with Session(self.engine) as s:
+            if take_over and self.leases is not None:
+                s.execute(text(f"SET LOCAL lock_timeout = '{int(TAKE_OVER_WAIT * 1000)}ms'"))
+                s.execute(_BARRIER, {"code": code})
             row = s.get(TableRow, code)
             return None if row is None else self._snapshot(s, row)
+
+    def status(self, code: str) -> str | None:
+        """The status of table ``code`` (``None`` if there is none): one row, no log."""
+        with self.engine.connect() as connection:
+            status = connection.execute(select(TableRow.status)
+                                        .where(TableRow.code == code)).scalar()
+            return None if status is None else str(status)
 
     def load_open(self) -> list[TableData]:
         """Every table still waiting or playing, with its seats and actions."""
@@ -409,11 +478,7 @@ class Store:
         """Open tables in the database: in all, and created from the address ``creator``
         (every server process counts the same rows)."""
         with self.engine.connect() as connection:
-            row = connection.execute(
-                select(func.count(), func.coalesce(func.sum(case((TableRow.creator == creator, 1),
-                                                                 else_=0)), 0))
-                .where(TableRow.status.in_(OPEN))).one()
-            return int(row[0]), int(row[1])
+            return _count_open(connection, creator)
 
     def open_codes(self, *, unleased: bool = False) -> list[str]:
         """The codes of the open tables; ``unleased``: only those no server process holds the
@@ -498,8 +563,25 @@ class Store:
     # ------------------------------------------------------------------ writing (ops for the Writer)
 
     @staticmethod
-    def add_table(data: TableData) -> Op:
+    def add_table(data: TableData, *, tables: int | None = None,
+                  per_creator: int | None = None) -> TableWrite:
+        """Store a new table, if the database holds fewer than ``tables`` open tables in all
+        and fewer than ``per_creator`` created from ``data.creator`` (:class:`TooMany`
+        otherwise): counted and stored in one transaction, creations taking turns (on
+        PostgreSQL an advisory lock for the transaction, across processes; a SQLite file
+        has one writer), so that a burst of creations never passes a bound."""
         def op(s: Session) -> None:
+            if tables is not None or per_creator is not None:
+                connection = s.connection()
+                if connection.dialect.name == "postgresql":
+                    connection.execute(text("SELECT pg_advisory_xact_lock(:c, hashtext(:what || "
+                                            "current_schema()))"), {"c": LOCKS, "what": CREATING})
+                total, mine = _count_open(connection, data.creator)
+                if tables is not None and total >= tables:
+                    raise TooMany("the server holds its maximum of open tables; try again later")
+                if per_creator is not None and mine >= per_creator:
+                    raise TooMany(f"at most {per_creator} open tables from one address; close "
+                                  "one first")
             s.add(TableRow(code=data.code, title=data.title, rules=data.rules,
                            overrides=data.overrides, players=data.players, seed=data.seed,
                            dealer=data.dealer, status=data.status, round=data.round,
@@ -508,18 +590,18 @@ class Store:
             s.flush()
             s.add_all(SeatRow(table_code=data.code, seat=x.seat, name=x.name, bot=x.bot,
                               token_hash=x.token_hash) for x in data.seats)
-        return op
+        return TableWrite(data.code, op)
 
     @staticmethod
-    def set_seat(code: str, seat: SeatData) -> Op:
+    def set_seat(code: str, seat: SeatData) -> TableWrite:
         def op(s: Session) -> None:
             s.connection().execute(  # Core, not the ORM: a plain UPDATE, several times faster
                 update(SeatRow).where(SeatRow.table_code == code, SeatRow.seat == seat.seat)
                 .values(name=seat.name, bot=seat.bot, token_hash=seat.token_hash))
-        return op
+        return TableWrite(code, op)
 
     @staticmethod
-    def take_seat(code: str, seat: SeatData) -> Op:
+    def take_seat(code: str, seat: SeatData) -> TableWrite:
         """Sit someone in a seat that is free in the database (no person's token, no bot);
         :class:`SeatTaken` when it is not (another process sold it: only one sale lands)."""
         def op(s: Session) -> None:
@@ -529,21 +611,49 @@ class Store:
                 .values(name=seat.name, bot=seat.bot, token_hash=seat.token_hash))
             if done.rowcount != 1:
                 raise SeatTaken(f"seat {seat.seat} of table {code} is no longer free")
-        return op
+        return TableWrite(code, op)
 
     @staticmethod
-    def set_table(code: str, **values: Any) -> Op:
+    def set_table(code: str, **values: Any) -> TableWrite:
         """Change ``status``, ``round``, or the turn timer's ``turn_deadline`` and
         ``turn_version``."""
         def op(s: Session) -> None:
             s.connection().execute(update(TableRow).where(TableRow.code == code)
                                    .values(updated_at=_now(), **values))
-        return op
+        return TableWrite(code, op)
+
+    @staticmethod
+    def close_finished(code: str) -> TableWrite:
+        """Close a finished table. Not fenced: nobody leases a finished table (its game never
+        changes again), and this changes nothing but a finished table's status."""
+        def op(s: Session) -> None:
+            s.connection().execute(update(TableRow).where(TableRow.code == code,
+                                                          TableRow.status == "finished")
+                                   .values(updated_at=_now(), status="closed"))
+        return TableWrite(code, op, fenced=False)
 
     @staticmethod
     def add_action(code: str, action: ActionData) -> Op:
         """One action (the :class:`Writer` inserts the actions of a batch together)."""
         return AddAction(code, action)
+
+
+@dataclass(frozen=True, slots=True)
+class TableWrite:
+    """A write that changes table ``code`` (on PostgreSQL it is fenced: :func:`fence`)."""
+
+    code: str
+    apply: Callable[[Session], None]
+    fenced: bool = True
+
+    def __call__(self, s: Session) -> None:
+        self.apply(s)
+
+
+def _codes(ops: Iterable[Op]) -> set[str]:
+    """The tables the writes ``ops`` change under their lease."""
+    return {op.code for op in ops
+            if isinstance(op, AddAction) or (isinstance(op, TableWrite) and op.fenced)}
 
 
 class NotLeased(RuntimeError):
@@ -554,16 +664,30 @@ _FENCE = text("SELECT code FROM unnest(CAST(:codes AS text[])) AS code WHERE EXI
               "SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 1 "
               "AND l.granted AND l.pid = :pid AND "
               "((l.classid::bigint << 32) | l.objid::bigint) = " + LEASE_KEY % "code" + ")")
+_SHARED = text("SELECT code FROM tables WHERE code = ANY(CAST(:codes AS text[])) ORDER BY code "
+               "FOR SHARE")
+_BARRIER = text("SELECT code FROM tables WHERE code = :code FOR UPDATE")
+TAKE_OVER_WAIT = 30.0
+"""Seconds a process taking a table over waits for a write of the table's former owner still
+under way (:meth:`Store.load` with ``take_over``), past which it gives up (and tries later)."""
 
 
 def fence(connection: Connection, codes: set[str], pid: int | None) -> None:
     """Raise :class:`NotLeased` (the transaction is then rolled back) unless the session
     ``pid`` (this process's lease connection) holds the lease of every table in ``codes``.
 
-    In the transaction of the write, so that a process whose lease went without its
-    knowing (its lease connection broke a moment ago, and another process adopted the
-    table) cannot store a step, nor tell anyone of one, after the adopter read the table.
+    At the end of every transaction that changes tables (actions, deals, status, seats,
+    turn deadlines), whose rows it locked before (:meth:`Store.lock`: ``FOR SHARE``, or ``FOR
+    KEY SHARE`` by an action's foreign key) until the commit. A process taking a table over
+    takes its lease, then locks its row ``FOR UPDATE`` before it reads the table
+    (:meth:`Store.load`, ``take_over``), which waits for any such transaction under way. So a
+    write of a former owner either passed this check while it still held the lease and is
+    read by the new owner, or it fails here: a process whose lease went without its knowing
+    (its lease connection broke a moment ago, or it hung and PostgreSQL ended its idle
+    session) stores nothing, and tells no one of anything.
     """
+    if not codes:
+        return
     held = set() if pid is None else {
         code for (code,) in connection.execute(_FENCE, {"codes": sorted(codes), "pid": pid})}
     if held != codes:
@@ -571,13 +695,9 @@ def fence(connection: Connection, codes: set[str], pid: int | None) -> None:
                         f"{', '.join(sorted(codes - held))} any more; nothing was stored")
 
 
-def _insert_actions(connection: Connection, rows: list[dict[str, Any]],
-                    leases: Leases | None = None) -> None:
-    """One INSERT (executemany) of action rows, below the ORM; with ``leases``
-    (PostgreSQL), fenced (:func:`fence`)."""
+def _insert_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """One INSERT (executemany) of action rows, below the ORM."""
     connection.execute(insert(ActionRow), rows)
-    if leases is not None:
-        fence(connection, {r["table_code"] for r in rows}, leases.pid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -669,7 +789,8 @@ class Writer:
         try:
             if isinstance(op, AddAction):
                 with self.store.engine.begin() as connection:
-                    _insert_actions(connection, [op.row()], self.store.leases)
+                    _insert_actions(connection, [op.row()])
+                    self.store.fence(connection, [op])
             else:
                 self.store.run(op)
         except Exception as exc:
@@ -682,7 +803,9 @@ class Writer:
             if self._connection is None:
                 self._connection = self.store.engine.connect()
             connection = self._connection
+            ops = [op for op, _, _ in batch]
             with connection.begin():
+                self.store.lock(connection, ops)
                 session: Session | None = None  # only for the rarer writes, which use the ORM
                 rows: list[dict[str, Any]] = []
                 for op, _, _ in batch:
@@ -690,16 +813,17 @@ class Writer:
                         rows.append(op.row())
                         continue
                     if rows:  # in order: a table is created before its actions
-                        _insert_actions(connection, rows, self.store.leases)
+                        _insert_actions(connection, rows)
                         rows = []
                     if session is None:
                         session = Session(bind=connection)
                     op(session)
                     session.flush()
                 if rows:
-                    _insert_actions(connection, rows, self.store.leases)
+                    _insert_actions(connection, rows)
                 if session is not None:
                     session.close()
+                self.store.fence(connection, ops)
         except Exception as exc:
             self._drop_connection()  # it may be broken; the next batch opens another
             errors[0] = exc
@@ -720,5 +844,6 @@ def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
     if error is None:
         future.set_result(None)
     else:
-        log.error("database write failed: %s", error)
+        if not isinstance(error, TooMany):  # a bound reached, not a failure
+            log.error("database write failed: %s", error)
         future.set_exception(error)

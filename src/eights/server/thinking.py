@@ -24,25 +24,32 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
 import math
 import multiprocessing
 import os
 import random
+import signal
+import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import BrokenExecutor
-from typing import Literal
+from typing import Any, Literal
 
-from eights.bots import Bot, bot_options, make_bot, parse_bot_spec
+from eights.bots import Bot, bot_options, check_table, make_bot, parse_bot_spec
+from eights.bots.belief import MODELS, model_path
+from eights.bots.ismcts import KERNELS, PRIORS, TREES, WORLDS
+from eights.bots.worlds import INFERENCES
 from eights.engine.actions import Action
 from eights.engine.observation import Observation
 from eights.engine.rules import Rules
 from eights.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["BOTS", "INLINE_BOTS", "Pool", "Thinker", "check_bot", "server_bot", "table_fits"]
+__all__ = ["BOTS", "CLIENT_OPTIONS", "CLIENT_WORDS", "INLINE_BOTS", "Pool", "Thinker", "check_bot",
+           "check_options", "default_workers", "seated_bot", "server_bot", "table_fits"]
 
 log = logging.getLogger("eights.server")
 
@@ -82,13 +89,45 @@ def server_bot(spec: str, seconds: float) -> tuple[str, Bot]:
     return bounded, make_bot(bounded)
 
 
-def check_bot(spec: str, seconds: float, rules: Rules | None = None,
-              players: int | None = None) -> Bot:
-    """The bot of ``spec``, if the server seats such a bot within its budget of ``seconds``
-    a move, and (given ``rules`` and ``players``) at such a table: a bot that needs
-    something made for the table (a learned bot, its model) says so by a
-    ``check_table(rules, players)`` that raises :class:`ValueError`. Else
-    :class:`ProtocolError` saying what is allowed."""
+CLIENT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "random": (),
+    "greedy": (),
+    "expert": ("block", "follow", "points", "reserve", "suit"),
+    "ismcts": ("iterations", "time", "rollout", "c", "seed", "tree", "prior", "z", "epsilon",
+               "points", "prune", "infer", "kernel", "worlds"),
+    "learned": ("temperature",),
+}
+"""The options a network client may set, per bot: numbers and fixed words only (a test
+checks it). Every other option is refused before the bot is made, whatever its value: an
+option that names a file (``ismcts``'s ``belief``, ``learned``'s ``model``) would let a client
+probe the server's disk, or freeze it on a named pipe."""
+CLIENT_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("ismcts", "rollout"): ("greedy", "random"),
+    ("ismcts", "tree"): TREES,
+    ("ismcts", "prior"): PRIORS,
+    ("ismcts", "infer"): INFERENCES,
+    ("ismcts", "kernel"): KERNELS,
+    ("ismcts", "worlds"): WORLDS,
+}
+"""The words an option of :data:`CLIENT_OPTIONS` that takes text may be (the others take
+numbers, true or false, or words their bot declares)."""
+_FILES = ("belief", "model")
+
+
+def check_options(spec: str, seconds: float) -> tuple[str, dict[str, object]]:
+    """The name and options of ``spec`` if a network client may ask for such a bot
+    (:data:`CLIENT_OPTIONS`, numbers finite, ``iterations`` and ``time`` within bounds),
+    else :class:`ProtocolError` saying what is allowed. Pure: it makes no bot and opens
+    nothing.
+
+    >>> check_options("ismcts:iterations=500", 3.0)
+    ('ismcts', {'iterations': 500})
+    >>> try:
+    ...     check_options("ismcts:worlds=belief:belief=/etc/passwd", 3.0)
+    ... except ProtocolError as exc:
+    ...     print(exc.message[:73])
+    bot 'ismcts': option belief cannot be set on this server (it names a file
+    """
     try:
         name, options = parse_bot_spec(spec)
     except ValueError as exc:
@@ -96,13 +135,22 @@ def check_bot(spec: str, seconds: float, rules: Rules | None = None,
     if name not in BOTS:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown bot {name!r}; bots are "
                             f"{', '.join(BOTS)} (e.g. greedy, ismcts:iterations=500)")
+    allowed = CLIENT_OPTIONS.get(name, ())
+    for key in options:
+        if key not in allowed:
+            why = (" (it names a file: a server's bots play the models it ships)"
+                   if key in _FILES else "")
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} cannot be "
+                                f"set on this server{why}; options a client may set: "
+                                f"{', '.join(sorted(allowed)) or 'none'}")
     for key, value in options.items():
+        words = CLIENT_WORDS.get((name, key))
+        if words is not None and value not in words:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} must be "
+                                f"{' or '.join(words)}")
         if isinstance(value, float) and not math.isfinite(value):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: option {key} must be a "
                                 f"finite number, not {value}")
-    if "model" in options:
-        raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: the model option is for the "
-                            "command line; a server's bots play the models it ships")
     iterations, time = options.get("iterations"), options.get("time")
     if isinstance(iterations, int) and not 1 <= iterations <= MAX_ITERATIONS:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: iterations must be 1 to "
@@ -110,14 +158,44 @@ def check_bot(spec: str, seconds: float, rules: Rules | None = None,
     if isinstance(time, (int, float)) and not 0 < time <= seconds:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"bot {name!r}: time must be more than 0 and "
                             f"at most {seconds:g} seconds a move on this server, not {time:g}")
+    return name, options
+
+
+def check_bot(spec: str, seconds: float, rules: Rules | None = None,
+              players: int | None = None) -> Bot:
+    """The bot of ``spec``, if the server seats such a bot within its budget of ``seconds``
+    a move (:func:`check_options`), and (given ``rules`` and ``players``) at such a table: a
+    bot that needs something made for the table (a learned bot, or a search whose prior is
+    one: its model) says so by :func:`eights.bots.check_table`. Else :class:`ProtocolError`
+    saying what is allowed. The table check reads the shipped model: call it off the event
+    loop."""
+    name, options = check_options(spec, seconds)
     try:
         bot = server_bot(spec, seconds)[1]
-        fits = getattr(bot, "check_table", None)
-        if rules is not None and players is not None and callable(fits):
-            fits(rules, players)
+        if rules is not None and players is not None:
+            check_table(bot, rules, players)
+            if options.get("worlds") == "belief" and model_path(rules.name, players) is None:
+                have = sorted(p.stem.removeprefix("belief-") for p in MODELS.glob("belief-*.npz"))
+                raise ValueError(f"bot {name!r}: no belief model ships for {rules.name} with "
+                                 f"{players} players (worlds=belief plays one; shipped: "
+                                 f"{', '.join(have) or 'none'}); leave worlds out")
     except ValueError as exc:
         raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
     return bot
+
+
+def seated_bot(spec: str, seconds: float) -> tuple[str, Bot]:
+    """The spec a stored seat's bot runs from, and the bot (:func:`server_bot`): a spec that a
+    client may no longer ask for (stored before the server refused it, or written into the
+    database by hand) runs as the greedy bot, and the log says so; nothing it names is opened.
+    """
+    try:
+        check_options(spec, seconds)
+        return server_bot(spec, seconds)
+    except (ProtocolError, ValueError) as exc:
+        log.warning("a stored bot %.60r is not one this server seats (%s): the greedy bot "
+                    "plays its seat", spec, exc)
+        return "greedy", make_bot("greedy")
 
 
 def table_fits(rules: Rules) -> dict[str, list[int]]:
@@ -152,10 +230,45 @@ _BOTS_KEPT = 32
 _local = threading.local()
 
 
-def _worker_started() -> None:
-    """A worker process: below the server's priority, so people's tables go first."""
+_PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent dies."""
+WATCH = 0.5
+"""Seconds between two looks of a worker's watchdog at its parent."""
+
+
+def _worker_started(parent: int) -> None:
+    """A worker process: below the server's priority, so people's tables go first; and it dies
+    with the server ``parent``, even one killed by ``kill -9`` (:func:`_die_with`)."""
     with contextlib.suppress(OSError):  # not allowed here: the same priority
         os.nice(10)
+    _die_with(parent)
+
+
+def _die_with(parent: int) -> None:
+    """End this process when process ``parent`` ends. On Linux the kernel sends it SIGKILL
+    (``prctl(PR_SET_PDEATHSIG)``) the moment the thread that started it ends (the server's
+    event loop: the server); everywhere, a watchdog thread looks every :data:`WATCH` seconds
+    whether this process was handed to another parent (``os.getppid()`` changed), which is
+    what happens when its parent dies, and then ends it."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the signal was asked for
+        _end()
+    threading.Thread(target=_watch, args=(parent,), name="eights-bot-watchdog",
+                     daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH)
+    _end()  # nobody waits for this worker's moves any more
+
+
+def _end() -> None:
+    """End this process at once (no clean-up: it owns nothing)."""
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def think(spec: str, view: Observation, legal: Sequence[Action], seed: str,
@@ -177,14 +290,39 @@ def think(spec: str, view: Observation, legal: Sequence[Action], seed: str,
     return bot.choose(view, legal, random.Random(seed))
 
 
+MOST_WORKERS = 8
+"""The most workers :func:`default_workers` gives (each may hold 200 to 700 MB)."""
+
+
+def default_workers() -> int:
+    """The pool's size when none is given: the processors this process may run on, less one
+    for the event loop (people's tables), at least 1 and at most :data:`MOST_WORKERS`. A
+    worker runs below the server's priority, so it takes only what the server leaves idle.
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(MOST_WORKERS, cpus - 1))
+
+
+Outcome = Literal["thought", "late", "failed"]
+"""How a bot's move was made: by the bot (``thought``), or by the greedy bot because the bot
+ran past its wait (``late``) or failed (``failed``)."""
+
+
 class Thinker:
     """The pool server bots think in, made at the first move it is asked for.
 
-    ``workers`` processes (or threads, ``pool="threads"``) think at once; the
-    others wait their turn. :meth:`choose` waits ``wait`` seconds at most.
+    ``workers`` processes (or threads, ``pool="threads"``) think at once (default:
+    :func:`default_workers`); the others wait their turn. :meth:`choose` waits ``wait``
+    seconds at most. :attr:`moves` counts how every bot move was made.
     """
 
-    def __init__(self, *, workers: int, wait: float, pool: Pool = "processes") -> None:
+    def __init__(self, *, workers: int | None = None, wait: float,
+                 pool: Pool = "processes") -> None:
+        if workers is None:
+            workers = default_workers()
         if workers < 1:
             raise ValueError(f"bot workers must be 1 or more, not {workers}")
         if pool not in ("processes", "threads"):
@@ -193,6 +331,17 @@ class Thinker:
         self.wait = wait
         self.pool = pool
         self._executor: concurrent.futures.Executor | None = None
+        self.moves: Counter[Outcome] = Counter()
+        """Bot moves since the server started, by :data:`Outcome` (``/api/health``)."""
+
+    def played(self, outcome: Outcome) -> None:
+        """Count one bot move made this way."""
+        self.moves[outcome] += 1
+
+    def health(self) -> dict[str, Any]:
+        """The pool and its bots' moves, for ``/api/health``."""
+        return {"workers": self.workers, "pool": self.pool, "moves": sum(self.moves.values()),
+                "late": self.moves["late"], "failed": self.moves["failed"]}
 
     def _start(self) -> concurrent.futures.Executor:
         if self._executor is None:
@@ -202,7 +351,7 @@ class Thinker:
             else:  # spawned: the server's threads (database, event loop) are not forked
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_worker_started)
+                    initializer=_worker_started, initargs=(os.getpid(),))
         return self._executor
 
     async def choose(self, spec: str, view: Observation, legal: Sequence[Action],
