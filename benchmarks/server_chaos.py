@@ -39,6 +39,24 @@ and to the first new step (the first action after it, which includes a think
 time or a bot's delay), median and max. Errors are counted by kind; most are
 expected during failovers (connections refused or dropped, ``unavailable``).
 
+With ``--hostile`` (or each of its parts: ``--flood S``, ``--sigstop S``,
+``--record-flood N``, ``--creation-burst N``, ``--launcher``), the faults of a hostile
+client and operator come too, each half-way between two kills (issue 29):
+
+- *flood*: for S seconds, requests about the tables written with percent escapes
+  (``/api%2Ftables/CODE``, a letter of the code as ``%41``) through the proxy, and
+  reads and WebSockets straight at a process that does not run the table (its Unix
+  socket): counted by answer, and the tables whose process changed meanwhile
+  (``moved``) or whose clients were dropped;
+- *sigstop*: the process running the most tables is stopped (SIGSTOP) for S seconds,
+  then continued: the first step of its tables after the stop and after it ends;
+- *burst*: N requests at once for the record of open tables (each refused, 409) and N
+  creations of tables at once, with the longest health check of the processes
+  meanwhile;
+- *launcher*, after the run: ``eights serve --processes 2`` started, stopped with
+  SIGTERM (seconds until it and its children are gone), started again and killed with
+  SIGKILL (seconds until its children are gone by themselves).
+
 ``tests/test_server_chaos.py`` runs it short. This is a measurement; the exit
 status is 1 when an invariant fails.
 """
@@ -50,15 +68,20 @@ import asyncio
 import concurrent.futures
 import gc
 import json
+import os
 import random
 import resource
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -83,6 +106,7 @@ from server_clients import (
     latency_ms,
     pick,
     step_of,
+    wait_healthy,
 )
 
 # --------------------------------------------------------------------------- the servers
@@ -99,6 +123,15 @@ class Servers(Protocol):
     def restart(self, i: int) -> None: ...
 
     def stop(self) -> None: ...
+
+
+class ClusterLike(Servers, Protocol):
+    """What the hostile faults need more (``eights.server.cluster.Cluster`` has it)."""
+
+    servers: list[subprocess.Popen[bytes] | None]
+    proxy_port: int
+
+    def server_socket(self, i: int) -> Path: ...
 
 
 class OneServer:
@@ -190,11 +223,21 @@ class Table:
 class Fault:
     at: float
     kind: str
-    """"kill N" or "postgresql"."""
+    """"kill N", "postgresql", "flood", "sigstop N" or "burst"."""
     versions: dict[str, int] = field(default_factory=dict)
     """Each table's newest version when the fault began."""
     seconds: float = 0.0
     """How long the fault's own step took (the restart)."""
+    reached: set[str] | None = None
+    """The tables it reached, when not those whose clients dropped (a stop's: its
+    process's tables)."""
+    ended: float = 0.0
+    """When it ended (a stop: the process continued)."""
+    figures: dict[str, Any] = field(default_factory=dict)
+    """What it measured of its own (answers by status, tables moved, times)."""
+
+    def code_reached(self, code: str) -> bool:
+        return self.reached is not None and code in self.reached
 
 
 @dataclass
@@ -318,22 +361,34 @@ async def act(run: Run, table: Table, client: Seat, state: Message, action: str 
 # --------------------------------------------------------------------------- faults
 
 
-def schedule(seconds: float, kill_every: float, processes: int, restart_db: bool
-             ) -> list[tuple[float, str]]:
+def schedule(seconds: float, kill_every: float, processes: int, restart_db: bool,
+             extra: Sequence[str] = ()) -> list[tuple[float, str]]:
     """Kills every ``kill_every`` seconds, the processes in turn, the last one at least
     ``kill_every`` before the end (so every table shows it plays on); the database
-    restarted once, half-way between the two kills nearest the middle."""
-    faults = [(k * kill_every, f"kill {(k - 1) % processes}")
-              for k in range(1, int(seconds / kill_every) + 1)
-              if k * kill_every <= seconds - kill_every]
+    restarted once, half-way between the two kills nearest the middle; the ``extra``
+    faults (``flood``, ``sigstop``, ``burst``) in the other half-way slots, in order.
+
+    >>> schedule(150, 30, 3, True, ["flood", "sigstop", "burst"])  # doctest: +NORMALIZE_WHITESPACE
+    [(30, 'kill 0'), (45.0, 'flood'), (60, 'kill 1'), (75.0, 'postgresql'), (90, 'kill 2'),
+     (105.0, 'sigstop'), (120, 'kill 0'), (135.0, 'burst')]
+    """
+    faults: list[tuple[float, str]] = [(k * kill_every, f"kill {(k - 1) % processes}")
+                                       for k in range(1, int(seconds / kill_every) + 1)
+                                       if k * kill_every <= seconds - kill_every]
+    middle = (int(seconds / 2 / kill_every) + 0.5) * kill_every
     if restart_db:
-        faults.append(((int(seconds / 2 / kill_every) + 0.5) * kill_every, "postgresql"))
+        faults.append((middle, "postgresql"))
+    slots = [(k + 0.5) * kill_every for k in range(1, int(seconds / kill_every))
+             if (k + 0.5) * kill_every < seconds - kill_every / 4
+             and not (restart_db and (k + 0.5) * kill_every == middle)]
+    faults.extend(zip(slots, extra, strict=False))
     return sorted(faults)
 
 
 async def inflict(run: Run, cluster: Servers, database: PrivatePostgres | None, start: float,
                   plan: list[tuple[float, str]], down: float,
-                  pool: concurrent.futures.ThreadPoolExecutor) -> None:
+                  pool: concurrent.futures.ThreadPoolExecutor,
+                  args: argparse.Namespace | None = None, db: str = "") -> None:
     loop = asyncio.get_running_loop()
     for offset, kind in plan:
         await asyncio.sleep(max(0.0, start + offset - time.perf_counter()))
@@ -342,12 +397,273 @@ async def inflict(run: Run, cluster: Servers, database: PrivatePostgres | None, 
         if kind == "postgresql":
             assert database is not None
             await loop.run_in_executor(pool, database.restart)
+        elif kind in ("flood", "sigstop", "burst"):
+            assert args is not None
+            await hostile(kind, fault, run, cluster, db, args, pool)
         else:
             i = int(kind.split()[1])
             await loop.run_in_executor(pool, cluster.kill, i)
             await asyncio.sleep(down)
             await loop.run_in_executor(pool, cluster.restart, i)
         fault.seconds = time.perf_counter() - fault.at
+
+
+# --------------------------------------------------------------------------- hostile faults
+
+
+def owners(db: str, cluster: Servers, codes: Sequence[str]) -> dict[str, int | None]:
+    """The process (index) holding each table's lease, from ``pg_locks`` (``None``: no
+    process, or not a cluster)."""
+    servers = getattr(cluster, "servers", None)
+    if not db or servers is None:
+        return dict.fromkeys(codes)
+    from sqlalchemy import create_engine, text
+
+    from eights.server.leases import APPLICATION
+    from eights.server.store import LEASE_KEY, normalize_url
+
+    pids = {s.pid: i for i, s in enumerate(servers) if s is not None}
+    engine = create_engine(normalize_url(db))
+    found: dict[str, int | None] = dict.fromkeys(codes)
+    try:
+        with engine.connect() as connection:
+            for code in codes:
+                rows = connection.execute(text(
+                    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON "
+                    "a.pid = l.pid WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND "
+                    "l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = "
+                    + LEASE_KEY.replace("%s", ":code")), {"code": code}).all()
+                for (name,) in rows:
+                    pid = int(str(name).removeprefix(APPLICATION).split()[0])
+                    found[code] = pids.get(pid)
+    finally:
+        engine.dispose()
+    return found
+
+
+def encoded(code: str, rng: random.Random) -> str:
+    """An address of table ``code`` written with a percent escape, as a server decodes it to
+    the table's own."""
+    letter = rng.choice([i for i, c in enumerate(code) if c.isalpha()])
+    one = f"{code[:letter]}%{ord(code[letter]):02X}{code[letter + 1:]}"
+    return rng.choice([f"/api%2Ftables/{code}", f"/api/tables%2F{code}", f"/ws%2Ftables/{code}",
+                       f"/api/tables/{one}", f"/api/tables/{one}/record", f"/ws/tables/{one}"])
+
+
+def raw_get(port: int, path: str) -> int:
+    """``GET path`` to the proxy, sent as written: the status."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        connection.putrequest("GET", path, skip_accept_encoding=True)
+        connection.endheaders()
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()
+
+
+def wrong_process(cluster: ClusterLike, i: int, code: str, websocket: bool) -> str:
+    """A read of table ``code``, or a WebSocket and ``hello``, straight at process ``i``
+    (not the one running it): what came back."""
+    from eights.server.cluster import unix_request
+
+    if not websocket:
+        return f"GET {unix_request(cluster.server_socket(i), 'GET', f'/api/tables/{code}')[0]}"
+    from websockets.sync.client import unix_connect
+
+    try:
+        with unix_connect(str(cluster.server_socket(i)), f"ws://localhost/ws/tables/{code}",
+                          open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "seq": 1}))
+            kind = json.loads(ws.recv(timeout=10))["type"]
+            return f"WebSocket {kind}"
+    except ConnectionClosed as closed:
+        return f"WebSocket closed {closed.rcvd.code if closed.rcvd else None}"
+
+
+async def hostile(kind: str, fault: Fault, run: Run, cluster: Servers, db: str,
+                  args: argparse.Namespace, pool: concurrent.futures.ThreadPoolExecutor
+                  ) -> None:
+    """One of the hostile faults (:func:`schedule`'s extra ones), measured into ``fault``."""
+    loop = asyncio.get_running_loop()
+    codes = [t.code for t in run.tables]
+    rng = random.Random(f"{args.seed}/{kind}")
+    if kind == "flood":
+        before = await loop.run_in_executor(pool, owners, db, cluster, codes)
+        answers: Counter[str] = Counter()
+        until = time.perf_counter() + args.flood
+        port = int(cluster.url.rsplit(":", 1)[1])
+        processes = len(getattr(cluster, "servers", [None]))
+
+        def requests(worker: int) -> None:
+            mine = random.Random(f"{args.seed}/flood/{worker}")
+            while time.perf_counter() < until:
+                code = mine.choice(codes)
+                try:
+                    owner = before.get(code)
+                    if worker % 2 == 0 or owner is None or processes < 2:
+                        answers[f"proxy, escaped path: {raw_get(port, encoded(code, mine))}"] += 1
+                    else:
+                        other = mine.choice([i for i in range(processes) if i != owner])
+                        answers[wrong_process(cluster, other, code,  # type: ignore[arg-type]
+                                              websocket=mine.random() < 0.5)] += 1
+                except Exception as exc:  # counted: the flood goes on
+                    answers[f"failed: {type(exc).__name__}"] += 1
+
+        await asyncio.gather(*(loop.run_in_executor(pool, requests, w) for w in range(4)))
+        fault.ended = time.perf_counter()
+        after = await loop.run_in_executor(pool, owners, db, cluster, codes)
+        moved = [c for c in codes if before[c] is not None and before[c] != after[c]]
+        fault.reached = {t.code for t in run.tables
+                         if any(fault.at <= d <= fault.ended for d in t.drops)}
+        fault.figures = {"seconds": args.flood, "requests": sum(answers.values()),
+                         "answers": dict(answers.most_common()), "moved": len(moved),
+                         "dropped": len(fault.reached)}
+    elif kind == "sigstop":
+        servers = getattr(cluster, "servers", None)
+        held = await loop.run_in_executor(pool, owners, db, cluster, codes)
+        counts = Counter(i for i in held.values() if i is not None)
+        if not servers or not counts:
+            fault.figures = {"skipped": "no process to stop"}
+            return
+        i = counts.most_common(1)[0][0]
+        process = servers[i]
+        assert process is not None
+        fault.reached = {c for c, owner in held.items() if owner == i}
+        fault.kind = f"sigstop {i}"
+        process.send_signal(signal.SIGSTOP)
+        try:
+            await asyncio.sleep(args.sigstop)
+        finally:
+            process.send_signal(signal.SIGCONT)
+        fault.ended = time.perf_counter()
+        fault.figures = {"process": i, "tables": len(fault.reached),
+                         "stopped_s": args.sigstop}
+    elif kind == "burst":
+        health: list[float] = []
+        done = asyncio.Event()
+
+        def watch_health() -> None:
+            from eights.server.cluster import unix_request
+
+            sockets = [cluster.server_socket(i)  # type: ignore[attr-defined]
+                       for i in range(len(getattr(cluster, "servers", [])))]
+            while not done.is_set():
+                for path in sockets:
+                    asked = time.perf_counter()
+                    with suppress(OSError):
+                        unix_request(path, "GET", "/api/health", timeout=30)
+                    health.append(time.perf_counter() - asked)
+                time.sleep(0.2)
+
+        def record(code: str) -> str:
+            try:
+                urllib.request.urlopen(f"{cluster.url}/api/tables/{code}/record", timeout=120)
+                return "200"
+            except urllib.error.HTTPError as exc:
+                return str(exc.code)
+            except OSError as exc:
+                return type(exc).__name__
+
+        def create(i: int) -> str:
+            body = json.dumps({"rules": args.rules, "players": 2, "public": False,
+                               "title": f"burst {i}"}).encode()
+            request = urllib.request.Request(f"{cluster.url}/api/tables", data=body,
+                                             method="POST",
+                                             headers={"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=120) as answer:
+                    return str(answer.status)
+            except urllib.error.HTTPError as exc:
+                return str(exc.code)
+            except OSError as exc:
+                return type(exc).__name__
+
+        many = concurrent.futures.ThreadPoolExecutor(max(8, args.record_flood,
+                                                         args.creation_burst))
+        watcher = loop.run_in_executor(pool, watch_health)
+        try:
+            asked = time.perf_counter()
+            records = await asyncio.gather(*(loop.run_in_executor(many, record, rng.choice(codes))
+                                             for _ in range(args.record_flood)))
+            records_s = time.perf_counter() - asked
+            asked = time.perf_counter()
+            made = await asyncio.gather(*(loop.run_in_executor(many, create, i)
+                                          for i in range(args.creation_burst)))
+            made_s = time.perf_counter() - asked
+        finally:
+            done.set()
+            await watcher
+            many.shutdown()
+        fault.ended = time.perf_counter()
+        fault.reached = {t.code for t in run.tables
+                         if any(fault.at <= d <= fault.ended for d in t.drops)}
+        fault.figures = {
+            "records": dict(Counter(records).most_common()), "records_s": round(records_s, 2),
+            "creations": dict(Counter(made).most_common()), "creations_s": round(made_s, 2),
+            "health_max_s": round(max(health), 2) if health else None,
+            "dropped": len(fault.reached)}
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def launcher_faults(db: str, log_dir: Path) -> dict[str, Any]:
+    """``eights serve --processes 2`` stopped with SIGTERM, then killed with SIGKILL: the
+    seconds until it and its children (HAProxy, the servers) are gone, and any left."""
+    from eights.server.cluster import free_port
+
+    result: dict[str, Any] = {}
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        port = free_port()
+        env = {**os.environ, "EIGHTS_DATA_DIR": str(log_dir / "launcher")}
+        launcher = subprocess.Popen([sys.executable, "-m", "eights.cli", "serve",
+                                     "--processes", "2", "--db", db, "--port", str(port)],
+                                    env=env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+        name = signal.Signals(signum).name
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}",
+                         lambda launcher=launcher: launcher.poll() is None,  # type: ignore[misc]
+                         "the launcher", timeout=120)
+            kids = children(launcher.pid)
+            sent = time.perf_counter()
+            launcher.send_signal(signum)
+            status = launcher.wait(60)
+            deadline = time.perf_counter() + 60
+            while any(running(k) for k in kids) and time.perf_counter() < deadline:
+                time.sleep(0.05)
+            left = sorted(k for k in kids if running(k))
+            result[name] = {"children": len(kids), "exit_status": status,
+                            "all_gone_s": round(time.perf_counter() - sent, 2),
+                            "left_after_60_s": len(left)}
+            for k in left:
+                os.kill(k, signal.SIGKILL)
+        except Exception as exc:  # a figure missing is reported, not fatal
+            result[name] = {"failed": repr(exc)}
+            if launcher.poll() is None:
+                launcher.kill()
+    return result
 
 
 # --------------------------------------------------------------------------- the run
@@ -377,8 +693,13 @@ async def chaos(cluster: Servers, database: PrivatePostgres | None, args: argpar
         await table.clients[0].send("start", token=table.host_token)
         await asyncio.sleep(max(0.0, start + args.ramp * (i + 1) / len(tables)
                                 - time.perf_counter()))
-    plan = schedule(args.seconds, args.kill_every, args.processes, database is not None)
-    faults = asyncio.create_task(inflict(run, cluster, database, start, plan, args.down, pool))
+    extra = [kind for kind, on in (("flood", args.flood > 0), ("sigstop", args.sigstop > 0),
+                                   ("burst", args.record_flood > 0 or args.creation_burst > 0))
+             if on]
+    plan = schedule(args.seconds, args.kill_every, args.processes, database is not None, extra)
+    db = args.db_url
+    faults = asyncio.create_task(inflict(run, cluster, database, start, plan, args.down, pool,
+                                         args, db))
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
     await faults
     run.stopping = True
@@ -471,27 +792,35 @@ def figures(run: Run, args: argparse.Namespace, start: float, end: float, setup:
 
     windows: dict[str, list[tuple[float, float]]] = {t.code: [] for t in run.tables}
     faults, kill_steps = [], []
-    for fault in run.faults:
+    for n, fault in enumerate(run.faults):
         reached = [t for t in run.tables if fault.kind == "postgresql"
-                   or any(fault.at <= d <= fault.at + 3 for d in t.drops)]
+                   or (fault.code_reached(t.code) if fault.reached is not None
+                       else any(fault.at <= d <= fault.at + 3 for d in t.drops))]
+        # What happens after the next fault began is the next fault's.
+        until = run.faults[n + 1].at if n + 1 < len(run.faults) else end
         resumed, stepped = [], []
         for table in reached:
             step = first_after([at for at, v in table.progress
                                 if v > fault.versions[table.code]], fault.at)
             back = first_after(table.resumes, fault.at)
-            if back is not None and fault.kind != "postgresql":  # it drops no connection
-                resumed.append(back)
+            if back is not None and fault.at + back < until and fault.kind != "postgresql":
+                resumed.append(back)  # (a database restart drops no connection)
             if step is not None:
                 stepped.append(step)
-            if fault.kind == "postgresql":  # it drops no connection: its own window
+            if fault.kind == "postgresql" or fault.ended:  # no drop marks its window
                 windows[table.code].append((fault.at, end if step is None else fault.at + step))
-        if fault.kind != "postgresql":
+        if fault.kind.startswith("kill"):
             kill_steps.extend(stepped)
+        after_end = [step for table in reached
+                     if (step := first_after([at for at, _ in table.progress], fault.ended))
+                     is not None] if fault.ended and reached else []
         faults.append({
             "kind": fault.kind, "at": round(fault.at - start, 1),
             "restart_seconds": round(fault.seconds, 2), "tables_reached": len(reached),
             "reconnected_s": spread(resumed), "first_step_s": spread(stepped),
-            "never_stepped": len(reached) - len(stepped)})
+            "never_stepped": len(reached) - len(stepped),
+            **({"first_step_after_end_s": spread(after_end)} if after_end else {}),
+            **fault.figures})
     for table in run.tables:  # a connection dropped, to the table's next step
         for drop in table.drops:
             windows[table.code].append((drop, next((at for at, _ in table.progress if at > drop),
@@ -502,7 +831,7 @@ def figures(run: Run, args: argparse.Namespace, start: float, end: float, setup:
         for sent, told in table.samples:
             hit = any(sent <= b and told >= a for a, b in windows[table.code])
             (inside if hit else outside).append(told - sent)
-    kills = [f for f in run.faults if f.kind != "postgresql"]
+    kills = [f for f in run.faults if f.kind.startswith("kill")]
     actions = sum(len(t.seen) for t in run.tables)
     return {
         "processes": args.processes, "tables": args.tables, "players": args.players,
@@ -546,8 +875,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--haproxy-config", type=Path,
                         help="an HAProxy configuration template in place of the shipped one "
                         "(deploy/haproxy.cfg), e.g. with other health-check timings")
+    parser.add_argument("--hostile", action="store_true",
+                        help="the hostile faults too, at their defaults: --flood 10 --sigstop 8 "
+                        "--record-flood 200 --creation-burst 40 --launcher")
+    parser.add_argument("--flood", type=float, default=0.0,
+                        help="seconds of requests written with percent escapes and straight at "
+                        "the wrong process")
+    parser.add_argument("--sigstop", type=float, default=0.0,
+                        help="seconds the process running the most tables is stopped")
+    parser.add_argument("--record-flood", type=int, default=0,
+                        help="record requests of open tables at once")
+    parser.add_argument("--creation-burst", type=int, default=0,
+                        help="table creations at once")
+    parser.add_argument("--launcher", action="store_true",
+                        help="after the run: eights serve --processes 2 stopped with SIGTERM, "
+                        "then killed with SIGKILL")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
+    if args.hostile:
+        args.flood = args.flood or 10.0
+        args.sigstop = args.sigstop or 8.0
+        args.record_flood = args.record_flood or 200
+        args.creation_burst = args.creation_burst or 40
+        args.launcher = True
     check_workload(parser, args)
     if args.tables < 1 or args.processes < 1 or args.kill_every <= 0:
         parser.error("--tables, --processes and --kill-every must be positive")
@@ -572,10 +922,12 @@ def main(argv: list[str] | None = None) -> int:
         log_dir.mkdir(parents=True, exist_ok=True)
         database = None if args.db else PrivatePostgres()
         try:
-            db = args.db or (database.url if database else "")
+            db = args.db_url = args.db or (database.url if database else "")
             with servers(db, args.processes, log_dir, serve_args, args.haproxy_config) as cluster:
                 result = asyncio.run(chaos(cluster, None if args.no_db_restart else database,
                                            args))
+            if args.launcher:
+                result["launcher"] = launcher_faults(db, log_dir)
         finally:
             if database is not None:
                 database.stop()
@@ -605,6 +957,13 @@ def report(r: dict[str, Any]) -> None:
         print(f"  {f['at']:>6} s  {f['kind']:<10}  {f['tables_reached']:>4} tables reached; "
               f"reconnected {f['reconnected_s']}; first step {f['first_step_s']}; "
               f"never stepped {f['never_stepped']}; restart took {f['restart_seconds']} s")
+        own = {k: v for k, v in f.items() if k not in ("at", "kind", "tables_reached",
+                                                      "reconnected_s", "first_step_s",
+                                                      "never_stepped", "restart_seconds")}
+        if own:
+            print(f"           {json.dumps(own)}")
+    if "launcher" in r:
+        print(f"launcher: {json.dumps(r['launcher'])}")
     print(f"tables stuck {r['tables_stuck']}, records wrong {r['records_wrong']}, "
           f"problems {r['problems']}")
     for line in r["problem_examples"][:20]:

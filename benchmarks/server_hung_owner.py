@@ -28,7 +28,6 @@ import signal
 import statistics
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,9 +36,9 @@ from typing import Any
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
-from websockets.sync.client import connect
+from websockets.sync.client import unix_connect
 
-from eights.server.cluster import Cluster
+from eights.server.cluster import Cluster, unix_request
 from eights.server.room import replay_table
 from eights.server.store import LEASE_KEY, Store, normalize_url
 
@@ -47,12 +46,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_clients import PrivatePostgres
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        data: dict[str, Any] = json.loads(answer.read())
-        return data
+def _post(server: Path, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/tables`` to a server's own Unix socket."""
+    status, answer = unix_request(server, "POST", "/api/tables", json.dumps(body).encode(),
+                                  headers={"Content-Type": "application/json"}, timeout=10)
+    if status != 201:
+        raise RuntimeError(f"creating the table: {status} {answer[:200]!r}")
+    data: dict[str, Any] = json.loads(answer)
+    return data
 
 
 def _scalar(url: str, sql: str, **params: Any) -> Any:
@@ -100,12 +101,11 @@ def fresh_schema(url: str) -> Iterator[str]:
 def hung_owner_takeover(cluster: Cluster, url: str, stopped: float) -> tuple[float, int]:
     """One run (see the module text): the takeover in seconds, and the actions stored by the
     end, once the log was checked."""
-    port = cluster.ports[0]
-    made = _post(f"http://127.0.0.1:{port}/api/tables",
-                 {"rules": "classic", "players": 2, "target": 10000,
-                  "bots": {"0": "greedy", "1": "greedy"}})
+    first = cluster.server_socket(0)  # the first process itself, past the proxy
+    made = _post(first, {"rules": "classic", "players": 2, "target": 10000,
+                         "bots": {"0": "greedy", "1": "greedy"}})
     code = made["code"]
-    with connect(f"ws://127.0.0.1:{port}/ws/tables/{code}") as ws:
+    with unix_connect(str(first), f"ws://localhost/ws/tables/{code}") as ws:
         ws.send(json.dumps({"type": "hello", "seq": 1}))
         ws.send(json.dumps({"type": "start", "seq": 2, "token": made["host_token"]}))
         began = time.monotonic()

@@ -143,3 +143,40 @@ def test_a_trusted_proxy_is_not_held_to_one_address_share(tmp_path: Path) -> Non
         for _ in range(4):
             half_request(port, HALF_HEAD, stack)
         assert request(port, "GET", "/api/health")[0] == 200
+
+
+def test_on_a_unix_socket_whoever_opens_it_is_the_proxy(tmp_path: Path) -> None:
+    """``eights serve --unix-socket PATH`` (as ``--processes`` runs its servers): the peer is
+    the proxy, so ``X-Forwarded-For`` is believed and its sockets are not one address's."""
+    from eights.server.cluster import unix_request
+
+    limits = Limits(tables_per_address=1, sockets_per_address=2, read_timeout=5)
+    path = tmp_path / "server.sock"
+    app = create_app(f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, limits=limits)
+    server = uvicorn.Server(uvicorn_config(app, host="127.0.0.1", port=0, limits=limits,
+                                          unix_socket=str(path), log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(500):
+            if server.started:
+                break
+            thread.join(0.02)
+        assert server.started, "the server started"
+
+        def create(forwarded: str) -> int:
+            return unix_request(path, "POST", "/api/tables", json.dumps({"rules": "classic"})
+                                .encode(), headers={"Content-Type": "application/json",
+                                                    "X-Forwarded-For": forwarded})[0]
+
+        assert [create(f"10.0.0.{i}") for i in range(3)] == [201, 201, 201]
+        assert create("10.0.0.1") == 429  # that address's one table
+        with ExitStack() as stack:
+            for _ in range(4):  # more than one address's share of sockets, half-sent
+                sock = stack.enter_context(socket.socket(socket.AF_UNIX))
+                sock.connect(str(path))
+                sock.sendall(HALF_HEAD)
+            assert unix_request(path, "GET", "/api/health")[0] == 200
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -699,10 +699,19 @@ def serve(
     processes: Annotated[int, typer.Option(
         help="Run N server processes on a PostgreSQL --db, behind HAProxy (on PATH) listening "
              "on --host/--port; their logs go to the data directory's cluster/ folder.")] = 1,
+    unix_socket: Annotated[Path | None, typer.Option(
+        help="Listen on this Unix socket instead of --host/--port, for a proxy on this "
+             "machine: whoever opens it is taken for the proxy (its X-Forwarded-For is "
+             "believed), so keep it in a directory only the proxy can enter. eights serve "
+             "--processes starts its servers so.")] = None,
 ) -> None:
     """Play online: serve tables of people and bots (HTTP and WebSockets)."""
     _need("server", "eights serve")
     if processes != 1:
+        if trusted_proxy or unix_socket is not None:
+            _fail("--processes N runs its servers on private sockets that its HAProxy alone "
+                  "reaches (and that HAProxy sets X-Forwarded-For): --trusted-proxy and "
+                  "--unix-socket are for one process behind your own proxy")
         if bot_workers is None and processes > 1:  # the machine's share of each process
             from eights.server.thinking import default_workers
 
@@ -712,7 +721,6 @@ def serve(
             *(["--bot-workers", str(bot_workers)] if bot_workers is not None else []),
             "--bot-pool", bot_pool,
             *(["--address-limit", str(address_limit)] if address_limit is not None else []),
-            *[a for proxy in trusted_proxy or [] for a in ("--trusted-proxy", proxy)],
             *(["--testing-fixed-seeds"] if testing_fixed_seeds else [])])
         return
     import dataclasses
@@ -724,6 +732,7 @@ def serve(
     from sqlalchemy.exc import ArgumentError
 
     from eights.server import Limits, create_app, default_db_url
+    from eights.server.cluster import watch_supervisor
     from eights.server.listen import uvicorn_config
 
     if bot_delay < 0:
@@ -769,7 +778,8 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(levelname)s:     %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
-    typer.echo(f"eights server on http://{host}:{port}  (database: {shown})")
+    where = f"unix socket {unix_socket}" if unix_socket else f"http://{host}:{port}"
+    typer.echo(f"eights server on {where}  (database: {shown})")
     if testing_fixed_seeds:
         typer.echo("warning: --testing-fixed-seeds: tables take a 'seed', so their hands can be "
                    "known; for tests only", err=True)
@@ -779,8 +789,11 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
+    watch_supervisor()  # started by eights serve --processes: stop when it is gone
     server = uvicorn.Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
-                                           trusted_proxies=proxies, log_level="info"))
+                                           trusted_proxies=proxies, log_level="info",
+                                           unix_socket=str(unix_socket) if unix_socket
+                                           else None))
     server.run()
     if not server.started:  # the port is taken, say (uvicorn said why)
         raise typer.Exit(3)
@@ -788,8 +801,10 @@ def serve(
 
 def _serve_processes(processes: int, *, host: str, port: int, db: str | None,
                      args: list[str]) -> None:
-    """``eights serve --processes N``: N servers and HAProxy, until Ctrl-C."""
+    """``eights serve --processes N``: N servers and HAProxy, until Ctrl-C, SIGTERM or
+    SIGHUP."""
     import shutil
+    import signal
 
     from eights.server import data_dir
     from eights.server.cluster import Cluster, ClusterError
@@ -804,19 +819,33 @@ def _serve_processes(processes: int, *, host: str, port: int, db: str | None,
         _fail("--processes N puts HAProxy in front of the processes, and haproxy is not on "
               "PATH: install it (Debian: apt-get install haproxy)")
     logs = data_dir() / "cluster"
-    try:
+    stopping = False
+
+    def stop(signum: int, _frame: object) -> None:
+        """SIGTERM (systemd, docker stop, kill) and SIGHUP stop as Ctrl-C does; once."""
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+    try:  # (stopped while starting, the cluster stops what it started)
         cluster = Cluster(db, processes, log_dir=logs, serve_args=args, haproxy=haproxy,
                           host=host, port=port)
     except (ClusterError, ValueError) as exc:
         _fail(str(exc))
-    typer.echo(f"eights on http://{host}:{port}: {processes} processes (ports "
-               f"{', '.join(map(str, cluster.ports))}) behind HAProxy; logs in {logs}")
+    except KeyboardInterrupt:
+        return
+    typer.echo(f"eights on http://{host}:{port}: {processes} processes (sockets in "
+               f"{cluster.runtime}) behind HAProxy; logs in {logs}")
     try:
         cluster.supervise()
         typer.echo("HAProxy exited: stopping", err=True)
     except KeyboardInterrupt:
         pass
     finally:
+        stopping = True
         cluster.stop()
 
 

@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eights import __version__
 from eights.engine.rules import load_rules, preset_names
@@ -48,10 +49,33 @@ log = logging.getLogger("eights.server")
 TABLE_HEADER = "X-Eights-Table"
 """The response header naming a table just made (the proxy sticks the table to its maker)."""
 
+RUNS_HEADER = "X-Eights-Runs"
+"""The response header of an answer about a table (``/api/tables/CODE…``, the handshake of
+``/ws/tables/CODE``) from the process that runs it: ``CODE``. The proxy sticks the code to
+the process that says so, and to no other (deploy/haproxy.cfg)."""
+
+
+def _table_of(path: str) -> str:
+    """The code in ``/api/tables/CODE…`` (else ``""``)."""
+    parts = path.split("/", 4)
+    return parts[3] if len(parts) > 3 and parts[1:3] == ["api", "tables"] else ""
+
+
+def _runs_header(hub: Hub, code: str) -> list[tuple[bytes, bytes]] | None:
+    """``X-Eights-Runs: CODE`` when this process runs the open table ``code``."""
+    if code and hub.runs(code):
+        return [(RUNS_HEADER.lower().encode(), code.encode("ascii", "replace"))]
+    return None
+
 MAX_BODY = 16 * 1024
 """Largest HTTP request body, in bytes."""
 
 _BAD_BODY = 'the body is not valid JSON; send one JSON object such as {"rules": "classic"}'
+
+PLAIN_PATHS = ("percent-encoded addresses are refused: write the address plainly, such as "
+               "/api/tables/CODE")
+"""Why a path with a percent escape is refused (the proxy routes on the path as written, the
+server decodes it: an escape would let a request about a table reach another process)."""
 
 _STATUS = {
     ErrorCode.NOT_FOUND: 404,
@@ -85,8 +109,10 @@ def _address(conn: Request | WebSocket) -> str:
 
 
 def _error_response(code: ErrorCode, message: str, status: int | None = None) -> JSONResponse:
+    """The JSON error; ``unavailable`` says when to try again (``Retry-After: 1``)."""
+    headers = {"Retry-After": "1"} if code is ErrorCode.UNAVAILABLE else None
     return JSONResponse({"type": "error", "code": code.value, "message": message},
-                        status_code=status or _STATUS.get(code, 400))
+                        status_code=status or _STATUS.get(code, 400), headers=headers)
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
@@ -121,10 +147,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     app = FastAPI(title="eights", version=__version__, lifespan=lifespan,
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
+    app.add_middleware(_PlainPaths)
 
     @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
                               ) -> Response:
+        """Bodies with a bounded ``Content-Length``; and an answer about a table says, once
+        it is given, whether the table runs here (:data:`RUNS_HEADER`)."""
         if request.method in ("POST", "PUT", "PATCH"):
             length = request.headers.get("content-length")
             if length is None or not length.isdigit():
@@ -133,7 +162,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
             if int(length) > MAX_BODY:
                 return _error_response(ErrorCode.TOO_LARGE, f"request bodies are capped at "
                                        f"{MAX_BODY} bytes", 413)
-        return await call_next(request)
+        response = await call_next(request)
+        for name, value in _runs_header(hub, _table_of(request.url.path)) or ():
+            response.headers[name.decode()] = value.decode()
+        return response
 
     @app.exception_handler(ProtocolError)
     async def _refused(_request: Request, exc: ProtocolError) -> JSONResponse:
@@ -206,7 +238,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
 
     @app.get("/api/tables/{code}")
     async def table(code: str) -> dict[str, Any]:
-        return (await hub.get(code, keep=False)).info()
+        return (await hub.look(code)).info()
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
@@ -226,27 +258,33 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     @app.websocket("/ws/tables/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
         address = _address(websocket)
-        await websocket.accept()
         try:
             hub.admit(address)
         except ProtocolError as exc:
+            await websocket.accept()
             await websocket.send_text(error_event(exc.code, exc.message))
             await websocket.close(1008, "too many connections")
             return
         conn = Connection(address, hub.limits)
-        pump = asyncio.create_task(_pump(websocket, conn, hub.limits.send_timeout))
+        pump: asyncio.Task[None] | None = None
         room: Room | None = None
         try:  # from here on, whatever happens, the slot is given back
             try:
                 room = await hub.get(code)
-            except ProtocolError as exc:
+            except ProtocolError as exc:  # unavailable (run elsewhere for now): try again
                 conn.send(error_event(exc.code, exc.message))
-                conn.close(1008, exc.code.value)
+                conn.close(1013 if exc.code is ErrorCode.UNAVAILABLE else 1008, exc.code.value)
             except Exception:  # the database failed: say so; the client may try again
                 log.exception("table %s: looking it up failed", code[:32])
                 conn.send(error_event(ErrorCode.UNAVAILABLE, "the server cannot read its "
                                       "tables right now; try again in a moment"))
                 conn.close(1013, "try again later")
+            # The handshake's answer says whether the table runs here (for the proxy).
+            try:
+                await websocket.accept(headers=_runs_header(hub, code))
+            except Exception:  # the client went away meanwhile
+                return
+            pump = asyncio.create_task(_pump(websocket, conn, hub.limits.send_timeout))
             if room is not None:
                 serve = asyncio.create_task(_serve(websocket, conn, room, hub.limits))
                 await asyncio.wait((serve, pump), return_when=asyncio.FIRST_COMPLETED)
@@ -261,13 +299,34 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                 room.leave(conn)
             hub.release(address)
             conn.close(1000, "")
-            try:
-                await asyncio.wait_for(pump, 5)
-            except (TimeoutError, asyncio.CancelledError):
-                pump.cancel()
+            if pump is not None:
+                try:
+                    await asyncio.wait_for(pump, 5)
+                except (TimeoutError, asyncio.CancelledError):
+                    pump.cancel()
 
     add_web_routes(app)  # the browser table: /, /t/CODE, /static, /api/i18n/LANG
     return app
+
+
+class _PlainPaths:
+    """Refuses every request whose path holds a percent escape (``400``; a WebSocket is
+    closed before it opens): the proxy routes a table's requests by the path as written, and
+    ``/api%2Ftables/CODE`` would be routed as another address (docs/protocol.md)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and b"%" in scope.get("raw_path", b""):
+            if scope["type"] == "http":
+                await _error_response(ErrorCode.BAD_REQUEST, PLAIN_PATHS, 400)(scope, receive,
+                                                                               send)
+            else:
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008, "reason": "percent escape"})
+            return
+        await self.app(scope, receive, send)
 
 
 async def _pump(websocket: WebSocket, conn: Connection, timeout: float) -> None:

@@ -9,6 +9,7 @@ the tables whose process died. The lobby and the open-table counts come from the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -16,6 +17,7 @@ import random
 import re
 import secrets
 from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator
 from typing import Any
 
 from eights.engine.errors import EightsError, RulesError
@@ -28,7 +30,7 @@ from eights.server.room import Room, bot_name, hash_token, new_token, replay_tab
 from eights.server.store import OPEN, SeatData, Store, TableData, TooMany, Writer
 from eights.server.thinking import Pool, Thinker, check_bot
 
-__all__ = ["CARD_OVERRIDES", "OVERRIDES", "Hub"]
+__all__ = ["CARD_OVERRIDES", "OVERRIDES", "Elsewhere", "Hub"]
 
 log = logging.getLogger("eights.server")
 
@@ -68,7 +70,11 @@ RECORD_BUILDS = 2
 """Records built at once (each reads a whole match and replays it in a thread): the others
 wait their turn, so a flood of record requests leaves the threads to everything else."""
 HANDOFF = 5.0
-"""Seconds a request waits for the process running a table to hand it over."""
+"""Seconds a request waits, at most, for the process running a table to hand it over (every
+request its own wait, however many ask at once)."""
+KEPT_FOR = 1.0
+"""Seconds a process answers a table's requests ``unavailable`` at once, without asking again,
+after the process running the table said it keeps it (people are connected to it there)."""
 LOBBY_FOR = 1.0
 """Seconds the lobby read from the database is kept (a table made or ended anywhere drops it
 at once, through a ``lobby`` message)."""
@@ -96,6 +102,12 @@ class Hub:
         """On PostgreSQL: the leases of the tables this process runs."""
         self._taking: dict[str, asyncio.Lock] = {}
         """A lock per table being leased here (one request takes it, the others wait)."""
+        self._takers: Counter[str] = Counter()
+        """The requests holding or waiting for each lock of :attr:`_taking`."""
+        self._refusals: dict[str, asyncio.Event] = {}
+        """Set when the process running a table asked for here answers that it keeps it."""
+        self._kept: dict[str, float] = {}
+        """Until when (loop time) a table's process is known to keep it (:data:`KEPT_FOR`)."""
         self._lobby: tuple[float, list[TableData]] | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -200,12 +212,28 @@ class Hub:
         elif op == "release" and code is not None:
             room = self.rooms.get(code)
             if room is not None and self.leases is not None and code in self.leases.mine:
-                self._tasks.append(asyncio.get_running_loop().create_task(
-                    self._hand_over(room), name=f"table {code} handed over"))
+                loop = asyncio.get_running_loop()
+                if room.conns:  # its people are here: a request elsewhere does not move it
+                    self._tasks.append(loop.create_task(self._tell("keep", code)))
+                else:
+                    self._tasks.append(loop.create_task(self._hand_over(room),
+                                                        name=f"table {code} handed over"))
+        elif op == "keep" and code is not None:
+            now = asyncio.get_running_loop().time()
+            if len(self._kept) > 10_000:
+                self._kept = {c: t for c, t in self._kept.items() if t > now}
+            self._kept[code] = now + KEPT_FOR
+            refused = self._refusals.get(code)
+            if refused is not None:
+                refused.set()
 
     async def _hand_over(self, room: Room) -> None:
-        """Stop running ``room`` and give up its lease, once its current step is stored."""
+        """Stop running ``room`` and give up its lease, once its current step is stored, if
+        nobody is connected to it here (else say it is kept)."""
         async with room.lock:
+            if room.conns:
+                await self._tell("keep", room.code)
+                return
             room.leave_to_another()
         await self._let_go(room)
         log.info("table %s: handed over to another server process", room.code)
@@ -253,13 +281,30 @@ class Hub:
         on if the database still holds what this process has of it; else it is read again
         (another process changed it meanwhile) or let go (another process runs it now)."""
         assert self.leases is not None
-        code = room.code
+        async with self._table_lock(room.code):
+            await self._regain_locked(room)
+
+    @contextlib.asynccontextmanager
+    async def _table_lock(self, code: str, deadline: float | None = None
+                          ) -> AsyncIterator[None]:
+        """Hold the lock of table ``code`` (while it is leased or leased again here); waiting
+        for it until ``deadline`` (loop time) at most: past it, :class:`TimeoutError`."""
         lock = self._taking.setdefault(code, asyncio.Lock())
+        self._takers[code] += 1
         try:
-            async with lock:
-                await self._regain_locked(room)
+            if deadline is None:
+                await lock.acquire()
+            else:
+                async with asyncio.timeout_at(deadline):
+                    await lock.acquire()
+            try:
+                yield
+            finally:
+                lock.release()
         finally:
-            if not lock.locked():
+            self._takers[code] -= 1
+            if self._takers[code] <= 0:
+                del self._takers[code]
                 self._taking.pop(code, None)
 
     async def _regain_locked(self, room: Room) -> None:
@@ -306,23 +351,26 @@ class Hub:
         else:
             self._run(fresh)
 
-    async def _lease(self, code: str, *, hand_off: bool) -> Room | None:
+    async def _lease(self, code: str, *, hand_off: bool,
+                     deadline: float | None = None) -> Room | None:
         """Run the open table ``code`` here: take its lease (``hand_off``: asking the process
-        that holds it to let go, for up to :data:`HANDOFF` seconds), read it from the
-        database and replay it. ``None`` when it is not open (or, without ``hand_off``,
-        leased elsewhere)."""
+        that holds it to let go, until ``deadline``, loop time, at most :data:`HANDOFF`
+        seconds from now), read it from the database and replay it. ``None`` when it is not
+        open (or, without ``hand_off``, leased elsewhere)."""
         assert self.leases is not None
         leases = self.leases
-        lock = self._taking.setdefault(code, asyncio.Lock())
+        if hand_off and deadline is None:
+            deadline = asyncio.get_running_loop().time() + HANDOFF
         try:
-            async with lock:
+            async with self._table_lock(code, deadline if hand_off else None):
                 room = self.rooms.get(code)
                 if room is not None and room.open:
                     return room
                 if not await asyncio.to_thread(leases.take, code):
                     if not hand_off:
                         return None
-                    await self._ask_for(code)
+                    assert deadline is not None
+                    await self._ask_for(code, deadline)
                 try:
                     data = await asyncio.to_thread(functools.partial(self.store.load, code,
                                                                      take_over=True))
@@ -337,26 +385,36 @@ class Hub:
                     return None
                 self._run(room)
                 return room
-        finally:
-            if not lock.locked():
-                self._taking.pop(code, None)
+        except TimeoutError:  # other requests for it held the lock until this one's deadline
+            raise ProtocolError(ErrorCode.UNAVAILABLE, _not_handed(code)) from None
 
-    async def _ask_for(self, code: str) -> None:
-        """Ask the process that runs ``code`` to hand it over, and take its lease then."""
+    async def _ask_for(self, code: str, deadline: float) -> None:
+        """Ask the process that runs ``code`` to hand it over, and take its lease then; it does
+        when nobody is connected to the table there, and else answers that it keeps it:
+        ``unavailable`` at once (and for :data:`KEPT_FOR` seconds without asking again), as
+        when ``deadline`` passes."""
         assert self.leases is not None
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + HANDOFF
-        asked = 0.0
-        while loop.time() < deadline:
-            if loop.time() >= asked + 1.0:  # again each second: a message may be missed
-                await asyncio.to_thread(self.leases.notify, "release", code)
-                asked = loop.time()
-            await asyncio.sleep(0.05)
-            if await asyncio.to_thread(self.leases.take, code):
-                return
-        raise ProtocolError(ErrorCode.UNAVAILABLE, f"table {code} is run by another server "
-                            f"process that did not hand it over within {HANDOFF:g} s; try "
-                            "again in a moment")
+        if self._kept.get(code, 0.0) > loop.time():
+            raise ProtocolError(ErrorCode.UNAVAILABLE, _kept(code))
+        refused = self._refusals[code] = asyncio.Event()
+        try:
+            asked = 0.0
+            while loop.time() < deadline:
+                if loop.time() >= asked + 1.0:  # again each second: a message may be missed
+                    await asyncio.to_thread(self.leases.notify, "release", code)
+                    asked = loop.time()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(refused.wait(), min(0.05, max(0.0, deadline
+                                                                         - loop.time())))
+                if refused.is_set():
+                    raise ProtocolError(ErrorCode.UNAVAILABLE, _kept(code))
+                if await asyncio.to_thread(self.leases.take, code):
+                    return
+        finally:
+            if self._refusals.get(code) is refused:
+                del self._refusals[code]
+        raise ProtocolError(ErrorCode.UNAVAILABLE, _not_handed(code))
 
     def _changed(self) -> None:
         """A table was made, finished or closed: the lobbies of every process are stale."""
@@ -365,10 +423,10 @@ class Hub:
             task = asyncio.get_running_loop().create_task(self._tell("lobby"))
             self._tasks.append(task)
 
-    async def _tell(self, op: str) -> None:
+    async def _tell(self, op: str, code: str | None = None) -> None:
         assert self.leases is not None
         try:
-            await asyncio.to_thread(self.leases.notify, op)
+            await asyncio.to_thread(self.leases.notify, op, code)
         except Exception as exc:  # the others read the lobby again within LOBBY_FOR anyway
             log.warning("telling the other server processes failed: %s", exc)
 
@@ -588,13 +646,38 @@ class Hub:
         answer.update(code=code, invite=f"/t/{code}", table=room.info())
         return answer
 
+    def runs(self, code: str) -> bool:
+        """Whether this process runs the open table ``code`` now (on PostgreSQL: holds its
+        lease)."""
+        room = self.rooms.get(code)
+        return room is not None and room.open and room.held()
+
+    async def look(self, code: str) -> Room | Elsewhere:
+        """A table to describe (``GET /api/tables/CODE`` and its rules): as :meth:`get`, but
+        an open table another process runs (PostgreSQL) is read from the database, and never
+        taken from its process: a request for it does not move it."""
+        room = self.rooms.get(code)
+        if (self.leases is not None and _CODE.fullmatch(code)
+                and (room is None or not room.open)):
+            data = await asyncio.to_thread(self.store.summary, code)
+            if data is not None and data.status in OPEN:
+                room = self.rooms.get(code)
+                if room is None or not room.open:  # not run here meanwhile
+                    return Elsewhere(data)
+        return await self.get(code, keep=False)
+
     async def get(self, code: str, *, keep: bool = True) -> Room:
         """A table to join or watch: an open one, or a finished one read back from the database.
+
+        On PostgreSQL an open table another process runs is taken over (its lease): at once
+        when no process holds it, else when the process running it lets it go because nobody
+        is connected to it there (:meth:`_ask_for`); else ``unavailable``.
 
         A finished table read back is kept while someone watches it (``keep``);
         :meth:`Room.leave` lets it go with the last connection. The last few read
         back are kept too (:data:`READ_BACK`), so asking again does not replay them.
         """
+        deadline = asyncio.get_running_loop().time() + HANDOFF
         room = self.rooms.get(code) or self._read_back.get(code)
         if room is not None and self.leases is not None and room.open and not room.held():
             # Its lease went with the lease connection: what this process has of it may be
@@ -605,7 +688,7 @@ class Hub:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, _NO_LEASES)
         if room is None and self.leases is not None and _CODE.fullmatch(code):
             try:
-                room = await self._lease(code, hand_off=True)  # open: run here from now on
+                room = await self._lease(code, hand_off=True, deadline=deadline)
             except LeaseLost:
                 raise ProtocolError(ErrorCode.UNAVAILABLE, _NO_LEASES) from None
         if room is None:
@@ -689,6 +772,30 @@ class Hub:
             record = await asyncio.to_thread(_record, data)  # off the event loop
         _remember(self._records, code, record)
         return record
+
+
+class Elsewhere:
+    """An open table run by another process, as the database holds it (:meth:`Hub.look`)."""
+
+    def __init__(self, data: TableData) -> None:
+        self.data = data
+        self.code = data.code
+        self.overrides = data.overrides
+        self.rules = load_rules(data.rules, data.overrides)
+
+    def info(self) -> dict[str, Any]:
+        """As :meth:`Room.info` (nobody shown connected: its connections are elsewhere)."""
+        return _listed(self.data)
+
+
+def _not_handed(code: str) -> str:
+    return (f"table {code} is run by another server process that did not hand it over within "
+            f"{HANDOFF:g} s; try again in a moment")
+
+
+def _kept(code: str) -> str:
+    return (f"table {code} is run by another server process, where people are connected to "
+            "it; try again in a moment (through the proxy, which sends you there)")
 
 
 def _record(data: TableData) -> dict[str, Any]:

@@ -13,7 +13,10 @@ Processes talk through ``LISTEN``/``NOTIFY`` on one channel per schema
 (:func:`channel`), a JSON payload each:
 
 - ``{"op": "release", "code": C}``: a process was asked about table ``C`` (the
-  proxy sent a player there) and asks whoever runs it to hand it over;
+  proxy sent a player there) and asks whoever runs it to hand it over, which it does
+  when nobody is connected to the table there;
+- ``{"op": "keep", "code": C}``: the answer of the process running ``C`` when people are
+  connected to it there: the asker answers its request ``unavailable`` at once;
 - ``{"op": "lobby"}``: a table was created, finished or closed, so the lobbies
   the processes keep for a second are read again.
 

@@ -170,10 +170,19 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 def uvicorn_config(app: Any, *, host: str, port: int, limits: Limits,
-                   trusted_proxies: Sequence[str] = (), **options: Any) -> uvicorn.Config:
+                   trusted_proxies: Sequence[str] = (), unix_socket: str | None = None,
+                   **options: Any) -> uvicorn.Config:
     """uvicorn's configuration for the app: the guarded protocol, ``X-Forwarded-For`` read
     from ``trusted_proxies`` only (addresses or networks, as uvicorn's
-    ``forwarded_allow_ips``), and the server's frame and compression choices."""
+    ``forwarded_allow_ips``), and the server's frame and compression choices.
+
+    With ``unix_socket`` the app listens on that Unix socket instead of ``host:port``, and
+    whoever opens it is the proxy: its ``X-Forwarded-For`` is believed (the first address:
+    the proxy must replace the client's header, not add to it), and its sockets are not held
+    to one address's share. Keep the socket where only the proxy can open it."""
+    if unix_socket is not None:
+        trusted_proxies = ["*"]
+        options["uds"] = unix_socket
     guard = Guard(read_timeout=limits.read_timeout, per_address=limits.sockets_per_address,
                   total=socket_cap(), trusted=trusted_proxies)
     protocol = type("GuardedHttp", (GuardedHttp,), {"guard": guard})

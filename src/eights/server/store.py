@@ -290,6 +290,8 @@ class Store:
         self.url = url
         self.engine = make_db_engine(url)
         self._claim: IO[str] | None = None
+        self._file: int | None = None
+        """A descriptor of the SQLite file, flocked while this store claims it."""
         self.leases: Leases | None = None
         """On PostgreSQL, once claimed: the leases of the tables this process runs."""
 
@@ -341,8 +343,11 @@ class Store:
         no way to tell processes which tables each runs: a second server on the same file
         would sell the same seats twice and run the same bots twice. So a second process
         fails at once with :class:`DatabaseInUse`, whose message says why: the first holds
-        an exclusive lock on ``<file>.lock``, which the system lets go of when the process
-        ends, even by ``kill -9`` (:meth:`release` and :meth:`close` let go too).
+        an exclusive lock on ``<file>.lock`` (where its process id is written) and on the
+        database file itself (``flock``: the file, whatever path names it, so a hard link to
+        it is the same database), which the system lets go of when the process ends, even by
+        ``kill -9`` (:meth:`release` and :meth:`close` let go too). The file is made, empty,
+        if it is not there yet (SQLite takes it as a new database).
 
         PostgreSQL is served by many processes, each open table leased by one of them at a
         time: the claim opens this process's lease connection (:attr:`leases`), and its
@@ -365,17 +370,29 @@ class Store:
 
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = (path.parent / (path.name + ".lock")).open("a+", encoding="utf-8")
+        # The file itself, by its identity: a flock, which SQLite's own (fcntl) locks never
+        # meet. Closed only once SQLite's connections are (close()): closing a descriptor of
+        # the file lets go of every fcntl lock this process holds on it.
+        if self._file is None:
+            self._file = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        who: str | None = None  # why it is refused, if it is
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             lock.seek(0)
             holder = lock.read().strip()
+            who = f" (process {holder})" if holder.isdigit() else ""
+        else:
+            try:
+                fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                who = " under another name of the file (a link to it)"
+        if who is not None:
             lock.close()
             raise DatabaseInUse(
-                f"the SQLite database {str(path)!r} is in use by another eights server"
-                f"{f' (process {holder})' if holder.isdigit() else ''}. SQLite serves one "
-                "process: stop the other server, or give this one another --db (several "
-                "processes serve one PostgreSQL database)") from None
+                f"the SQLite database {str(path)!r} is in use by another eights server{who}. "
+                "SQLite serves one process: stop the other server, or give this one another "
+                "--db (several processes serve one PostgreSQL database)")
         lock.truncate(0)
         lock.write(str(os.getpid()))
         lock.flush()
@@ -384,10 +401,17 @@ class Store:
     def close(self) -> None:
         self.release()
         self.engine.dispose()
+        if self._file is not None:  # SQLite's connections are closed: nothing to lose
+            os.close(self._file)
+            self._file = None
 
     def release(self) -> None:
         """Let go of the claim (:meth:`claim`), as the system does when the process ends."""
         if self._claim is not None:
+            if self._file is not None:
+                import fcntl
+
+                fcntl.flock(self._file, fcntl.LOCK_UN)
             self._claim.close()  # closing the file lets go of its lock
             self._claim = None
         if self.leases is not None:
@@ -491,6 +515,24 @@ class Store:
                               public=row.public, turn_timer=row.turn_timer, round=row.round,
                               turn_version=actions or 0)
                     for row, actions in rows]
+
+    def summary(self, code: str) -> TableData | None:
+        """Table ``code`` with its seats, as :meth:`lobby` gives them (without its actions,
+        whose number is in :attr:`TableData.turn_version`); ``None`` when there is none."""
+        with Session(self.engine) as s:
+            row = s.get(TableRow, code)
+            if row is None:
+                return None
+            actions = s.scalar(select(func.max(ActionRow.seq))
+                               .where(ActionRow.table_code == code))
+            seats = [SeatData(x.seat, x.name, x.bot, x.token_hash)
+                     for x in s.scalars(select(SeatRow).where(SeatRow.table_code == code)
+                                        .order_by(SeatRow.seat))]
+            return TableData(code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
+                             players=row.players, seed=0, dealer=row.dealer, status=row.status,
+                             host_hash="", seats=seats, title=row.title, public=row.public,
+                             turn_timer=row.turn_timer, round=row.round,
+                             turn_version=actions or 0)
 
     @staticmethod
     def _snapshot(s: Session, row: TableRow) -> TableData:

@@ -232,7 +232,7 @@ def add_web_routes(app: FastAPI) -> None:
     async def rules(code: str, lang: str = "en") -> dict[str, Any]:
         """The table's rules (preset and overrides) in words, ``?lang=en`` or ``fr``."""
         _language(lang)
-        room = await app.state.hub.get(code, keep=False)
+        room = await app.state.hub.look(code)
         answer = table_rules(room.rules, lang)
         answer["overrides"] = room.overrides
         return answer

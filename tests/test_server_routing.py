@@ -1,0 +1,63 @@
+"""Addresses the server takes: a path written with percent escapes is refused, since a proxy
+routes a table's requests by the path as written and the server would decode it into another
+(``/api%2Ftables/CODE`` is ``/api/tables/CODE`` to the server, not to the proxy)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from eights.server.app import PLAIN_PATHS
+from test_server import make_client
+
+
+def test_a_percent_encoded_path_is_refused_plain_ones_answered(tmp_path: Path) -> None:
+    with make_client(f"sqlite:///{tmp_path / 's.sqlite3'}") as client:
+        made = client.post("/api/tables", json={"rules": "classic", "players": 2})
+        assert made.status_code == 201
+        code = made.json()["code"]
+        letter = next(i for i, c in enumerate(code) if c.isalpha())
+        one = f"{code[:letter]}%{ord(code[letter]):02x}{code[letter + 1:]}"
+        for path in (f"/api%2Ftables/{code}", f"/api/tables%2F{code}", f"/api/tables/{one}",
+                     f"/api/tables/{one}/rules", f"/api/tables/{code}/record%20",
+                     "/static/app%2Ejs", f"/t/{one}"):
+            answer = client.get(path)
+            assert answer.status_code == 400, path
+            assert answer.json() == {"type": "error", "code": "bad_request",
+                                     "message": PLAIN_PATHS}
+        refused = client.post(f"/api/tables/{one}/join", json={"name": "Eve"})
+        assert refused.status_code == 400 and refused.json()["message"] == PLAIN_PATHS
+        for path in (f"/ws%2Ftables/{code}", f"/ws/tables/{one}"):
+            with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(path):
+                pass
+            assert closed.value.code == 1008
+        assert client.get(f"/api/tables/{code}").json()["code"] == code
+        assert client.get(f"/api/tables/{code}/rules?lang=fr").status_code == 200
+        assert client.get("/static/app.js").status_code == 200
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            ws.send_json({"type": "hello", "seq": 1})
+            assert ws.receive_json()["type"] == "welcome"
+
+
+def test_an_answer_about_a_table_run_here_says_so(tmp_path: Path) -> None:
+    """``X-Eights-Runs: CODE`` on the answers about an open table from the process running
+    it (the proxy sticks the code there); none about a table that is not open, or none."""
+    with make_client(f"sqlite:///{tmp_path / 's.sqlite3'}") as client:
+        made = client.post("/api/tables", json={"rules": "classic", "players": 2})
+        code = made.json()["code"]
+        for path in (f"/api/tables/{code}", f"/api/tables/{code}/rules",
+                     f"/api/tables/{code}/record"):  # (a record of an open table: 409)
+            assert client.get(path).headers.get("x-eights-runs") == code, path
+        joined = client.post(f"/api/tables/{code}/join", json={"name": "Ana"})
+        assert joined.status_code == 200 and joined.headers["x-eights-runs"] == code
+        assert "x-eights-runs" not in client.get("/api/tables/nosuchtable").headers
+        assert "x-eights-runs" not in client.get("/api/tables").headers
+        with client.websocket_connect(f"/ws/tables/{code}") as ws:
+            ws.send_json({"type": "hello", "seq": 1})
+            assert ws.receive_json()["type"] == "welcome"
+            ws.send_json({"type": "close", "seq": 2, "token": made.json()["host_token"]})
+            while ws.receive_json()["type"] != "table":
+                pass
+        assert "x-eights-runs" not in client.get(f"/api/tables/{code}/record").headers
