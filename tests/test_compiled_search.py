@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from eights import Game, load_rules, preset_names
-from eights.bots import GreedyBot
+from eights.bots import GreedyBot, make_bot
 from eights.bots.ismcts import TREE_CODES, ISMCTSBot, _Node
 from eights.bots.worlds import (
     INFERENCES,
@@ -340,3 +340,68 @@ def test_a_compiled_iteration_is_the_engines_for_the_same_generator(name: str, n
             assert int(worlds.nodes[i, N_VISITS]) == roots[i].visits
         checked += 1
     assert checked
+
+
+# ---------------------------------------------------------------- the search
+def _position(name: str, players: int, seed: int) -> Game:
+    game = _decision(name, players, seed % 7, greedy_moves=2 + seed % 9)
+    while game is None:  # a round over before a choice: the next seed
+        seed += 100
+        game = _decision(name, players, seed % 7, greedy_moves=2 + seed % 9)
+    return game
+
+
+@pytest.mark.parametrize(("name", "players", "options"), [
+    ("classic", 2, ""),
+    ("huit-fou", 4, ""),
+    ("les-huit", 4, ":tree=all"),
+    ("tschau-sepp", 3, ""),
+    ("huit-americain", 4, ":worlds=belief"),
+    ("uno-cards", 3, ":epsilon=0.2:tree=none"),
+])
+def test_the_compiled_search_values_the_actions_as_the_engines(name: str, players: int,
+                                                               options: str) -> None:
+    # the same decisions searched by both (every action in 6 worlds, no prior): the mean
+    # value of the actions on the compiled search minus on the engine's, over 100
+    # decisions, is within 4 standard errors of zero
+    spec = f"iterations=1:prune=0:prior=none{options}"
+    diffs = []
+    for seed in range(100):
+        game = _position(name, players, seed)
+        seen, legal = game.observe(game.to_move), game.legal_actions()
+        means = []
+        for kernel in ("on", "off"):
+            bot = make_bot(f"ismcts:{spec}:kernel={kernel}:seed={seed}")
+            assert isinstance(bot, ISMCTSBot)
+            evaluation = bot.evaluate(seen, legal, random.Random(0), worlds=6)
+            assert bot.last_compiled is (kernel == "on")
+            means.append(sum(evaluation.win(i) for i in range(len(legal))) / len(legal))
+        diffs.append(means[0] - means[1])
+    n = len(diffs)
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    assert any(diffs)
+    assert abs(mean) <= 4 * se, f"compiled - engine: {mean:.4f} (standard error {se:.4f})"
+
+
+@pytest.mark.parametrize("tree", ["own", "all", "none"])
+def test_the_compiled_search_is_legal_reproducible_and_within_its_budget(tree: str) -> None:
+    game = Game("huit-americain", 3, seed=5)
+    rng = random.Random(5)
+    greedy = GreedyBot()
+    picks = []
+    while not game.over and len(picks) < 6:
+        legal = game.legal_actions()
+        seen = game.observe(game.to_move)
+        if game.to_move == 0 and len(legal) > 1:
+            bot = ISMCTSBot(iterations=300, tree=tree, seed=len(picks))
+            choice = bot.choose(seen, legal, rng)
+            again = ISMCTSBot(iterations=300, tree=tree, seed=len(picks)).choose(
+                seen, legal, random.Random(0))
+            assert choice in legal and choice is again and bot.last_compiled
+            assert bot.last_iterations < 300 + len(legal)  # the last world crosses the budget
+            picks.append(choice)
+        else:
+            choice = greedy.choose(seen, legal, rng)
+        game.apply(choice)
+    assert picks

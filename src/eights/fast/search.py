@@ -439,7 +439,7 @@ class CompiledWorlds:
                 at += seen.hand_sizes[s]
         game = Game.from_observation(seen, hands, hidden[at:], random.Random(0))
         self.world = state_from_game(kt, game, 0)
-        self.state = self.world.copy()
+        self.state = np.zeros(self.world.shape[0], dtype=np.int64)  # filled by each play
         self.pool = np.array([int(c) for c in pool], dtype=np.int64)
         self.cards = np.empty(len(pool), dtype=np.int64)
         self.rest = np.empty(len(pool), dtype=np.int64)
