@@ -374,7 +374,7 @@ def search_worlds(tab: Any, world: Any, st: Any, rs: Any, count: int, weighted: 
     ``actions[tried[j]]`` with the same draws (:func:`play_world`). World ``w``'s results
     go to row ``w``: ``out_reward[w, j]`` the reward of ``me`` after ``tried[j]``,
     ``out_points[w, j, s]`` and ``out_winners[w, j, s]`` each seat's points and win."""
-    n = st[k.S_N]
+    n = world[k.S_N]  # st may be fresh: the first play fills it
     n_pool = pool.shape[0]
     for w in range(count):
         for i in range(n_pool):
