@@ -454,20 +454,29 @@ class ISMCTSBot:
         # 1% held back for the rollout in flight (one runs long now and then)
         deadline = None if self.time is None else start + 0.99 * self.time
         worlds = rollouts = 0
+        wall_began = _time.perf_counter()  # read first: the wall time since bounds the CPU's
         began = _time.thread_time()
         while live:
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
-            now = _time.thread_time()
-            pace = 0.0 if not rollouts else (now - began) / rollouts
             tried = live if self.prior is None else [base, *live]
-            count = 1
             if worlds_of.batched:  # the worlds up to the next check, in one compiled call
-                count = self._batch(worlds, rollouts, len(tried),
-                                    None if worlds < 2 else deadline, now, pace)
-                if not count:
-                    break  # the budget is spent
-            rows = worlds_of.play(search, tried, count, None if worlds < 2 else deadline, pace)
+                count = self._batch(worlds, rollouts, len(tried), None, 0.0, 0.0)
+                if deadline is not None and worlds >= 2:
+                    # the thread's CPU clock costs microseconds to read: the wall clock,
+                    # which runs at least as fast, says first whether the batch surely fits
+                    spent = _time.perf_counter() - wall_began
+                    if self._batch(worlds, rollouts, len(tried), deadline, began + spent,
+                                   spent / rollouts) < count:
+                        now = _time.thread_time()
+                        count = self._batch(worlds, rollouts, len(tried), deadline, now,
+                                            (now - began) / rollouts)
+                    if not count:
+                        break  # the budget is spent
+                rows = worlds_of.play(search, tried, count, None, 0.0)
+            else:
+                pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
+                rows = worlds_of.play(search, tried, 1, None if worlds < 2 else deadline, pace)
             if rows is None:
                 break  # the budget is spent: this world is left unfinished, uncounted
             for row in rows:
