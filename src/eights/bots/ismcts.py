@@ -71,17 +71,24 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   it needs NumPy;
 - ``belief``: the path of a belief model's ``.npz`` (one trained for a table with
   ``python -m eights.learn.belief``, or a family model);
-- ``kernel``: where rollouts are played (after the tree's part of an iteration, which
-  stays on the engine): ``auto`` (default: on the compiled kernel,
-  :mod:`eights.fast.world`, when numba is installed and the kernel plays the rules,
+- ``kernel``: where the search runs: ``auto`` (default: in compiled code,
+  :mod:`eights.fast.search`, when numba is installed and the kernel plays the rules,
   else on the engine; on the engine too while ``eights play`` compiles the kernel in
-  the background, :mod:`eights.fast.cache`, and on the kernel from the first decision
-  after), ``on`` (the kernel; an error where it cannot) or ``off`` (the
-  engine). Both play the same policy (the kernel's ``greedy`` is
-  :func:`~eights.bots.basic.greedy_choice`, choice for choice) and reward a round
-  alike (:func:`outcome_rewards`); the kernel's draws come from its own generator,
-  seeded with the same number after every root action of a world, so the actions
-  still share their draws. numba is imported at the first decision that uses it;
+  the background, :mod:`eights.fast.cache`, and compiled from the first decision
+  after), ``on`` (compiled; an error where it cannot), ``off`` (the engine: the
+  reference) or ``rollout`` (the search before it was compiled: worlds and tree on
+  the engine, only the rollouts on the kernel, :mod:`eights.fast.world`). Compiled,
+  a world is dealt, played after every action, its tree descended and its round
+  played out on kernel states, several worlds a call, by the same algorithms as on
+  the engine step for step (``tests/test_compiled_search.py``: the same deal for the
+  same shuffle, the same iteration and tree for the same generator); its deals and
+  draws come from its own generator, seeded from the search's, so a decision differs
+  from the engine's world for world but not in distribution. Every path plays the
+  same rollout policy (the kernel's ``greedy`` is
+  :func:`~eights.bots.basic.greedy_choice`, choice for choice) and rewards a round
+  alike (:func:`outcome_rewards`); the draws after every root action of a world come
+  from a generator seeded with the same number, so the actions share their draws.
+  numba is imported at the first decision that uses it;
 - ``seed``: fixes the search's generator; by default it comes from the rng the
   game hands the bot, so a seeded game is reproducible with an iteration budget.
 """
@@ -92,13 +99,21 @@ import importlib.util
 import math
 import random
 import time as _time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from eights.bots.basic import greedy_choice
 from eights.bots.expert import ExpertBot
 from eights.bots.learned import LearnedBot
-from eights.bots.worlds import INFERENCES, Band, hand_bands, sample_weighted_world, sample_world
+from eights.bots.worlds import (
+    INFERENCES,
+    Band,
+    hand_bands,
+    sample_weighted_world,
+    sample_world,
+    unseen_cards,
+)
 from eights.engine.actions import Action
 from eights.engine.errors import RulesError
 from eights.engine.game import Game
@@ -109,7 +124,15 @@ if TYPE_CHECKING:
     from eights.bots.belief import BeliefModel
     from eights.fast.world import PlayOuts
 
-__all__ = ["KERNELS", "ISMCTSBot", "outcome_rewards", "round_rewards"]
+__all__ = [
+    "KERNELS",
+    "Evaluation",
+    "ISMCTSBot",
+    "outcome_rewards",
+    "reward_scale",
+    "round_rewards",
+    "round_win",
+]
 
 
 class _Node:
@@ -147,6 +170,213 @@ def outcome_rewards(rules: Rules, got: Sequence[int], winners: Sequence[int], sc
     return [won[s] + points * max(-1.0, min(1.0, sign * got[s] / scale))
             for s in range(len(got))]
 
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Every legal action of one decision played in the same sampled worlds (paired, common
+    random numbers for the draws after the action), from one seat's observation only:
+    :meth:`ISMCTSBot.evaluate`."""
+
+    actions: tuple[Action, ...]
+    wins: tuple[tuple[float, ...], ...]
+    """Per world, per action: the seat's win of the round, in [0, 1]: its team's in team
+    games (partners win together), a win shared with ``k`` winners of other teams (a tie)
+    counting ``1/k`` as in :func:`outcome_rewards`."""
+    points: tuple[tuple[float, ...], ...]
+    """Per world, per action: the seat's round points, signed so that more is better for the
+    seat (``own-hand`` points and placings negated), unscaled (0 where the rules do not
+    score)."""
+
+    @property
+    def worlds(self) -> int:
+        """The number of worlds every action was played in."""
+        return len(self.wins)
+
+    def win(self, i: int) -> float:
+        """Action ``i``'s mean win over the worlds."""
+        return _mean([w[i] for w in self.wins])
+
+    def win_se(self, i: int) -> float:
+        """The standard error of :meth:`win` (0 with one world)."""
+        return _se([w[i] for w in self.wins])
+
+    def paired(self, i: int, j: int) -> tuple[float, float]:
+        """Action ``i``'s mean win minus action ``j``'s, world by world, and its standard
+        error: the paired difference, the luck of the deal cancelled."""
+        diffs = [w[i] - w[j] for w in self.wins]
+        return _mean(diffs), _se(diffs)
+
+    def mean_points(self, i: int) -> float:
+        """Action ``i``'s mean signed points over the worlds."""
+        return _mean([p[i] for p in self.points])
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _se(xs: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    m = sum(xs) / n
+    return math.sqrt(max(0.0, sum((x - m) ** 2 for x in xs) / (n - 1)) / n)
+
+
+def reward_scale(seen: Observation) -> float:
+    """The points that count as a whole win in the search's reward (:func:`outcome_rewards`'s
+    ``scale``): a typical round's points for these rules and players."""
+    scoring = seen.rules.scoring
+    if scoring is Scoring.PLACINGS:  # TS12: 0 to n - 1 a round
+        return max(1.0, seen.players - 1.0)
+    if scoring is Scoring.ROUNDS_WON:  # SW11: 1 a round won, the win itself
+        return 1.0
+    points = seen.rules.points
+    typical = sum(points.values()) / max(1, len(points))
+    return max(1.0, typical * 6 * max(1, seen.players - 1))
+
+
+
+def round_win(rules: Rules, players: int, seat: int, winners: Sequence[int]) -> float:
+    """The share of a round's win that falls to ``seat``: its team's where partners play
+    (partners win together: 1), ``1/k`` of a win shared by ``k`` winning seats (or
+    teams: a tie), 0 for a round lost (the ``wins`` of :class:`Evaluation`)."""
+    if not winners:
+        return 0.0
+    if rules.has_teams(players):
+        return sum(1 for s in winners if s % 2 == seat % 2) / len(winners)
+    return (1.0 if seat in winners else 0.0) / len(winners)
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """A round played to its end from a world: points, winners, each seat's reward."""
+
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+    rewards: list[float]
+
+
+class _Worlds:
+    """The per-world code of one decision, shared by :meth:`ISMCTSBot.choose` and
+    :meth:`ISMCTSBot.evaluate`: each call of :meth:`play` samples a world from the
+    observation and plays it after some of the legal actions, with the same draws after
+    each (one tree below each action, grown over the worlds)."""
+
+    def __init__(self, iterate: Callable[..., _Outcome], seen: Observation, legal: Sequence[Action],
+                 playouts: PlayOuts | None, bands: dict[int, list[Band]] | None,
+                 probs: list[list[float]], seats: tuple[int, ...]) -> None:
+        self.iterate = iterate
+        self.seen = seen
+        self.legal = legal
+        self.playouts = playouts
+        self.bands = bands
+        self.probs = probs
+        self.seats = seats
+        self.scale = reward_scale(seen)
+        self.roots = [_Node() for _ in legal]
+
+    def play(self, search: random.Random, tried: Sequence[int], deadline: float | None,
+             pace: float) -> list[float] | None:
+        """Sample a world with ``search`` and play it after each action of ``tried`` (indices
+        into the legal actions): the observer's reward after each; ``None`` when the
+        thread's CPU clock, at ``pace`` seconds a rollout, would pass ``deadline`` (the world
+        is then left unfinished)."""
+        outcomes = self._world(search, tried, deadline, pace)
+        if outcomes is None:
+            return None
+        return [outcome.rewards[self.seen.seat] for outcome in outcomes]
+
+    def outcomes(self, search: random.Random, worlds: int) -> tuple[
+            tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
+        """``worlds`` worlds, each played after every legal action: per world, per action,
+        the observer's win (:func:`round_win`) and signed points (:class:`Evaluation`)."""
+        seen = self.seen
+        rules, players, me = seen.rules, seen.players, seen.seat
+        sign = -1.0 if rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
+        tried = list(range(len(self.legal)))
+        wins: list[tuple[float, ...]] = []
+        points: list[tuple[float, ...]] = []
+        for _ in range(worlds):
+            results = self._world(search, tried, None, 0.0)
+            assert results is not None  # no deadline: every world is finished
+            wins.append(tuple(round_win(rules, players, me, result.winners)
+                              for result in results))
+            points.append(tuple(sign * result.points[me] for result in results))
+        return tuple(wins), tuple(points)
+
+    def _world(self, search: random.Random, tried: Sequence[int], deadline: float | None,
+               pace: float) -> list[_Outcome] | None:
+        seen = self.seen
+        world = (sample_world(seen, search, self.bands) if self.bands is not None
+                 else sample_weighted_world(seen, search, self.probs, self.seats))
+        draws = search.getrandbits(64)
+        out: list[_Outcome] = []
+        for i in tried:
+            if deadline is not None and _time.thread_time() + 2 * pace >= deadline:
+                return None
+            play = random.Random(draws)  # the same draws after every action
+            game = world.clone(play)
+            game.push(self.legal[i])
+            out.append(self.iterate(self.roots[i], game, play, self.scale, seen.seat,
+                                    self.playouts, draws))
+        return out
+
+
+
+class _CompiledWorlds:
+    """The per-world code of one decision in compiled code
+    (:class:`eights.fast.search.CompiledWorlds`): the same worlds, descent and rollouts as
+    :class:`_Worlds`, dealt and played on kernel states, several worlds a call."""
+
+    def __init__(self, bot: ISMCTSBot, seen: Observation, legal: Sequence[Action],
+                 playouts: PlayOuts, bands: dict[int, list[Band]] | None,
+                 probs: list[list[float]], seats: tuple[int, ...], seed: int) -> None:
+        from eights.codes import action_code
+        from eights.fast.search import CompiledWorlds
+
+        self.seen = seen
+        self.legal = legal
+        self.playouts: PlayOuts | None = playouts
+        order = [] if not bands else sorted(
+            ((sum(row), seat, count, row) for seat, rows in bands.items()
+             if seat != seen.seat for count, row in rows), reverse=True)  # as sample_world
+        weighted = None
+        if bands is None:
+            import numpy as np
+
+            weighted = np.array(probs, dtype=np.float64)
+        self.sign = -1.0 if seen.rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
+        self.worlds = CompiledWorlds(
+            playouts.kt, seen, [action_code(a) for a in legal], unseen_cards(seen),
+            bands=[(seat, count, row) for _, seat, count, row in order], probs=weighted,
+            seats=seats, tree=TREE_CODES[bot.tree], c=bot.c, policies=playouts.policies,
+            scale=reward_scale(seen), points=bot.points, sign=self.sign, seed=seed)
+
+    def outcomes(self, search: random.Random, worlds: int) -> tuple[
+            tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
+        """As :meth:`_Worlds.outcomes`, in compiled calls of up to 256 worlds."""
+        import numpy as np
+
+        seen = self.seen
+        me = seen.seat
+        teams = seen.rules.has_teams(seen.players)
+        team = np.array([(s % 2 == me % 2) if teams else s == me
+                         for s in range(seen.players)], dtype=np.float64)
+        tried = list(range(len(self.legal)))
+        wins: list[tuple[float, ...]] = []
+        points: list[tuple[float, ...]] = []
+        left = worlds
+        while left:
+            count = min(left, 256)
+            left -= count
+            _, got, won = self.worlds.play(tried, count)
+            winners = won.sum(axis=2)
+            share = np.where(winners > 0, (won * team).sum(axis=2) / np.maximum(winners, 1),
+                             0.0)
+            wins += map(tuple, share.tolist())
+            points += map(tuple, (self.sign * got[:, :, me]).astype(np.float64).tolist())
+        return tuple(wins), tuple(points)
 
 class ISMCTSBot:
     """ISMCTS with a paired root and a safe choice (see the module text)."""
@@ -209,6 +439,8 @@ class ISMCTSBot:
         self.last_iterations = 0
         self.last_kernel = False
         """Whether the last decision's rollouts were played on the compiled kernel."""
+        self.last_compiled = False
+        """Whether the last decision was searched in compiled code (worlds, tree, rollouts)."""
         self.last_stats: list[tuple[Action, int, float, float]] = []
         """Per action of the last decision: rollouts, mean reward, paired advantage over the prior."""
 
@@ -216,13 +448,94 @@ class ISMCTSBot:
                rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        playouts = self._kernel_for(observation.rules, observation.players)
+        self._kernel_for(observation.rules, observation.players)  # made before the clock runs
         start = _time.thread_time()
         search = random.Random(self.seed if self.seed is not None else rng.getrandbits(64))
         legal = list(legal)
         k = len(legal)
         base = 0 if self.prior is None else legal.index(self.prior.choose(observation, legal, search))
-        me = observation.seat
+        worlds_of = self._worlds_of(observation, legal, search)
+        total = [0.0] * k
+        gain = [0.0] * k
+        gain_sq = [0.0] * k
+        count_ = [0] * k
+        live = [i for i in range(k) if i != base or self.prior is None]
+        # 1% held back for the rollout in flight (one runs long now and then)
+        deadline = None if self.time is None else start + 0.99 * self.time
+        worlds = rollouts = 0
+        wall_began = _time.perf_counter()  # read first: the wall time since bounds the CPU's
+        began = _time.thread_time()
+        if isinstance(worlds_of, _CompiledWorlds):
+            total, gain, gain_sq, count_, worlds, rollouts = self._compiled_loop(
+                worlds_of, base, deadline, began, wall_began)
+        while live and isinstance(worlds_of, _Worlds):  # on the engine: a world at a time
+            if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
+                break
+            pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
+            tried = live if self.prior is None else [base, *live]
+            values = worlds_of.play(search, tried, None if worlds < 2 else deadline, pace)
+            if values is None:
+                break  # the budget is spent: this world is left unfinished, uncounted
+            worlds += 1
+            rollouts += len(tried)
+            anchor = values[0] if self.prior is not None else 0.0
+            for i, value in zip(tried, values, strict=True):
+                total[i] += value
+                count_[i] += 1
+                d = value - anchor
+                gain[i] += d
+                gain_sq[i] += d * d
+            if self.prior is not None and self.prune and worlds >= PRUNE_AFTER and (
+                    worlds % PRUNE_EVERY == 0):
+                # an action that cannot beat the prior is no longer searched
+                live = [i for i in live
+                        if _bound(gain[i], gain_sq[i], count_[i], -self.prune) >= 0]
+        self.last_iterations = rollouts
+        self.last_kernel = worlds_of.playouts is not None
+        self.last_compiled = isinstance(worlds_of, _CompiledWorlds)
+        self.last_stats = [(legal[i], count_[i], total[i] / max(1, count_[i]),
+                            gain[i] / max(1, count_[i])) for i in range(k)]
+        if self.prior is None:
+            return legal[max(range(k), key=lambda i: total[i] / max(1, count_[i]))]
+        best, best_bound = base, 0.0
+        for i in range(k):
+            if i != base and count_[i] >= 2:
+                bound = _bound(gain[i], gain_sq[i], count_[i], self.z)
+                if bound > best_bound:
+                    best, best_bound = i, bound
+        return legal[best]
+
+    def evaluate(self, observation: Observation, legal: Sequence[Action], rng: random.Random,
+                 worlds: int) -> Evaluation:
+        """Play every action in ``legal`` in each of ``worlds`` worlds sampled from
+        ``observation`` alone (the bot's options decide how: ``worlds=bands|belief``,
+        ``infer``, ``rollout``, ``tree``, ``kernel``...), with the same draws after every
+        action of a world: no prior, no pruning, no time budget. Deterministic for a given
+        state of ``rng`` (or the bot's ``seed``).
+
+        The search's own per-world code (:meth:`choose` plays the same worlds the same
+        way); the trees below the actions (``tree=own``, ``all``) grow over the worlds.
+        """
+        if worlds < 1:
+            raise ValueError(f"ismcts evaluate: worlds must be 1 or more, not {worlds}")
+        if not legal:
+            raise ValueError("ismcts evaluate: no legal action to evaluate")
+        self._kernel_for(observation.rules, observation.players)
+        search = random.Random(self.seed if self.seed is not None else rng.getrandbits(64))
+        legal = list(legal)
+        worlds_of = self._worlds_of(observation, legal, search)
+        wins, points = worlds_of.outcomes(search, worlds)
+        self.last_iterations = worlds * len(legal)
+        self.last_kernel = worlds_of.playouts is not None
+        self.last_compiled = isinstance(worlds_of, _CompiledWorlds)
+        return Evaluation(tuple(legal), wins, points)
+
+    def _worlds_of(self, observation: Observation, legal: Sequence[Action],
+                   search: random.Random) -> _Worlds | _CompiledWorlds:
+        """The per-world code of one decision: on the engine (:class:`_Worlds`, its rollouts
+        on the kernel with ``kernel=rollout``), or compiled (:class:`_CompiledWorlds`, the
+        default where the kernel plays the rules; it takes its seed from ``search``)."""
+        playouts = self._kernel_for(observation.rules, observation.players)
         bands: dict[int, list[Band]] | None = None
         probs: list[list[float]] = []
         seats: tuple[int, ...] = ()
@@ -230,74 +543,55 @@ class ISMCTSBot:
             probs, seats = self._belief_for(observation).deal_probs(observation)
         else:
             bands = hand_bands(observation, self.infer)
-        scale = self._scale(observation)
-        roots = [_Node() for _ in legal]
-        total = [0.0] * k
-        gain = [0.0] * k
-        gain_sq = [0.0] * k
-        count = [0] * k
-        live = [i for i in range(k) if i != base or self.prior is None]
-        # 1% held back for the rollout in flight (one runs long now and then)
-        deadline = None if self.time is None else start + 0.99 * self.time
-        worlds = rollouts = 0
-        began = _time.thread_time()
-        while live:
-            if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
-                break
-            pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
-            world = (sample_world(observation, search, bands) if bands is not None
-                     else sample_weighted_world(observation, search, probs, seats))
-            draws = search.getrandbits(64)
-            tried = live if self.prior is None else [base, *live]
-            values = {}
-            for i in tried:
-                if deadline is not None and worlds >= 2 and (
-                        _time.thread_time() + 2 * pace >= deadline):
-                    break  # the budget is spent: this world is left unfinished, uncounted
-                play = random.Random(draws)  # the same draws after every action
-                game = world.clone(play)
-                game.push(legal[i])
-                values[i] = self._iterate(roots[i], game, play, scale, me, playouts,
-                                          draws)[me]
-            if len(values) < len(tried):
-                break
-            worlds += 1
-            rollouts += len(tried)
-            anchor = values[base] if self.prior is not None else 0.0
-            for i, value in values.items():
-                total[i] += value
-                count[i] += 1
-                d = value - anchor
-                gain[i] += d
-                gain_sq[i] += d * d
-            if self.prior is not None and self.prune and worlds >= PRUNE_AFTER and (
-                    worlds % PRUNE_EVERY == 0):
-                # an action that cannot beat the prior is no longer searched
-                live = [i for i in live if _bound(gain[i], gain_sq[i], count[i], -self.prune) >= 0]
-        self.last_iterations = rollouts
-        self.last_kernel = playouts is not None
-        self.last_stats = [(legal[i], count[i], total[i] / max(1, count[i]),
-                            gain[i] / max(1, count[i])) for i in range(k)]
-        if self.prior is None:
-            return legal[max(range(k), key=lambda i: total[i] / max(1, count[i]))]
-        best, best_bound = base, 0.0
-        for i in range(k):
-            if i != base and count[i] >= 2:
-                bound = _bound(gain[i], gain_sq[i], count[i], self.z)
-                if bound > best_bound:
-                    best, best_bound = i, bound
-        return legal[best]
+        if playouts is not None and self.kernel != "rollout":
+            return _CompiledWorlds(self, observation, legal, playouts, bands, probs, seats,
+                                   search.getrandbits(64))
+        return _Worlds(self._iterate, observation, legal, playouts, bands, probs, seats)
+
+    def _compiled_loop(self, worlds_of: _CompiledWorlds, base: int, deadline: float | None,
+                       began: float, wall_began: float) -> tuple[
+                           list[float], list[float], list[float], list[int], int, int]:
+        """:meth:`choose`'s loop over worlds in compiled code
+        (:meth:`eights.fast.search.CompiledWorlds.decide`), a call every 64 worlds at
+        most, the clock read between calls: the actions' totals, gains over the prior and
+        their squares, counts, and the worlds and rollouts played."""
+        import numpy as np
+
+        worlds = worlds_of.worlds
+        k = len(worlds_of.legal)
+        prior = self.prior is not None
+        live = np.array([int(i != base or not prior) for i in range(k)], dtype=np.int64)
+        total, gain, gain_sq = np.zeros(k), np.zeros(k), np.zeros(k)
+        count = np.zeros(k, dtype=np.int64)
+        done = np.zeros(2, dtype=np.int64)
+        iterations = -1 if self.iterations is None else self.iterations
+        while True:
+            played, rollouts = int(done[0]), int(done[1])
+            max_worlds, max_rollouts = MAX_BATCH, -1
+            if deadline is not None:
+                if played < 2:
+                    max_worlds = 2 - played  # the pace is known from the second world on
+                else:
+                    # the thread's CPU clock costs microseconds to read: the wall clock,
+                    # which runs at least as fast, says first whether the call surely fits
+                    spent = _time.perf_counter() - wall_began
+                    max_rollouts = _fits(deadline, began + spent, spent / rollouts)
+                    if max_rollouts < MAX_BATCH * k:
+                        now = _time.thread_time()
+                        max_rollouts = _fits(deadline, now, (now - began) / rollouts)
+                    if max_rollouts <= 0:
+                        break  # the budget is spent
+            worlds.decide(base if prior else -1, live, total, gain, gain_sq, count, done,
+                          iterations, self.prune if prior else 0.0, PRUNE_AFTER, PRUNE_EVERY,
+                          max_worlds, max_rollouts)
+            if done[0] == played:
+                break  # the race is run, the budget spent or the iterations played
+        return (total.tolist(), gain.tolist(), gain_sq.tolist(), count.tolist(), int(done[0]),
+                int(done[1]))
 
     @staticmethod
     def _scale(seen: Observation) -> float:
-        scoring = seen.rules.scoring
-        if scoring is Scoring.PLACINGS:  # TS12: 0 to n - 1 a round
-            return max(1.0, seen.players - 1.0)
-        if scoring is Scoring.ROUNDS_WON:  # SW11: 1 a round won, the win itself
-            return 1.0
-        points = seen.rules.points
-        typical = sum(points.values()) / max(1, len(points))
-        return max(1.0, typical * 6 * max(1, seen.players - 1))
+        return reward_scale(seen)
 
     def _belief_for(self, seen: Observation) -> BeliefModel:
         """The belief model given as ``belief``, else the one shipped for ``seen``'s rules."""
@@ -314,8 +608,9 @@ class ISMCTSBot:
         return model
 
     def _kernel_for(self, rules: Rules, players: int) -> PlayOuts | None:
-        """The kernel's play-outs for these rules and players, or ``None`` for rollouts on
-        the engine (``kernel=off``; ``auto`` without numba, for rules the kernel does not
+        """The kernel's play-outs for these rules and players (its tables and policies: the
+        compiled search, or the rollouts of ``kernel=rollout``), or ``None`` for the search
+        on the engine (``kernel=off``; ``auto`` without numba, for rules the kernel does not
         play, or while the background compile :func:`eights.fast.cache.warm_in_background`
         runs). Made once per rule set and player count, compiled (or loaded from numba's
         cache) before any clock runs."""
@@ -323,11 +618,11 @@ class ISMCTSBot:
         if key in self._playouts:
             return self._playouts[key]
         playouts = None
-        if self.kernel == "on" or (self.kernel == "auto"
+        if self.kernel == "on" or (self.kernel in ("auto", "rollout")
                                    and importlib.util.find_spec("numba") is not None):
             from eights.fast.cache import warming
 
-            if self.kernel == "auto" and warming():
+            if self.kernel != "on" and warming():
                 return None  # compiled in the background (eights play): the engine until then
             from eights.fast.tables import KernelUnsupported, check_supported
 
@@ -344,14 +639,18 @@ class ISMCTSBot:
                 playouts = PlayOuts(rules, players, "random" if self.rollout == "random"
                                     else "greedy", self.epsilon)
                 playouts.play(Game(rules, players, seed=0), 0)  # compiled (or loaded) now
+                if self.kernel != "rollout":
+                    from eights.fast.search import warm
+
+                    warm(playouts.kt, players, playouts.policies)
         self._playouts[key] = playouts
         return playouts
 
     def _iterate(self, root: _Node, game: Game, rng: random.Random, scale: float,
-                 me: int, playouts: PlayOuts | None = None, draws: int = 0) -> list[float]:
+                 me: int, playouts: PlayOuts | None = None, draws: int = 0) -> _Outcome:
         """One descent of ``root``'s tree in ``game`` (already past the root action),
         then a rollout (on the kernel when ``playouts`` are given, its draws seeded by
-        ``draws``); the rewards, backed up along the path."""
+        ``draws``); the round's outcome, its rewards backed up along the path."""
         path: list[tuple[_Node, int]] = []
         node = root
         c = self.c
@@ -389,21 +688,31 @@ class ISMCTSBot:
             path.append((node, player))
         if playouts is not None and not game.over:
             out = playouts.play(game, draws)
-            rewards = outcome_rewards(game.rules, out.points, out.winners, scale, self.points)
+            got, winners = out.points, out.winners
         else:
             while not game.over:
                 game.push(self._policy(game, game.legal, rng))
-            rewards = round_rewards(game, scale, self.points)
+            got, winners = tuple(game.round_points or [0] * game.n), tuple(game.round_winners or ())
+        rewards = outcome_rewards(game.rules, got, winners, scale, self.points)
         root.visits += 1
         for node, player in path:
             node.visits += 1
             node.reward += rewards[player]
-        return rewards
+        return _Outcome(got, winners, rewards)
 
     def _policy(self, game: Game, legal: Sequence[Action], rng: random.Random) -> Action:
         if self.rollout == "random" or (self.epsilon and rng.random() < self.epsilon):
             return legal[int(rng.random() * len(legal))]
         return greedy_choice(legal, game.hands[game.to_move], game.tables)
+
+
+def _fits(deadline: float, now: float, pace: float) -> int:
+    """The rollouts that fit before ``deadline`` at ``pace`` seconds each, as on the engine:
+    none begun that would end past it (two rollouts' time held back)."""
+    room = deadline - now - 2 * pace
+    if room <= 0:
+        return 0
+    return 10**9 if pace <= 0 else int(room / pace)
 
 
 def _bound(total: float, squares: float, n: int, z: float) -> float:
@@ -422,9 +731,16 @@ PRUNE_AFTER = 16
 PRUNE_EVERY = 4
 """Worlds between two pruning checks."""
 
-KERNELS = ("auto", "on", "off")
-"""Where rollouts are played: the compiled kernel when it can (``auto``), always (``on``:
-an error where it cannot), never (``off``: the engine)."""
+KERNELS = ("auto", "on", "off", "rollout")
+"""Where the search runs: compiled when the kernel can (``auto``), always (``on``: an error
+where it cannot), never (``off``: the engine), or on the engine but for the rollouts
+(``rollout``: the search before it was compiled)."""
+
+TREE_CODES = {"none": 0, "own": 1, "all": 2}
+"""The ``tree`` option as :mod:`eights.fast.search` codes it."""
+
+MAX_BATCH = 64
+"""Worlds the compiled search plays in one call at most (its clock is read between)."""
 
 WORLDS = ("bands", "belief")
 """How worlds are dealt: within the bands of ``infer``, or by the belief model."""

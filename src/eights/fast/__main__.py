@@ -37,6 +37,7 @@ from eights.fast.batch import RoundTallies
 from eights.fast.cache import mark_ready
 from eights.fast.observe import observation
 from eights.fast.progress import reporting
+from eights.fast.search import warm as warm_search
 from eights.fast.selfplay import Tables
 from eights.fast.vector import TableBatch
 from eights.fast.world import PlayOuts
@@ -74,6 +75,12 @@ def _one_round() -> None:
                         np.empty(N_ACTIONS, dtype=np.int64))
 
 
+def _search() -> None:
+    playouts = PlayOuts(load_rules("classic"), 2)
+    playouts.play(Game(load_rules("classic"), 2, seed=1), seed=1)
+    warm_search(playouts.kt, 2, playouts.policies)  # the search's worlds (ISMCTS)
+
+
 STEPS: list[tuple[str, Callable[[], object]]] = [
     ("the batched environment (eights.rl.EightsVectorEnv, TableBatch)", _batched),
     ("the batched environment's policy opponents", _batched_callable),
@@ -87,6 +94,7 @@ STEPS: list[tuple[str, Callable[[], object]]] = [
     ("the search's play-outs (ismcts)",
      lambda: PlayOuts(load_rules("classic"), 2).play(Game(load_rules("classic"), 2, seed=1),
                                                      seed=1)),
+    ("the search in compiled code (ismcts: worlds, tree, rollouts)", _search),
 ]
 """What :func:`warm` calls, in order: the batched environment first (a researcher's first
 need), each step compiling the entry points it reaches."""

@@ -93,7 +93,7 @@ def watch_supervisor() -> bool:
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(ORPHAN_STOP)
         log.error("did not stop within %g s of the supervisor's end: exiting", ORPHAN_STOP)
-        os._exit(1)
+        os.kill(os.getpid(), signal.SIGKILL)
 
     threading.Thread(target=watch, name="eights-supervisor-watch", daemon=True).start()
     return True
@@ -112,7 +112,7 @@ def _dies_with_parent() -> Any:
     def child() -> None:
         prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:
-            os._exit(1)
+            os.kill(os.getpid(), signal.SIGKILL)
 
     return child
 
@@ -133,7 +133,7 @@ def per_address_bound(serve_args: Sequence[str]) -> int | None:
 
 def render_haproxy(template: str, *, bind: str, servers: Sequence[int | str | Path],
                    per_address: int | None = None, stats: Path | None = None) -> str:
-    """``template`` (``deploy/haproxy.cfg``) listening on ``bind`` (``host:port``), each
+    r"""``template`` (``deploy/haproxy.cfg``) listening on ``bind`` (``host:port``), each
     backend's servers being ``servers``: local ports, or the paths of Unix sockets. With
     ``per_address``, the connections one address may hold at once through the proxy; with
     ``stats``, HAProxy's runtime API on that Unix socket (``show table eights``).
