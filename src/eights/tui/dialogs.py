@@ -183,10 +183,12 @@ class RoundOverScreen(ModalScreen[str]):
     """Every hand revealed, the points and the totals.
 
     Answers ``next`` (Enter, n), ``quit`` (q), or once the match is over ``leave``
-    (Enter, q, Escape) or ``new`` (n: a new match).
+    (Enter, q, Escape) or ``new`` (n: a new match); with ``review``, ``review`` (r: the
+    review of the round, :mod:`eights.tui.review`).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "review", show=False),
         Binding("enter", "next", show=False),
         Binding("n", "new", show=False),
         Binding("q", "quit_game", show=False),
@@ -194,8 +196,11 @@ class RoundOverScreen(ModalScreen[str]):
     ]
 
     def __init__(self, obs: Observation, names: Sequence[str], summary: Sequence[str],
-                 _: Translator, places: Sequence[int] | None = None) -> None:
+                 _: Translator, places: Sequence[int] | None = None, *,
+                 review: bool = False) -> None:
         super().__init__()
+        self.review = review
+        """``r`` opens the review of the round (a person's hand was shown)."""
         self.obs = obs
         self.names = list(names)
         self.summary = list(summary)
@@ -241,6 +246,8 @@ class RoundOverScreen(ModalScreen[str]):
                 hint = _("The match is over. n: a new match · q or Enter: leave")
             else:
                 hint = _("Enter or n: next round · q: quit")
+            if self.review:
+                hint = _("{keys} · r: review your play", keys=hint)
             yield Static(hint, classes="hint")
 
     def on_mount(self) -> None:
@@ -257,6 +264,12 @@ class RoundOverScreen(ModalScreen[str]):
 
     def action_next(self) -> None:
         self.dismiss("leave" if self.obs.match_over else "next")
+
+    def action_review(self) -> None:
+        if self.review:
+            self.dismiss("review")
+        else:
+            self.app.bell()
 
     def action_new(self) -> None:
         self.dismiss("new" if self.obs.match_over else "next")
