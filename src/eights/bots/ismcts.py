@@ -91,6 +91,7 @@ import math
 import random
 import time as _time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from eights.bots.basic import greedy_choice
@@ -107,7 +108,8 @@ if TYPE_CHECKING:
     from eights.bots.belief import BeliefModel
     from eights.fast.world import PlayOuts
 
-__all__ = ["KERNELS", "ISMCTSBot", "outcome_rewards", "round_rewards"]
+__all__ = ["KERNELS", "Evaluation", "ISMCTSBot", "outcome_rewards", "round_rewards",
+           "round_win"]
 
 
 class _Node:
@@ -144,6 +146,118 @@ def outcome_rewards(rules: Rules, got: Sequence[int], winners: Sequence[int], sc
     sign = -1.0 if rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
     return [won[s] + points * max(-1.0, min(1.0, sign * got[s] / scale))
             for s in range(len(got))]
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Every legal action of one decision played in the same sampled worlds (paired, common
+    random numbers for the draws after the action), from one seat's observation only:
+    :meth:`ISMCTSBot.evaluate`."""
+
+    actions: tuple[Action, ...]
+    wins: tuple[tuple[float, ...], ...]
+    """Per world, per action: the seat's win of the round, in [0, 1]: its team's in team
+    games (partners win together), a win shared with ``k`` winners of other teams (a tie)
+    counting ``1/k`` as in :func:`outcome_rewards`."""
+    points: tuple[tuple[float, ...], ...]
+    """Per world, per action: the seat's round points, signed so that more is better for the
+    seat (``own-hand`` points and placings negated), unscaled (0 where the rules do not
+    score)."""
+
+    @property
+    def worlds(self) -> int:
+        """The number of worlds every action was played in."""
+        return len(self.wins)
+
+    def win(self, i: int) -> float:
+        """Action ``i``'s mean win over the worlds."""
+        return _mean([w[i] for w in self.wins])
+
+    def win_se(self, i: int) -> float:
+        """The standard error of :meth:`win` (0 with one world)."""
+        return _se([w[i] for w in self.wins])
+
+    def paired(self, i: int, j: int) -> tuple[float, float]:
+        """Action ``i``'s mean win minus action ``j``'s, world by world, and its standard
+        error: the paired difference, the luck of the deal cancelled."""
+        diffs = [w[i] - w[j] for w in self.wins]
+        return _mean(diffs), _se(diffs)
+
+    def mean_points(self, i: int) -> float:
+        """Action ``i``'s mean signed points over the worlds."""
+        return _mean([p[i] for p in self.points])
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _se(xs: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    m = sum(xs) / n
+    return math.sqrt(max(0.0, sum((x - m) ** 2 for x in xs) / (n - 1)) / n)
+
+
+def round_win(rules: Rules, players: int, seat: int, winners: Sequence[int]) -> float:
+    """The share of a round's win that falls to ``seat``: its team's where partners play
+    (partners win together: 1), ``1/k`` of a win shared by ``k`` winning seats (or
+    teams: a tie), 0 for a round lost (the ``wins`` of :class:`Evaluation`)."""
+    if not winners:
+        return 0.0
+    if rules.has_teams(players):
+        return sum(1 for s in winners if s % 2 == seat % 2) / len(winners)
+    return (1.0 if seat in winners else 0.0) / len(winners)
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """A round played to its end from a world: points, winners, each seat's reward."""
+
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+    rewards: list[float]
+
+
+class _Worlds:
+    """The per-world code of one decision, shared by :meth:`ISMCTSBot.choose` and
+    :meth:`ISMCTSBot.evaluate`: each call of :meth:`play` samples a world from the
+    observation and plays it after some of the legal actions, with the same draws after
+    each (one tree below each action, grown over the worlds)."""
+
+    def __init__(self, bot: ISMCTSBot, seen: Observation, legal: Sequence[Action],
+                 playouts: PlayOuts | None, bands: dict[int, list[Band]] | None,
+                 probs: list[list[float]], seats: tuple[int, ...]) -> None:
+        self.bot = bot
+        self.seen = seen
+        self.legal = legal
+        self.playouts = playouts
+        self.bands = bands
+        self.probs = probs
+        self.seats = seats
+        self.scale = bot._scale(seen)
+        self.roots = [_Node() for _ in legal]
+
+    def play(self, search: random.Random, tried: Sequence[int], deadline: float | None,
+             pace: float) -> list[_Outcome] | None:
+        """Sample a world with ``search`` and play it after each action of ``tried`` (indices
+        into the legal actions); ``None`` when the thread's CPU clock, at ``pace`` seconds a
+        rollout, would pass ``deadline`` (the world is then left unfinished)."""
+        seen = self.seen
+        world = (sample_world(seen, search, self.bands) if self.bands is not None
+                 else sample_weighted_world(seen, search, self.probs, self.seats))
+        draws = search.getrandbits(64)
+        out: list[_Outcome] = []
+        for i in tried:
+            if deadline is not None and _time.thread_time() + 2 * pace >= deadline:
+                return None
+            play = random.Random(draws)  # the same draws after every action
+            game = world.clone(play)
+            game.push(self.legal[i])
+            out.append(self.bot._iterate(self.roots[i], game, play, self.scale, seen.seat,
+                                         self.playouts, draws))
+        return out
 
 
 class ISMCTSBot:
@@ -214,22 +328,14 @@ class ISMCTSBot:
                rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        playouts = self._kernel_for(observation.rules, observation.players)
+        self._kernel_for(observation.rules, observation.players)  # made before the clock runs
         start = _time.thread_time()
         search = random.Random(self.seed if self.seed is not None else rng.getrandbits(64))
         legal = list(legal)
         k = len(legal)
         base = 0 if self.prior is None else legal.index(self.prior.choose(observation, legal, search))
         me = observation.seat
-        bands: dict[int, list[Band]] | None = None
-        probs: list[list[float]] = []
-        seats: tuple[int, ...] = ()
-        if self.worlds == "belief":
-            probs, seats = self._belief_for(observation).deal_probs(observation)
-        else:
-            bands = hand_bands(observation, self.infer)
-        scale = self._scale(observation)
-        roots = [_Node() for _ in legal]
+        worlds_of = self._worlds_of(observation, legal)
         total = [0.0] * k
         gain = [0.0] * k
         gain_sq = [0.0] * k
@@ -243,24 +349,13 @@ class ISMCTSBot:
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
             pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
-            world = (sample_world(observation, search, bands) if bands is not None
-                     else sample_weighted_world(observation, search, probs, seats))
-            draws = search.getrandbits(64)
             tried = live if self.prior is None else [base, *live]
-            values = {}
-            for i in tried:
-                if deadline is not None and worlds >= 2 and (
-                        _time.thread_time() + 2 * pace >= deadline):
-                    break  # the budget is spent: this world is left unfinished, uncounted
-                play = random.Random(draws)  # the same draws after every action
-                game = world.clone(play)
-                game.push(legal[i])
-                values[i] = self._iterate(roots[i], game, play, scale, me, playouts,
-                                          draws)[me]
-            if len(values) < len(tried):
-                break
+            results = worlds_of.play(search, tried, None if worlds < 2 else deadline, pace)
+            if results is None:
+                break  # the budget is spent: this world is left unfinished, uncounted
             worlds += 1
             rollouts += len(tried)
+            values = {i: result.rewards[me] for i, result in zip(tried, results, strict=True)}
             anchor = values[base] if self.prior is not None else 0.0
             for i, value in values.items():
                 total[i] += value
@@ -273,7 +368,7 @@ class ISMCTSBot:
                 # an action that cannot beat the prior is no longer searched
                 live = [i for i in live if _bound(gain[i], gain_sq[i], count[i], -self.prune) >= 0]
         self.last_iterations = rollouts
-        self.last_kernel = playouts is not None
+        self.last_kernel = worlds_of.playouts is not None
         self.last_stats = [(legal[i], count[i], total[i] / max(1, count[i]),
                             gain[i] / max(1, count[i])) for i in range(k)]
         if self.prior is None:
@@ -285,6 +380,52 @@ class ISMCTSBot:
                 if bound > best_bound:
                     best, best_bound = i, bound
         return legal[best]
+
+    def evaluate(self, observation: Observation, legal: Sequence[Action], rng: random.Random,
+                 worlds: int) -> Evaluation:
+        """Play every action in ``legal`` in each of ``worlds`` worlds sampled from
+        ``observation`` alone (the bot's options decide how: ``worlds=bands|belief``,
+        ``infer``, ``rollout``, ``tree``, ``kernel``...), with the same draws after every
+        action of a world: no prior, no pruning, no time budget. Deterministic for a given
+        state of ``rng`` (or the bot's ``seed``).
+
+        The search's own per-world code (:meth:`choose` plays the same worlds the same
+        way); the trees below the actions (``tree=own``, ``all``) grow over the worlds.
+        """
+        if worlds < 1:
+            raise ValueError(f"ismcts evaluate: worlds must be 1 or more, not {worlds}")
+        if not legal:
+            raise ValueError("ismcts evaluate: no legal action to evaluate")
+        search = random.Random(self.seed if self.seed is not None else rng.getrandbits(64))
+        legal = list(legal)
+        me = observation.seat
+        worlds_of = self._worlds_of(observation, legal)
+        tried = list(range(len(legal)))
+        sign = -1.0 if observation.rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
+        rules, players = observation.rules, observation.players
+        wins: list[tuple[float, ...]] = []
+        points: list[tuple[float, ...]] = []
+        for _ in range(worlds):
+            results = worlds_of.play(search, tried, None, 0.0)
+            assert results is not None  # no deadline: every world is finished
+            wins.append(tuple(round_win(rules, players, me, result.winners)
+                              for result in results))
+            points.append(tuple(sign * result.points[me] for result in results))
+        self.last_iterations = worlds * len(legal)
+        self.last_kernel = worlds_of.playouts is not None
+        return Evaluation(tuple(legal), tuple(wins), tuple(points))
+
+    def _worlds_of(self, observation: Observation, legal: Sequence[Action]) -> _Worlds:
+        """The per-world code of one decision (see :class:`_Worlds`)."""
+        playouts = self._kernel_for(observation.rules, observation.players)
+        bands: dict[int, list[Band]] | None = None
+        probs: list[list[float]] = []
+        seats: tuple[int, ...] = ()
+        if self.worlds == "belief":
+            probs, seats = self._belief_for(observation).deal_probs(observation)
+        else:
+            bands = hand_bands(observation, self.infer)
+        return _Worlds(self, observation, legal, playouts, bands, probs, seats)
 
     @staticmethod
     def _scale(seen: Observation) -> float:
@@ -345,10 +486,10 @@ class ISMCTSBot:
         return playouts
 
     def _iterate(self, root: _Node, game: Game, rng: random.Random, scale: float,
-                 me: int, playouts: PlayOuts | None = None, draws: int = 0) -> list[float]:
+                 me: int, playouts: PlayOuts | None = None, draws: int = 0) -> _Outcome:
         """One descent of ``root``'s tree in ``game`` (already past the root action),
         then a rollout (on the kernel when ``playouts`` are given, its draws seeded by
-        ``draws``); the rewards, backed up along the path."""
+        ``draws``); the round's outcome, its rewards backed up along the path."""
         path: list[tuple[_Node, int]] = []
         node = root
         c = self.c
@@ -386,16 +527,17 @@ class ISMCTSBot:
             path.append((node, player))
         if playouts is not None and not game.over:
             out = playouts.play(game, draws)
-            rewards = outcome_rewards(game.rules, out.points, out.winners, scale, self.points)
+            got, winners = out.points, out.winners
         else:
             while not game.over:
                 game.push(self._policy(game, game.legal, rng))
-            rewards = round_rewards(game, scale, self.points)
+            got, winners = tuple(game.round_points or [0] * game.n), tuple(game.round_winners or ())
+        rewards = outcome_rewards(game.rules, got, winners, scale, self.points)
         root.visits += 1
         for node, player in path:
             node.visits += 1
             node.reward += rewards[player]
-        return rewards
+        return _Outcome(got, winners, rewards)
 
     def _policy(self, game: Game, legal: Sequence[Action], rng: random.Random) -> Action:
         if self.rollout == "random" or (self.epsilon and rng.random() < self.epsilon):
