@@ -69,7 +69,7 @@ __all__ = [
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The marks of a decision, from the best to the worst."""
 
-QUALITIES: dict[str, int] = {"fast": 40, "normal": 120, "deep": 480}
+QUALITIES: dict[str, int] = {"fast": 100, "normal": 500, "deep": 2000}
 """Worlds sampled per decision at each quality (every legal action is played in each)."""
 
 BEST = 0.01

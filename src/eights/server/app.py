@@ -32,6 +32,7 @@ from eights.server.protocol import (
     event,
     parse_message,
 )
+from eights.server.review import Reviewer, add_review_routes
 from eights.server.room import BOTS, Connection, Room
 from eights.server.store import Store
 from eights.server.thinking import Pool, table_fits
@@ -104,6 +105,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     store = Store(db_url or default_db_url())
     hub = Hub(store, limits or Limits(), bot_delay, fixed_seeds=testing_fixed_seeds,
               bot_workers=bot_workers, bot_pool=bot_pool)
+    reviewer = Reviewer(pool=bot_pool)  # reviews of ended rounds: server/review.py
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -111,11 +113,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         try:
             yield
         finally:
+            reviewer.close()
             await hub.stop()
 
     app = FastAPI(title="eights", version=__version__, lifespan=lifespan,
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
+    app.state.reviewer = reviewer
 
     @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -260,6 +264,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                 pump.cancel()
 
     add_web_routes(app)  # the browser table: /, /t/CODE, /static, /api/i18n/LANG
+    add_review_routes(app, reviewer)  # POST /api/tables/CODE/review
     return app
 
 
