@@ -14,9 +14,10 @@ were played in the same worlds, with the same draws after them), and its **mark*
 comes from the loss (:data:`THRESHOLDS`, measured in docs/bots.md):
 
 ==============  =========================================================
-``best``        within :data:`BEST` of the best action's win chance
-``good``        within ``good``, or not surely worse (less than
-                :data:`Z` standard errors of the paired difference)
+``best``        within :data:`BEST` of the best action's win chance, or not
+                surely worse (less than :data:`Z` standard errors of the
+                paired difference: the worlds cannot tell them apart)
+``good``        a loss under ``good``
 ``inaccuracy``  a loss under ``inaccuracy``
 ``mistake``     a loss under ``mistake``
 ``blunder``     more
@@ -69,15 +70,15 @@ __all__ = [
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The marks of a decision, from the best to the worst."""
 
-QUALITIES: dict[str, int] = {"fast": 100, "normal": 500, "deep": 2000}
+QUALITIES: dict[str, int] = {"fast": 250, "normal": 1000, "deep": 4000}
 """Worlds sampled per decision at each quality (every legal action is played in each)."""
 
 BEST = 0.01
 """A played action within this much win chance of the best one is marked ``best``."""
 THRESHOLDS: dict[str, float] = {"good": 0.03, "inaccuracy": 0.07, "mistake": 0.15}
 """The largest loss (in win chance, 0 to 1) of each mark; above ``mistake``, a blunder."""
-Z = 2.0
-"""A loss of fewer standard errors than this is not surely a loss: marked ``good`` at worst."""
+Z = 2.5
+"""A loss of fewer standard errors than this is not surely a loss: marked ``best``."""
 INTERVAL = 1.96
 """Standard errors either side of a win chance in its interval (95%)."""
 
@@ -222,13 +223,11 @@ def mark_of(loss: float, se: float) -> str:
     error ``se`` (see the module text).
 
     >>> mark_of(0.0, 0.0), mark_of(0.02, 0.005), mark_of(0.2, 0.15), mark_of(0.2, 0.01)
-    ('best', 'good', 'good', 'blunder')
+    ('best', 'good', 'best', 'blunder')
     """
-    if loss <= BEST:
+    if loss <= BEST or loss < Z * se:
         return "best"
-    if loss <= THRESHOLDS["good"] or loss < Z * se:
-        return "good"
-    for mark in ("inaccuracy", "mistake"):
+    for mark in ("good", "inaccuracy", "mistake"):
         if loss <= THRESHOLDS[mark]:
             return mark
     return "blunder"
