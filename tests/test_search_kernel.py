@@ -85,11 +85,11 @@ def test_kernel_and_engine_rollouts_have_the_same_value(name: str, players: int,
         game = _position(name, players, seed)
         seen, legal = game.observe(game.to_move), game.legal_actions()
         means = []
-        for kernel in ("on", "off"):
+        for kernel in ("rollout", "off"):  # the engine's search, its rollouts on the kernel
             bot = make_bot(f"{spec}:kernel={kernel}:seed={seed}")
             assert isinstance(bot, ISMCTSBot)
             bot.choose(seen, legal, random.Random(0))
-            assert bot.last_kernel is (kernel == "on")
+            assert bot.last_kernel is (kernel == "rollout") and not bot.last_compiled
             assert [count for _, count, _, _ in bot.last_stats] == [2] * len(legal)
             means.append(sum(mean for _, _, mean, _ in bot.last_stats) / len(legal))
         diffs.append(means[0] - means[1])
@@ -150,7 +150,7 @@ def test_kernel_on_says_why_it_cannot() -> None:
                        r"not support decks .*; kernel=auto or kernel=off rolls out on "
                        r"the engine"):
         bot.choose(game.observe(game.to_move), game.legal_actions(), random.Random(0))
-    with pytest.raises(ValueError, match="ismcts kernel must be auto or on or off, not 'fast'"):
+    with pytest.raises(ValueError, match="ismcts kernel must be auto or on or off or rollout, not 'fast'"):
         make_bot("ismcts:kernel=fast")
 
 

@@ -69,17 +69,24 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   it needs NumPy;
 - ``belief``: the path of a belief model's ``.npz`` (``worlds=belief`` with rules that
   ship none, such as a house-rules file: train one with ``python -m eights.learn.belief``);
-- ``kernel``: where rollouts are played (after the tree's part of an iteration, which
-  stays on the engine): ``auto`` (default: on the compiled kernel,
-  :mod:`eights.fast.world`, when numba is installed and the kernel plays the rules,
+- ``kernel``: where the search runs: ``auto`` (default: in compiled code,
+  :mod:`eights.fast.search`, when numba is installed and the kernel plays the rules,
   else on the engine; on the engine too while ``eights play`` compiles the kernel in
-  the background, :mod:`eights.fast.cache`, and on the kernel from the first decision
-  after), ``on`` (the kernel; an error where it cannot) or ``off`` (the
-  engine). Both play the same policy (the kernel's ``greedy`` is
-  :func:`~eights.bots.basic.greedy_choice`, choice for choice) and reward a round
-  alike (:func:`outcome_rewards`); the kernel's draws come from its own generator,
-  seeded with the same number after every root action of a world, so the actions
-  still share their draws. numba is imported at the first decision that uses it;
+  the background, :mod:`eights.fast.cache`, and compiled from the first decision
+  after), ``on`` (compiled; an error where it cannot), ``off`` (the engine: the
+  reference) or ``rollout`` (the search before it was compiled: worlds and tree on
+  the engine, only the rollouts on the kernel, :mod:`eights.fast.world`). Compiled,
+  a world is dealt, played after every action, its tree descended and its round
+  played out on kernel states, several worlds a call, by the same algorithms as on
+  the engine step for step (``tests/test_compiled_search.py``: the same deal for the
+  same shuffle, the same iteration and tree for the same generator); its deals and
+  draws come from its own generator, seeded from the search's, so a decision differs
+  from the engine's world for world but not in distribution. Every path plays the
+  same rollout policy (the kernel's ``greedy`` is
+  :func:`~eights.bots.basic.greedy_choice`, choice for choice) and rewards a round
+  alike (:func:`outcome_rewards`); the draws after every root action of a world come
+  from a generator seeded with the same number, so the actions share their draws.
+  numba is imported at the first decision that uses it;
 - ``seed``: fixes the search's generator; by default it comes from the rng the
   game hands the bot, so a seeded game is reproducible with an iteration budget.
 """
@@ -97,7 +104,14 @@ from typing import TYPE_CHECKING
 from eights.bots.basic import greedy_choice
 from eights.bots.expert import ExpertBot
 from eights.bots.learned import LearnedBot
-from eights.bots.worlds import INFERENCES, Band, hand_bands, sample_weighted_world, sample_world
+from eights.bots.worlds import (
+    INFERENCES,
+    Band,
+    hand_bands,
+    sample_weighted_world,
+    sample_world,
+    unseen_cards,
+)
 from eights.engine.actions import Action
 from eights.engine.errors import RulesError
 from eights.engine.game import Game
@@ -239,11 +253,40 @@ class _Worlds:
         self.scale = bot._scale(seen)
         self.roots = [_Node() for _ in legal]
 
-    def play(self, search: random.Random, tried: Sequence[int], deadline: float | None,
-             pace: float) -> list[_Outcome] | None:
+    batched = False
+    """Worlds are played one a call."""
+
+    def play(self, search: random.Random, tried: Sequence[int], count: int,
+             deadline: float | None, pace: float) -> list[list[float]] | None:
         """Sample a world with ``search`` and play it after each action of ``tried`` (indices
-        into the legal actions); ``None`` when the thread's CPU clock, at ``pace`` seconds a
-        rollout, would pass ``deadline`` (the world is then left unfinished)."""
+        into the legal actions): one row, the observer's reward after each (``count`` is
+        1); ``None`` when the thread's CPU clock, at ``pace`` seconds a rollout, would pass
+        ``deadline`` (the world is then left unfinished)."""
+        outcomes = self._world(search, tried, deadline, pace)
+        if outcomes is None:
+            return None
+        return [[outcome.rewards[self.seen.seat] for outcome in outcomes]]
+
+    def outcomes(self, search: random.Random, worlds: int) -> tuple[
+            tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
+        """``worlds`` worlds, each played after every legal action: per world, per action,
+        the observer's win (:func:`round_win`) and signed points (:class:`Evaluation`)."""
+        seen = self.seen
+        rules, players, me = seen.rules, seen.players, seen.seat
+        sign = -1.0 if rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
+        tried = list(range(len(self.legal)))
+        wins: list[tuple[float, ...]] = []
+        points: list[tuple[float, ...]] = []
+        for _ in range(worlds):
+            results = self._world(search, tried, None, 0.0)
+            assert results is not None  # no deadline: every world is finished
+            wins.append(tuple(round_win(rules, players, me, result.winners)
+                              for result in results))
+            points.append(tuple(sign * result.points[me] for result in results))
+        return tuple(wins), tuple(points)
+
+    def _world(self, search: random.Random, tried: Sequence[int], deadline: float | None,
+               pace: float) -> list[_Outcome] | None:
         seen = self.seen
         world = (sample_world(seen, search, self.bands) if self.bands is not None
                  else sample_weighted_world(seen, search, self.probs, self.seats))
@@ -259,6 +302,72 @@ class _Worlds:
                                          self.playouts, draws))
         return out
 
+
+
+class _CompiledWorlds:
+    """The per-world code of one decision in compiled code
+    (:class:`eights.fast.search.CompiledWorlds`): the same worlds, descent and rollouts as
+    :class:`_Worlds`, dealt and played on kernel states, several worlds a call."""
+
+    batched = True
+    """Several worlds a call (:meth:`ISMCTSBot._batch`)."""
+
+    def __init__(self, bot: ISMCTSBot, seen: Observation, legal: Sequence[Action],
+                 playouts: PlayOuts, bands: dict[int, list[Band]] | None,
+                 probs: list[list[float]], seats: tuple[int, ...], seed: int) -> None:
+        from eights.codes import action_code
+        from eights.fast.search import CompiledWorlds
+
+        self.seen = seen
+        self.legal = legal
+        self.playouts: PlayOuts | None = playouts
+        order = [] if not bands else sorted(
+            ((sum(row), seat, count, row) for seat, rows in bands.items()
+             if seat != seen.seat for count, row in rows), reverse=True)  # as sample_world
+        weighted = None
+        if bands is None:
+            import numpy as np
+
+            weighted = np.array(probs, dtype=np.float64)
+        self.sign = -1.0 if seen.rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
+        self.worlds = CompiledWorlds(
+            playouts.kt, seen, [action_code(a) for a in legal], unseen_cards(seen),
+            bands=[(seat, count, row) for _, seat, count, row in order], probs=weighted,
+            seats=seats, tree=TREE_CODES[bot.tree], c=bot.c, policies=playouts.policies,
+            scale=bot._scale(seen), points=bot.points, sign=self.sign, seed=seed)
+
+    def play(self, search: random.Random, tried: Sequence[int], count: int,
+             deadline: float | None, pace: float) -> list[list[float]] | None:
+        """``count`` worlds (fitted to the budget by :meth:`ISMCTSBot._batch`), each played
+        after each action of ``tried``: a row a world, the observer's reward after each."""
+        rewards, _, _ = self.worlds.play(tried, count)
+        rows: list[list[float]] = rewards.tolist()
+        return rows
+
+    def outcomes(self, search: random.Random, worlds: int) -> tuple[
+            tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
+        """As :meth:`_Worlds.outcomes`, in compiled calls of up to 256 worlds."""
+        import numpy as np
+
+        seen = self.seen
+        me = seen.seat
+        teams = seen.rules.has_teams(seen.players)
+        team = np.array([(s % 2 == me % 2) if teams else s == me
+                         for s in range(seen.players)], dtype=np.float64)
+        tried = list(range(len(self.legal)))
+        wins: list[tuple[float, ...]] = []
+        points: list[tuple[float, ...]] = []
+        left = worlds
+        while left:
+            count = min(left, 256)
+            left -= count
+            _, got, won = self.worlds.play(tried, count)
+            winners = won.sum(axis=2)
+            share = np.where(winners > 0, (won * team).sum(axis=2) / np.maximum(winners, 1),
+                             0.0)
+            wins += map(tuple, share.tolist())
+            points += map(tuple, (self.sign * got[:, :, me]).astype(np.float64).tolist())
+        return tuple(wins), tuple(points)
 
 class ISMCTSBot:
     """ISMCTS with a paired root and a safe choice (see the module text)."""
@@ -321,6 +430,8 @@ class ISMCTSBot:
         self.last_iterations = 0
         self.last_kernel = False
         """Whether the last decision's rollouts were played on the compiled kernel."""
+        self.last_compiled = False
+        """Whether the last decision was searched in compiled code (worlds, tree, rollouts)."""
         self.last_stats: list[tuple[Action, int, float, float]] = []
         """Per action of the last decision: rollouts, mean reward, paired advantage over the prior."""
 
@@ -334,12 +445,11 @@ class ISMCTSBot:
         legal = list(legal)
         k = len(legal)
         base = 0 if self.prior is None else legal.index(self.prior.choose(observation, legal, search))
-        me = observation.seat
-        worlds_of = self._worlds_of(observation, legal)
+        worlds_of = self._worlds_of(observation, legal, search)
         total = [0.0] * k
         gain = [0.0] * k
         gain_sq = [0.0] * k
-        count = [0] * k
+        count_ = [0] * k
         live = [i for i in range(k) if i != base or self.prior is None]
         # 1% held back for the rollout in flight (one runs long now and then)
         deadline = None if self.time is None else start + 0.99 * self.time
@@ -348,35 +458,44 @@ class ISMCTSBot:
         while live:
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
-            pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
+            now = _time.thread_time()
+            pace = 0.0 if not rollouts else (now - began) / rollouts
             tried = live if self.prior is None else [base, *live]
-            results = worlds_of.play(search, tried, None if worlds < 2 else deadline, pace)
-            if results is None:
+            count = 1
+            if worlds_of.batched:  # the worlds up to the next check, in one compiled call
+                count = self._batch(worlds, rollouts, len(tried),
+                                    None if worlds < 2 else deadline, now, pace)
+                if not count:
+                    break  # the budget is spent
+            rows = worlds_of.play(search, tried, count, None if worlds < 2 else deadline, pace)
+            if rows is None:
                 break  # the budget is spent: this world is left unfinished, uncounted
-            worlds += 1
-            rollouts += len(tried)
-            values = {i: result.rewards[me] for i, result in zip(tried, results, strict=True)}
-            anchor = values[base] if self.prior is not None else 0.0
-            for i, value in values.items():
-                total[i] += value
-                count[i] += 1
-                d = value - anchor
-                gain[i] += d
-                gain_sq[i] += d * d
+            for row in rows:
+                worlds += 1
+                rollouts += len(tried)
+                anchor = row[0] if self.prior is not None else 0.0
+                for i, value in zip(tried, row, strict=True):
+                    total[i] += value
+                    count_[i] += 1
+                    d = value - anchor
+                    gain[i] += d
+                    gain_sq[i] += d * d
             if self.prior is not None and self.prune and worlds >= PRUNE_AFTER and (
                     worlds % PRUNE_EVERY == 0):
                 # an action that cannot beat the prior is no longer searched
-                live = [i for i in live if _bound(gain[i], gain_sq[i], count[i], -self.prune) >= 0]
+                live = [i for i in live
+                        if _bound(gain[i], gain_sq[i], count_[i], -self.prune) >= 0]
         self.last_iterations = rollouts
         self.last_kernel = worlds_of.playouts is not None
-        self.last_stats = [(legal[i], count[i], total[i] / max(1, count[i]),
-                            gain[i] / max(1, count[i])) for i in range(k)]
+        self.last_compiled = worlds_of.batched
+        self.last_stats = [(legal[i], count_[i], total[i] / max(1, count_[i]),
+                            gain[i] / max(1, count_[i])) for i in range(k)]
         if self.prior is None:
-            return legal[max(range(k), key=lambda i: total[i] / max(1, count[i]))]
+            return legal[max(range(k), key=lambda i: total[i] / max(1, count_[i]))]
         best, best_bound = base, 0.0
         for i in range(k):
-            if i != base and count[i] >= 2:
-                bound = _bound(gain[i], gain_sq[i], count[i], self.z)
+            if i != base and count_[i] >= 2:
+                bound = _bound(gain[i], gain_sq[i], count_[i], self.z)
                 if bound > best_bound:
                     best, best_bound = i, bound
         return legal[best]
@@ -396,27 +515,21 @@ class ISMCTSBot:
             raise ValueError(f"ismcts evaluate: worlds must be 1 or more, not {worlds}")
         if not legal:
             raise ValueError("ismcts evaluate: no legal action to evaluate")
+        self._kernel_for(observation.rules, observation.players)
         search = random.Random(self.seed if self.seed is not None else rng.getrandbits(64))
         legal = list(legal)
-        me = observation.seat
-        worlds_of = self._worlds_of(observation, legal)
-        tried = list(range(len(legal)))
-        sign = -1.0 if observation.rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
-        rules, players = observation.rules, observation.players
-        wins: list[tuple[float, ...]] = []
-        points: list[tuple[float, ...]] = []
-        for _ in range(worlds):
-            results = worlds_of.play(search, tried, None, 0.0)
-            assert results is not None  # no deadline: every world is finished
-            wins.append(tuple(round_win(rules, players, me, result.winners)
-                              for result in results))
-            points.append(tuple(sign * result.points[me] for result in results))
+        worlds_of = self._worlds_of(observation, legal, search)
+        wins, points = worlds_of.outcomes(search, worlds)
         self.last_iterations = worlds * len(legal)
         self.last_kernel = worlds_of.playouts is not None
-        return Evaluation(tuple(legal), tuple(wins), tuple(points))
+        self.last_compiled = worlds_of.batched
+        return Evaluation(tuple(legal), wins, points)
 
-    def _worlds_of(self, observation: Observation, legal: Sequence[Action]) -> _Worlds:
-        """The per-world code of one decision (see :class:`_Worlds`)."""
+    def _worlds_of(self, observation: Observation, legal: Sequence[Action],
+                   search: random.Random) -> _Worlds | _CompiledWorlds:
+        """The per-world code of one decision: on the engine (:class:`_Worlds`, its rollouts
+        on the kernel with ``kernel=rollout``), or compiled (:class:`_CompiledWorlds`, the
+        default where the kernel plays the rules; it takes its seed from ``search``)."""
         playouts = self._kernel_for(observation.rules, observation.players)
         bands: dict[int, list[Band]] | None = None
         probs: list[list[float]] = []
@@ -425,7 +538,33 @@ class ISMCTSBot:
             probs, seats = self._belief_for(observation).deal_probs(observation)
         else:
             bands = hand_bands(observation, self.infer)
+        if playouts is not None and self.kernel != "rollout":
+            return _CompiledWorlds(self, observation, legal, playouts, bands, probs, seats,
+                                   search.getrandbits(64))
         return _Worlds(self, observation, legal, playouts, bands, probs, seats)
+
+    def _batch(self, worlds: int, rollouts: int, tried: int, deadline: float | None,
+               now: float, pace: float) -> int:
+        """How many worlds the compiled search plays in one call: up to the next pruning
+        check, the iteration budget, and what fits before ``deadline`` at ``pace`` seconds
+        a rollout (0: none fits); 64 at most, so the clock is read often enough."""
+        count = MAX_BATCH
+        if self.prior is not None and self.prune:
+            count = (PRUNE_AFTER - worlds if worlds < PRUNE_AFTER
+                     else PRUNE_EVERY - worlds % PRUNE_EVERY)
+        if self.iterations is not None:
+            count = min(count, max(-(-(self.iterations - rollouts) // tried), 2 - worlds, 1))
+        if worlds < 2:
+            count = min(count, 2 - worlds)  # the pace is known from the second world on
+        if deadline is not None:
+            # as on the engine: no rollout begun that would end past the deadline (two
+            # rollouts' time held back)
+            room = deadline - now - 2 * pace
+            if room <= 0:
+                return 0
+            if pace > 0:
+                count = min(count, int(room / (pace * tried)))
+        return max(0, min(count, MAX_BATCH))
 
     @staticmethod
     def _scale(seen: Observation) -> float:
@@ -452,8 +591,9 @@ class ISMCTSBot:
         return model
 
     def _kernel_for(self, rules: Rules, players: int) -> PlayOuts | None:
-        """The kernel's play-outs for these rules and players, or ``None`` for rollouts on
-        the engine (``kernel=off``; ``auto`` without numba, for rules the kernel does not
+        """The kernel's play-outs for these rules and players (its tables and policies: the
+        compiled search, or the rollouts of ``kernel=rollout``), or ``None`` for the search
+        on the engine (``kernel=off``; ``auto`` without numba, for rules the kernel does not
         play, or while the background compile :func:`eights.fast.cache.warm_in_background`
         runs). Made once per rule set and player count, compiled (or loaded from numba's
         cache) before any clock runs."""
@@ -461,11 +601,11 @@ class ISMCTSBot:
         if key in self._playouts:
             return self._playouts[key]
         playouts = None
-        if self.kernel == "on" or (self.kernel == "auto"
+        if self.kernel == "on" or (self.kernel in ("auto", "rollout")
                                    and importlib.util.find_spec("numba") is not None):
             from eights.fast.cache import warming
 
-            if self.kernel == "auto" and warming():
+            if self.kernel != "on" and warming():
                 return None  # compiled in the background (eights play): the engine until then
             from eights.fast.tables import KernelUnsupported, check_supported
 
@@ -482,6 +622,10 @@ class ISMCTSBot:
                 playouts = PlayOuts(rules, players, "random" if self.rollout == "random"
                                     else "greedy", self.epsilon)
                 playouts.play(Game(rules, players, seed=0), 0)  # compiled (or loaded) now
+                if self.kernel != "rollout":
+                    from eights.fast.search import warm
+
+                    warm(playouts.kt, players, playouts.policies)
         self._playouts[key] = playouts
         return playouts
 
@@ -561,9 +705,16 @@ PRUNE_AFTER = 16
 PRUNE_EVERY = 4
 """Worlds between two pruning checks."""
 
-KERNELS = ("auto", "on", "off")
-"""Where rollouts are played: the compiled kernel when it can (``auto``), always (``on``:
-an error where it cannot), never (``off``: the engine)."""
+KERNELS = ("auto", "on", "off", "rollout")
+"""Where the search runs: compiled when the kernel can (``auto``), always (``on``: an error
+where it cannot), never (``off``: the engine), or on the engine but for the rollouts
+(``rollout``: the search before it was compiled)."""
+
+TREE_CODES = {"none": 0, "own": 1, "all": 2}
+"""The ``tree`` option as :mod:`eights.fast.search` codes it."""
+
+MAX_BATCH = 64
+"""Worlds the compiled search plays in one call at most (the clock is read between)."""
 
 WORLDS = ("bands", "belief")
 """How worlds are dealt: within the bands of ``infer``, or by the belief model."""

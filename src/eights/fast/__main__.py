@@ -22,6 +22,7 @@ from eights.fast import FastGame, policy_rounds, random_rounds
 from eights.fast.batch import RoundTallies
 from eights.fast.cache import mark_ready
 from eights.fast.observe import observation
+from eights.fast.search import warm as warm_search
 from eights.fast.vector import TableBatch
 from eights.fast.world import PlayOuts
 
@@ -37,7 +38,9 @@ def warm() -> float:
     game.apply(game.legal_codes()[0])
     game.greedy_action()
     observation(game.kt.tab, game.state, 0)
-    PlayOuts(rules, 2).play(Game(rules, 2, seed=1), seed=1)
+    playouts = PlayOuts(rules, 2)
+    playouts.play(Game(rules, 2, seed=1), seed=1)
+    warm_search(playouts.kt, 2, playouts.policies)  # the search's worlds (ISMCTS)
     tables = TableBatch(rules, 2, batch=1, seed=1)
     _, mask = tables.reset()
     tables.step(np.array([int(np.flatnonzero(mask[0])[0])]))
