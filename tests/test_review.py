@@ -143,7 +143,7 @@ def test_same_seed_same_review_and_values_in_range() -> None:
     (0.0, 0.0, "best"), (BEST, 0.0, "best"), (THRESHOLDS["good"], 0.0, "good"),
     (THRESHOLDS["inaccuracy"], 0.0, "inaccuracy"), (THRESHOLDS["mistake"], 0.0, "mistake"),
     (THRESHOLDS["mistake"] + 0.01, 0.0, "blunder"), (0.3, 0.2, "best"), (0.3, 0.1, "blunder"),
-    (0.05, 0.019, "inaccuracy"), (0.05, 0.021, "best"),
+    (0.04, 0.015, "inaccuracy"), (0.04, 0.017, "best"),
 ])
 def test_marks_follow_the_loss_and_its_certainty(loss: float, se: float, mark: str) -> None:
     assert mark_of(loss, se) == mark

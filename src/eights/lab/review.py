@@ -14,8 +14,8 @@ were played in the same worlds, with the same draws after them), and its **mark*
 comes from the loss (:data:`THRESHOLDS`, measured in docs/bots.md):
 
 ==============  =========================================================
-``best``        within :data:`BEST` of the best action's win chance, or not
-                surely worse (less than :data:`Z` standard errors of the
+``best``        the best action, or not surely worse (a loss of at most
+                :data:`BEST`, or of less than :data:`Z` standard errors of the
                 paired difference: the worlds cannot tell them apart)
 ``good``        a loss under ``good``
 ``inaccuracy``  a loss under ``inaccuracy``
@@ -73,9 +73,9 @@ MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 QUALITIES: dict[str, int] = {"fast": 250, "normal": 1000, "deep": 4000}
 """Worlds sampled per decision at each quality (every legal action is played in each)."""
 
-BEST = 0.01
+BEST = 0.0
 """A played action within this much win chance of the best one is marked ``best``."""
-THRESHOLDS: dict[str, float] = {"good": 0.03, "inaccuracy": 0.07, "mistake": 0.15}
+THRESHOLDS: dict[str, float] = {"good": 0.02, "inaccuracy": 0.05, "mistake": 0.15}
 """The largest loss (in win chance, 0 to 1) of each mark; above ``mistake``, a blunder."""
 Z = 2.5
 """A loss of fewer standard errors than this is not surely a loss: marked ``best``."""
@@ -222,7 +222,7 @@ def mark_of(loss: float, se: float) -> str:
     """The mark of a decision that lost ``loss`` win chance to the best, with standard
     error ``se`` (see the module text).
 
-    >>> mark_of(0.0, 0.0), mark_of(0.02, 0.005), mark_of(0.2, 0.15), mark_of(0.2, 0.01)
+    >>> mark_of(0.0, 0.0), mark_of(0.015, 0.005), mark_of(0.2, 0.15), mark_of(0.2, 0.01)
     ('best', 'good', 'best', 'blunder')
     """
     if loss <= BEST or loss < Z * se:
