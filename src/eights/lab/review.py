@@ -70,7 +70,7 @@ __all__ = [
 MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The marks of a decision, from the best to the worst."""
 
-QUALITIES: dict[str, int] = {"fast": 250, "normal": 1000, "deep": 4000}
+QUALITIES: dict[str, int] = {"fast": 1000, "normal": 4000, "deep": 16000}
 """Worlds sampled per decision at each quality (every legal action is played in each)."""
 
 BEST = 0.0
