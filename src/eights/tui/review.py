@@ -237,11 +237,10 @@ class ReviewScreen(Screen[None]):
         self.result = result
         self.query_one("#review-progress").display = False
         summary = summary_words(result.accuracy, result.mean_loss, result.counts(), _)
-        worst = result.worst(1)
-        if worst:
-            d = worst[0]
-            summary += "\n" + _("The largest mistake: {words}", words=mistake_words(
-                d.played.action, d.best.action, d.played.win, d.best.win, _))
+        for d in result.worst():
+            summary += "\n" + _("round {round}, turn {turn}: {words}", round=d.round,
+                                turn=d.turn, words=mistake_words(
+                                    d.played.action, d.best.action, d.played.win, d.best.win, _))
         if not result.decisions:
             summary = _("No decision to review: this seat never had a choice.")
         self.query_one("#review-summary", Static).update(summary)
