@@ -188,3 +188,37 @@ def test_the_join_answer_token_is_what_a_review_takes(client: TestClient) -> Non
                                             "bots": {"1": "greedy"}, "seed": 3}).json()
     joined = join(client, made["code"], "Ana")
     assert ask(client, made["code"], token=joined["token"], round=1).status_code == 409
+
+
+def test_an_asker_waits_a_bounded_time_and_the_review_is_kept_for_the_next_ask(
+        client: TestClient, stack: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
+    table, people = ended_round(client, stack)
+    reviewer = reviewer_of(client)
+    reviewer.limits = ReviewLimits(worlds=4, wait=0.2)
+    release = threading.Event()
+    real = server_review.review_round
+
+    def slow(*args: Any) -> Any:
+        release.wait(10)
+        return real(*args)
+
+    monkeypatch.setattr(server_review, "review_round", slow)
+    room = room_of(client, table["code"])
+    request = ReviewRequest(token=str(people[0].token), round=1)
+
+    async def twice() -> tuple[ProtocolError, Any]:
+        try:
+            await reviewer.review(room, request)
+        except ProtocolError as exc:
+            busy = exc
+        release.set()
+        for _ in range(200):  # the review goes on after its asker stopped waiting
+            await asyncio.sleep(0.05)
+            if reviewer.table(room.code).busy is False:
+                break
+        monkeypatch.setattr(server_review, "review_round", None)  # kept: nothing computed
+        return busy, await reviewer.review(room, request)
+
+    busy, kept = asyncio.run(twice())
+    assert busy.code == "unavailable" and "the review goes on" in busy.message
+    assert kept["seat"] == 0 and kept["round"] == 1

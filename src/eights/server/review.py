@@ -66,6 +66,9 @@ class ReviewLimits:
     """CPU seconds of review a table may spend, refilled over an hour."""
     review_seconds: float = 60.0
     """CPU seconds one review may take at most (it is cut off past them)."""
+    wait: float = 120.0
+    """Wall-clock seconds an asker waits; past them the answer is ``unavailable`` (the
+    server is busy with tables in play) and the review goes on, kept for the next ask."""
     kept: int = 256
     """Reviews kept for asking again."""
     worlds: int | None = None
@@ -221,29 +224,49 @@ class Reviewer:
                                 "now; try again later")
         table.busy = True
         self._running += 1
+        executor = self._start()
         try:
-            executor = self._start()
             future = executor.submit(review_round, record.to_json(), seat, request.round,
                                      request.lang, left, self.limits.worlds)
-            try:
-                answer = await asyncio.wrap_future(future)
-            except _OverBudget:
-                budget.seconds -= left
-                raise ProtocolError(ErrorCode.TOO_MANY, "this review needs more time than the "
-                                    "table has left; try again later") from None
-            except concurrent.futures.BrokenExecutor:
-                if self._executor is executor:
-                    self.close()
-                raise ProtocolError(ErrorCode.UNAVAILABLE, "the review stopped; try again") \
-                    from None
-        finally:
+        except BaseException:
             table.busy = False
             self._running -= 1
-        budget.seconds -= float(answer["cpu"])
-        self._kept[key] = answer
-        while len(self._kept) > self.limits.kept:
-            self._kept.popitem(last=False)
-        return answer
+            raise
+        loop = asyncio.get_running_loop()
+        waiting = asyncio.wrap_future(future, loop=loop)
+
+        def finished(done: asyncio.Future[dict[str, Any]]) -> None:
+            """The review is over (even if its asker stopped waiting): the pool's slot and
+            the table are free, its CPU is counted, and a review made is kept."""
+            table.busy = False
+            self._running -= 1
+            if done.cancelled():
+                return
+            error = done.exception()
+            if isinstance(error, _OverBudget):
+                budget.seconds -= left
+            elif error is None:
+                answer = done.result()
+                budget.seconds -= float(answer["cpu"])
+                self._kept[key] = answer
+                while len(self._kept) > self.limits.kept:
+                    self._kept.popitem(last=False)
+
+        waiting.add_done_callback(finished)
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting), self.limits.wait)
+        except TimeoutError:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, "the server is busy with the tables in "
+                                "play, which go first; the review goes on: ask again in a "
+                                "minute") from None
+        except _OverBudget:
+            raise ProtocolError(ErrorCode.TOO_MANY, "this review needs more time than the "
+                                "table has left; try again later") from None
+        except concurrent.futures.BrokenExecutor:
+            if self._executor is executor:
+                self.close()
+            raise ProtocolError(ErrorCode.UNAVAILABLE, "the review stopped; try again") \
+                from None
 
 
 def seat_of(room: Room, token: str) -> int:
