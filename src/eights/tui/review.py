@@ -126,13 +126,13 @@ class PositionScreen(ReplayScreen):
         yield Static(id="evaluation")
 
     def on_mount(self) -> None:
+        # Textual calls ReplayScreen.on_mount after this one (it sets the title and keys)
         self._title = self.app.title
-        super().on_mount()
-        self.query_one("#keys", Static).update(
-            self.tr("←/→ step · PgUp/PgDn: round · Escape: back to the review"))
 
     def show_frame(self) -> None:
         super().show_frame()
+        self.query_one("#keys", Static).update(
+            self.tr("←/→ step · PgUp/PgDn: round · Escape: back to the review"))
         frame = self.frames[self.position]
         decision = self.decisions.get((frame.round, frame.index))
         panel = self.query_one("#evaluation", Static)
