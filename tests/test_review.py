@@ -307,6 +307,7 @@ async def test_r_on_the_round_summary_opens_the_review_and_its_positions(
         assert (frame.round, frame.index) == (decision.round, decision.turn)
         shown = str(position.query_one("#evaluation", Static).render())
         assert "wins" in shown and "← played" in shown
+        assert "Escape: back to the review" in str(position.query_one("#keys", Static).render())
         await pilot.press("escape")
         assert app.screen is screen
         await pilot.press("escape")
