@@ -126,9 +126,9 @@ def report(args: argparse.Namespace) -> None:
         (r["rules"], r["players"], r["player"]): set() for r in rows}
     for r in rows:
         deals[(r["rules"], r["players"], r["player"])].add(r["deal"])
-    print(f"thresholds: best <= {lab.BEST}, good <= {lab.THRESHOLDS['good']} or < {lab.Z} "
-          f"se, inaccuracy <= {lab.THRESHOLDS['inaccuracy']}, mistake <= "
-          f"{lab.THRESHOLDS['mistake']}")
+    print(f"marks of the loss less {lab.Z} standard errors: best <= {lab.BEST}, good <= "
+          f"{lab.THRESHOLDS['good']}, inaccuracy <= {lab.THRESHOLDS['inaccuracy']}, mistake "
+          f"<= {lab.THRESHOLDS['mistake']}")
     print("\nordinal validity (seat 0 against experts; mean over decisions, ± its standard "
           "error)")
     print(f"{'table':<20} {'seat 0':<8} {'rounds':>6} {'decisions':>9} {'accuracy':>9} "

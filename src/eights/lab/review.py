@@ -10,16 +10,16 @@ are never read. Each action gets its chance of winning the round (its team's, in
 games) with an interval, and its expected points where the rules score.
 
 The played action's **loss** is the best action's win chance minus its own (paired: both
-were played in the same worlds, with the same draws after them), and its **mark**
-comes from the loss (:data:`THRESHOLDS`, measured in docs/bots.md):
+were played in the same worlds, with the same draws after them). Its **mark** comes from
+the loss it surely has, the loss less :data:`Z` standard errors of the paired difference
+(so that a loss the worlds cannot tell from noise is not blamed), against
+:data:`BEST` and :data:`THRESHOLDS` (chosen from measurements, docs/bots.md):
 
 ==============  =========================================================
-``best``        the best action, or not surely worse (a loss of at most
-                :data:`BEST`, or of less than :data:`Z` standard errors of the
-                paired difference: the worlds cannot tell them apart)
-``good``        a loss under ``good``
-``inaccuracy``  a loss under ``inaccuracy``
-``mistake``     a loss under ``mistake``
+``best``        at most :data:`BEST` (0.02 of win chance)
+``good``        at most ``good`` (0.03)
+``inaccuracy``  at most ``inaccuracy`` (0.10)
+``mistake``     at most ``mistake`` (0.20)
 ``blunder``     more
 ==============  =========================================================
 
@@ -73,12 +73,12 @@ MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
 QUALITIES: dict[str, int] = {"fast": 1000, "normal": 4000, "deep": 16000}
 """Worlds sampled per decision at each quality (every legal action is played in each)."""
 
-BEST = 0.0
-"""A played action within this much win chance of the best one is marked ``best``."""
-THRESHOLDS: dict[str, float] = {"good": 0.02, "inaccuracy": 0.05, "mistake": 0.15}
+BEST = 0.02
+"""A played action that surely loses at most this much win chance is marked ``best``."""
+THRESHOLDS: dict[str, float] = {"good": 0.03, "inaccuracy": 0.10, "mistake": 0.20}
 """The largest loss (in win chance, 0 to 1) of each mark; above ``mistake``, a blunder."""
-Z = 2.5
-"""A loss of fewer standard errors than this is not surely a loss: marked ``best``."""
+Z = 1.0
+"""The standard errors of the paired difference taken off a loss before it is marked."""
 INTERVAL = 1.96
 """Standard errors either side of a win chance in its interval (95%)."""
 
@@ -222,13 +222,14 @@ def mark_of(loss: float, se: float) -> str:
     """The mark of a decision that lost ``loss`` win chance to the best, with standard
     error ``se`` (see the module text).
 
-    >>> mark_of(0.0, 0.0), mark_of(0.015, 0.005), mark_of(0.2, 0.15), mark_of(0.2, 0.01)
-    ('best', 'good', 'best', 'blunder')
+    >>> mark_of(0.0, 0.0), mark_of(0.04, 0.005), mark_of(0.2, 0.15), mark_of(0.25, 0.01)
+    ('best', 'inaccuracy', 'inaccuracy', 'blunder')
     """
-    if loss <= BEST or loss < Z * se:
+    sure = loss - Z * se
+    if sure <= BEST:
         return "best"
     for mark in ("good", "inaccuracy", "mistake"):
-        if loss <= THRESHOLDS[mark]:
+        if sure <= THRESHOLDS[mark]:
             return mark
     return "blunder"
 
