@@ -14,6 +14,11 @@ best action win more often by the loss the review said?). One JSON line a decisi
 written as it goes, so ``report`` can judge any thresholds afterwards without playing
 again (``report --best 0.01 --good 0.03 ...``).
 
+``paired`` judges the three bots on the same positions: at each decision of an expert,
+the action each bot would choose there, valued by the same review (the differences
+between expert and greedy are small; on the same positions, with the same values, they
+are measured without the noise of different rounds).
+
 ``speed`` times a whole round of seat 0 (an expert among experts) at ``normal``, in CPU
 time of this thread, for classic at 4 players and huit-fou at 4: the targets are 5 s and
 20 s. ``server`` times a review as the browser asks for it, in the server's review pool
@@ -198,6 +203,39 @@ def speed(args: argparse.Namespace) -> None:
               f"{os.getloadavg()[0]:.1f}", flush=True)
 
 
+def paired(args: argparse.Namespace) -> None:
+    """The three bots judged on the same positions: at each decision of seat 0 (an expert
+    among experts), the review's values of every action once, and the loss and mark of
+    the action each bot would choose there (random: the mean over its legal actions)."""
+    worlds = lab.QUALITIES[args.quality]
+    bot = review_bot()
+    chooser = {name: make_bot(name) for name in ("expert", "greedy")}
+    losses: dict[tuple[str, int, str], list[float]] = defaultdict(list)
+    for deal in range(args.seed, args.seed + args.rounds):
+        for rules, players in TABLES:
+            record = played_round(rules, players, deal, "expert")
+            for position in positions(record, [0]):
+                decision = evaluate_position(position, worlds, 1, bot)
+                values = {a.action: a for a in decision.actions}
+                best = decision.best
+                legal = list(position.observation.legal)
+                rng = random.Random(f"{deal}/{position.turn}")
+                for name in ("expert", "greedy", "random"):
+                    picks = (legal if name == "random" else
+                             [chooser[name].choose(position.observation, legal, rng)])
+                    share = 1.0 / len(picks)
+                    loss = sum(best.win - values[a].win for a in picks) * share
+                    losses[(rules, players, name)].append(loss)
+        print(f"deal {deal} done, {time.strftime('%H:%M:%S')}, load "
+              f"{os.getloadavg()[0]:.1f}", flush=True)
+    print("\nthe same positions (an expert's decisions), each bot's choice valued by one review")
+    print(f"{'table':<20} {'bot':<8} {'decisions':>9} {'mean loss':>16}")
+    for (rules, players, name), mine in losses.items():
+        se = statistics.stdev(mine) / math.sqrt(len(mine)) if len(mine) > 1 else 0.0
+        print(f"{rules + f' {players}p':<20} {name:<8} {len(mine):>9} "
+              f"{statistics.mean(mine):>9.4f} ±{se:.4f}")
+
+
 def worker_cpu() -> float:
     """The CPU seconds this (worker) process has used since it started: its start-up too."""
     times = os.times()
@@ -252,11 +290,16 @@ def main() -> None:
     s.add_argument("--rounds", type=int, default=10)
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--quality", default="normal", choices=list(lab.QUALITIES))
+    q = sub.add_parser("paired")
+    q.add_argument("--rounds", type=int, default=30)
+    q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--quality", default="normal", choices=list(lab.QUALITIES))
     w = sub.add_parser("server")
     w.add_argument("--rounds", type=int, default=3)
     w.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    {"collect": collect, "report": report, "speed": speed, "server": server}[args.command](args)
+    {"collect": collect, "report": report, "speed": speed, "paired": paired,
+     "server": server}[args.command](args)
 
 
 if __name__ == "__main__":
