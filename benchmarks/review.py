@@ -228,12 +228,17 @@ def paired(args: argparse.Namespace) -> None:
                     losses[(rules, players, name)].append(loss)
         print(f"deal {deal} done, {time.strftime('%H:%M:%S')}, load "
               f"{os.getloadavg()[0]:.1f}", flush=True)
+        if (deal - args.seed) % 5 == 4 or deal == args.seed + args.rounds - 1:
+            _paired_table(losses)
+
+
+def _paired_table(losses: dict[tuple[str, int, str], list[float]]) -> None:
     print("\nthe same positions (an expert's decisions), each bot's choice valued by one review")
     print(f"{'table':<20} {'bot':<8} {'decisions':>9} {'mean loss':>16}")
     for (rules, players, name), mine in losses.items():
         se = statistics.stdev(mine) / math.sqrt(len(mine)) if len(mine) > 1 else 0.0
         print(f"{rules + f' {players}p':<20} {name:<8} {len(mine):>9} "
-              f"{statistics.mean(mine):>9.4f} ±{se:.4f}")
+              f"{statistics.mean(mine):>9.4f} ±{se:.4f}", flush=True)
 
 
 def worker_cpu() -> float:
