@@ -389,7 +389,7 @@ def test_the_compiled_search_is_legal_reproducible_and_within_its_budget(tree: s
     game = Game("huit-americain", 3, seed=5)
     rng = random.Random(5)
     greedy = GreedyBot()
-    picks = []
+    picks: list[object] = []
     while not game.over and len(picks) < 6:
         legal = game.legal_actions()
         seen = game.observe(game.to_move)
@@ -405,3 +405,54 @@ def test_the_compiled_search_is_legal_reproducible_and_within_its_budget(tree: s
             choice = greedy.choose(seen, legal, rng)
         game.apply(choice)
     assert picks
+
+
+@pytest.mark.parametrize(("name", "players", "prior", "prune", "iterations"), [
+    ("classic", 2, True, 1.0, 600), ("huit-americain", 4, True, 1.0, 1500),
+    ("les-huit", 4, False, 0.0, 400), ("huit-fou", 3, True, 0.0, 300),
+])
+def test_the_compiled_loop_keeps_the_statistics_as_the_engines_loop(
+        name: str, players: int, prior: bool, prune: float, iterations: int) -> None:
+    # the loop of ISMCTSBot.choose, in Python over the same compiled worlds, against
+    # search_decision (called in pieces of 7 worlds, as the clock would cut it)
+    from eights.bots.ismcts import PRUNE_AFTER, PRUNE_EVERY, _bound
+
+    for seed in range(3):
+        game = _position(name, players, seed)
+        seen = game.observe(game.to_move)
+        bands = _order(seen, hand_bands(seen))
+        size = len(game.legal_actions())
+        base = seed % size if prior else -1
+        python, compiled = _worlds(game, bands, seed=seed), _worlds(game, bands, seed=seed)
+        total, gain, gain_sq, count = [0.0] * size, [0.0] * size, [0.0] * size, [0] * size
+        live = [i for i in range(size) if i != base or not prior]
+        worlds = rollouts = 0
+        while live:
+            if rollouts >= iterations and worlds >= 2:
+                break
+            tried = [base, *live] if prior else live
+            row = python.play(tried, 1)[0][0].tolist()
+            worlds += 1
+            rollouts += len(tried)
+            anchor = row[0] if prior else 0.0
+            for i, value in zip(tried, row, strict=True):
+                total[i] += value
+                count[i] += 1
+                gain[i] += value - anchor
+                gain_sq[i] += (value - anchor) ** 2
+            if prior and prune and worlds >= PRUNE_AFTER and worlds % PRUNE_EVERY == 0:
+                live = [i for i in live if _bound(gain[i], gain_sq[i], count[i], -prune) >= 0]
+        flags = np.array([int(i != base or not prior) for i in range(size)], dtype=np.int64)
+        sums, gains, squares = np.zeros(size), np.zeros(size), np.zeros(size)
+        counts = np.zeros(size, dtype=np.int64)
+        done = np.zeros(2, dtype=np.int64)
+        while True:
+            before = int(done[0])
+            compiled.decide(base, flags, sums, gains, squares, counts, done, iterations, prune,
+                            PRUNE_AFTER, PRUNE_EVERY, 7, -1)
+            if done[0] == before:
+                break
+        assert (int(done[0]), int(done[1])) == (worlds, rollouts)
+        assert [sums.tolist(), gains.tolist(), squares.tolist()] == [total, gain, gain_sq]
+        assert counts.tolist() == count
+        assert [i for i in range(size) if flags[i]] == live

@@ -253,19 +253,16 @@ class _Worlds:
         self.scale = bot._scale(seen)
         self.roots = [_Node() for _ in legal]
 
-    batched = False
-    """Worlds are played one a call."""
-
-    def play(self, search: random.Random, tried: Sequence[int], count: int,
-             deadline: float | None, pace: float) -> list[list[float]] | None:
+    def play(self, search: random.Random, tried: Sequence[int], deadline: float | None,
+             pace: float) -> list[float] | None:
         """Sample a world with ``search`` and play it after each action of ``tried`` (indices
-        into the legal actions): one row, the observer's reward after each (``count`` is
-        1); ``None`` when the thread's CPU clock, at ``pace`` seconds a rollout, would pass
-        ``deadline`` (the world is then left unfinished)."""
+        into the legal actions): the observer's reward after each; ``None`` when the
+        thread's CPU clock, at ``pace`` seconds a rollout, would pass ``deadline`` (the world
+        is then left unfinished)."""
         outcomes = self._world(search, tried, deadline, pace)
         if outcomes is None:
             return None
-        return [[outcome.rewards[self.seen.seat] for outcome in outcomes]]
+        return [outcome.rewards[self.seen.seat] for outcome in outcomes]
 
     def outcomes(self, search: random.Random, worlds: int) -> tuple[
             tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
@@ -309,9 +306,6 @@ class _CompiledWorlds:
     (:class:`eights.fast.search.CompiledWorlds`): the same worlds, descent and rollouts as
     :class:`_Worlds`, dealt and played on kernel states, several worlds a call."""
 
-    batched = True
-    """Several worlds a call (:meth:`ISMCTSBot._batch`)."""
-
     def __init__(self, bot: ISMCTSBot, seen: Observation, legal: Sequence[Action],
                  playouts: PlayOuts, bands: dict[int, list[Band]] | None,
                  probs: list[list[float]], seats: tuple[int, ...], seed: int) -> None:
@@ -335,14 +329,6 @@ class _CompiledWorlds:
             bands=[(seat, count, row) for _, seat, count, row in order], probs=weighted,
             seats=seats, tree=TREE_CODES[bot.tree], c=bot.c, policies=playouts.policies,
             scale=bot._scale(seen), points=bot.points, sign=self.sign, seed=seed)
-
-    def play(self, search: random.Random, tried: Sequence[int], count: int,
-             deadline: float | None, pace: float) -> list[list[float]] | None:
-        """``count`` worlds (fitted to the budget by :meth:`ISMCTSBot._batch`), each played
-        after each action of ``tried``: a row a world, the observer's reward after each."""
-        rewards, _, _ = self.worlds.play(tried, count)
-        rows: list[list[float]] = rewards.tolist()
-        return rows
 
     def outcomes(self, search: random.Random, worlds: int) -> tuple[
             tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
@@ -454,32 +440,28 @@ class ISMCTSBot:
         # 1% held back for the rollout in flight (one runs long now and then)
         deadline = None if self.time is None else start + 0.99 * self.time
         worlds = rollouts = 0
+        wall_began = _time.perf_counter()  # read first: the wall time since bounds the CPU's
         began = _time.thread_time()
-        while live:
+        if isinstance(worlds_of, _CompiledWorlds):
+            total, gain, gain_sq, count_, worlds, rollouts = self._compiled_loop(
+                worlds_of, base, deadline, began, wall_began)
+        while live and isinstance(worlds_of, _Worlds):  # on the engine: a world at a time
             if self.iterations is not None and rollouts >= self.iterations and worlds >= 2:
                 break
-            now = _time.thread_time()
-            pace = 0.0 if not rollouts else (now - began) / rollouts
+            pace = 0.0 if not rollouts else (_time.thread_time() - began) / rollouts
             tried = live if self.prior is None else [base, *live]
-            count = 1
-            if worlds_of.batched:  # the worlds up to the next check, in one compiled call
-                count = self._batch(worlds, rollouts, len(tried),
-                                    None if worlds < 2 else deadline, now, pace)
-                if not count:
-                    break  # the budget is spent
-            rows = worlds_of.play(search, tried, count, None if worlds < 2 else deadline, pace)
-            if rows is None:
+            values = worlds_of.play(search, tried, None if worlds < 2 else deadline, pace)
+            if values is None:
                 break  # the budget is spent: this world is left unfinished, uncounted
-            for row in rows:
-                worlds += 1
-                rollouts += len(tried)
-                anchor = row[0] if self.prior is not None else 0.0
-                for i, value in zip(tried, row, strict=True):
-                    total[i] += value
-                    count_[i] += 1
-                    d = value - anchor
-                    gain[i] += d
-                    gain_sq[i] += d * d
+            worlds += 1
+            rollouts += len(tried)
+            anchor = values[0] if self.prior is not None else 0.0
+            for i, value in zip(tried, values, strict=True):
+                total[i] += value
+                count_[i] += 1
+                d = value - anchor
+                gain[i] += d
+                gain_sq[i] += d * d
             if self.prior is not None and self.prune and worlds >= PRUNE_AFTER and (
                     worlds % PRUNE_EVERY == 0):
                 # an action that cannot beat the prior is no longer searched
@@ -487,7 +469,7 @@ class ISMCTSBot:
                         if _bound(gain[i], gain_sq[i], count_[i], -self.prune) >= 0]
         self.last_iterations = rollouts
         self.last_kernel = worlds_of.playouts is not None
-        self.last_compiled = worlds_of.batched
+        self.last_compiled = isinstance(worlds_of, _CompiledWorlds)
         self.last_stats = [(legal[i], count_[i], total[i] / max(1, count_[i]),
                             gain[i] / max(1, count_[i])) for i in range(k)]
         if self.prior is None:
@@ -522,7 +504,7 @@ class ISMCTSBot:
         wins, points = worlds_of.outcomes(search, worlds)
         self.last_iterations = worlds * len(legal)
         self.last_kernel = worlds_of.playouts is not None
-        self.last_compiled = worlds_of.batched
+        self.last_compiled = isinstance(worlds_of, _CompiledWorlds)
         return Evaluation(tuple(legal), wins, points)
 
     def _worlds_of(self, observation: Observation, legal: Sequence[Action],
@@ -543,28 +525,46 @@ class ISMCTSBot:
                                    search.getrandbits(64))
         return _Worlds(self, observation, legal, playouts, bands, probs, seats)
 
-    def _batch(self, worlds: int, rollouts: int, tried: int, deadline: float | None,
-               now: float, pace: float) -> int:
-        """How many worlds the compiled search plays in one call: up to the next pruning
-        check, the iteration budget, and what fits before ``deadline`` at ``pace`` seconds
-        a rollout (0: none fits); 64 at most, so the clock is read often enough."""
-        count = MAX_BATCH
-        if self.prior is not None and self.prune:
-            count = (PRUNE_AFTER - worlds if worlds < PRUNE_AFTER
-                     else PRUNE_EVERY - worlds % PRUNE_EVERY)
-        if self.iterations is not None:
-            count = min(count, max(-(-(self.iterations - rollouts) // tried), 2 - worlds, 1))
-        if worlds < 2:
-            count = min(count, 2 - worlds)  # the pace is known from the second world on
-        if deadline is not None:
-            # as on the engine: no rollout begun that would end past the deadline (two
-            # rollouts' time held back)
-            room = deadline - now - 2 * pace
-            if room <= 0:
-                return 0
-            if pace > 0:
-                count = min(count, int(room / (pace * tried)))
-        return max(0, min(count, MAX_BATCH))
+    def _compiled_loop(self, worlds_of: _CompiledWorlds, base: int, deadline: float | None,
+                       began: float, wall_began: float) -> tuple[
+                           list[float], list[float], list[float], list[int], int, int]:
+        """:meth:`choose`'s loop over worlds in compiled code
+        (:meth:`eights.fast.search.CompiledWorlds.decide`), a call every 64 worlds at
+        most, the clock read between calls: the actions' totals, gains over the prior and
+        their squares, counts, and the worlds and rollouts played."""
+        import numpy as np
+
+        worlds = worlds_of.worlds
+        k = len(worlds_of.legal)
+        prior = self.prior is not None
+        live = np.array([int(i != base or not prior) for i in range(k)], dtype=np.int64)
+        total, gain, gain_sq = np.zeros(k), np.zeros(k), np.zeros(k)
+        count = np.zeros(k, dtype=np.int64)
+        done = np.zeros(2, dtype=np.int64)
+        iterations = -1 if self.iterations is None else self.iterations
+        while True:
+            played, rollouts = int(done[0]), int(done[1])
+            max_worlds, max_rollouts = MAX_BATCH, -1
+            if deadline is not None:
+                if played < 2:
+                    max_worlds = 2 - played  # the pace is known from the second world on
+                else:
+                    # the thread's CPU clock costs microseconds to read: the wall clock,
+                    # which runs at least as fast, says first whether the call surely fits
+                    spent = _time.perf_counter() - wall_began
+                    max_rollouts = _fits(deadline, began + spent, spent / rollouts)
+                    if max_rollouts < MAX_BATCH * k:
+                        now = _time.thread_time()
+                        max_rollouts = _fits(deadline, now, (now - began) / rollouts)
+                    if max_rollouts <= 0:
+                        break  # the budget is spent
+            worlds.decide(base if prior else -1, live, total, gain, gain_sq, count, done,
+                          iterations, self.prune if prior else 0.0, PRUNE_AFTER, PRUNE_EVERY,
+                          max_worlds, max_rollouts)
+            if done[0] == played:
+                break  # the race is run, the budget spent or the iterations played
+        return (total.tolist(), gain.tolist(), gain_sq.tolist(), count.tolist(), int(done[0]),
+                int(done[1]))
 
     @staticmethod
     def _scale(seen: Observation) -> float:
@@ -689,6 +689,15 @@ class ISMCTSBot:
         return greedy_choice(legal, game.hands[game.to_move], game.tables)
 
 
+def _fits(deadline: float, now: float, pace: float) -> int:
+    """The rollouts that fit before ``deadline`` at ``pace`` seconds each, as on the engine:
+    none begun that would end past it (two rollouts' time held back)."""
+    room = deadline - now - 2 * pace
+    if room <= 0:
+        return 0
+    return 10**9 if pace <= 0 else int(room / pace)
+
+
 def _bound(total: float, squares: float, n: int, z: float) -> float:
     """Mean minus ``z`` standard errors, from a sum and a sum of squares over ``n``."""
     mean = total / n
@@ -714,7 +723,7 @@ TREE_CODES = {"none": 0, "own": 1, "all": 2}
 """The ``tree`` option as :mod:`eights.fast.search` codes it."""
 
 MAX_BATCH = 64
-"""Worlds the compiled search plays in one call at most (the clock is read between)."""
+"""Worlds the compiled search plays in one call at most (its clock is read between)."""
 
 WORLDS = ("bands", "belief")
 """How worlds are dealt: within the bands of ``infer``, or by the belief model."""

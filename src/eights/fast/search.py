@@ -54,7 +54,8 @@ from eights.fast.tables import KernelTables
 from eights.fast.world import choose, state_from_game
 
 __all__ = ["TREE_ALL", "TREE_NONE", "TREE_OWN", "CompiledWorlds", "deal_bands", "deal_weighted",
-           "play_world", "search_worlds", "seed_generator", "shuffle", "warm"]
+           "play_world", "search_decision", "search_worlds", "seed_generator", "shuffle",
+           "warm"]
 
 Int64Array = npt.NDArray[np.int64]
 Float64Array = npt.NDArray[np.float64]
@@ -361,6 +362,31 @@ def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int,
 
 
 @_njit
+def _deal_world(world: Any, rs: Any, weighted: bool, me: int, pool: Any, cards: Any,
+                rest: Any, sizes: Any, need: Any, band_seat: Any, band_count: Any,
+                band_rows: Any, uniforms: Any, probs: Any, place_seat: Any, place_need: Any,
+                mass: Any, weights: Any) -> int:
+    """Deal the unseen ``pool`` into ``world`` (by the bands, or ``weighted`` by the
+    probabilities); returns the seed of the world's draws."""
+    n_pool = pool.shape[0]
+    for i in range(n_pool):
+        cards[i] = pool[i]
+    shuffle(rs, cards, n_pool)
+    if weighted:
+        for i in range(n_pool):
+            uniforms[i] = _uniform(rs)
+        for j in range(place_need.shape[0]):
+            need[j] = place_need[j]
+        deal_weighted(world, me, cards, n_pool, uniforms, probs, place_seat, need, mass,
+                      weights)
+    else:
+        for s in range(world[k.S_N]):
+            need[s] = sizes[s]
+        deal_bands(world, me, cards, n_pool, need, band_seat, band_count, band_rows, rest)
+    return int(_next53(rs) << 10 ^ _next53(rs))
+
+
+@_njit
 def search_worlds(tab: Any, world: Any, st: Any, rs: Any, count: int, weighted: bool,
                   me: int, pool: Any, cards: Any, rest: Any, sizes: Any, need: Any,
                   band_seat: Any, band_count: Any, band_rows: Any, uniforms: Any, probs: Any,
@@ -375,23 +401,10 @@ def search_worlds(tab: Any, world: Any, st: Any, rs: Any, count: int, weighted: 
     go to row ``w``: ``out_reward[w, j]`` the reward of ``me`` after ``tried[j]``,
     ``out_points[w, j, s]`` and ``out_winners[w, j, s]`` each seat's points and win."""
     n = world[k.S_N]  # st may be fresh: the first play fills it
-    n_pool = pool.shape[0]
     for w in range(count):
-        for i in range(n_pool):
-            cards[i] = pool[i]
-        shuffle(rs, cards, n_pool)
-        if weighted:
-            for i in range(n_pool):
-                uniforms[i] = _uniform(rs)
-            for j in range(place_need.shape[0]):
-                need[j] = place_need[j]
-            deal_weighted(world, me, cards, n_pool, uniforms, probs, place_seat, need, mass,
-                          weights)
-        else:
-            for s in range(n):
-                need[s] = sizes[s]
-            deal_bands(world, me, cards, n_pool, need, band_seat, band_count, band_rows, rest)
-        seed = _next53(rs) << 10 ^ _next53(rs)
+        seed = _deal_world(world, rs, weighted, me, pool, cards, rest, sizes, need, band_seat,
+                           band_count, band_rows, uniforms, probs, place_seat, place_need,
+                           mass, weights)
         for j in range(n_tried):
             i = tried[j]
             play_world(tab, world, st, actions[i], seed, roots[i], nodes, node_reward, used,
@@ -400,6 +413,79 @@ def search_worlds(tab: Any, world: Any, st: Any, rs: Any, count: int, weighted: 
             for s in range(n):
                 out_points[w, j, s] = st[st[k.S_POINTS] + s]
                 out_winners[w, j, s] = st[st[k.S_WINNERS] + s]
+
+
+@_njit
+def _bound(total: float, squares: float, n: int, z: float) -> float:
+    """``eights.bots.ismcts._bound``: mean minus ``z`` standard errors."""
+    mean = total / n
+    return float(mean - z * np.sqrt(max(0.0, squares / n - mean * mean) / max(1, n - 1)))
+
+
+@_njit
+def search_decision(tab: Any, world: Any, st: Any, rs: Any, weighted: bool, me: int,
+                    pool: Any, cards: Any, rest: Any, sizes: Any, need: Any, band_seat: Any,
+                    band_count: Any, band_rows: Any, uniforms: Any, probs: Any,
+                    place_seat: Any, place_need: Any, mass: Any, weights: Any, actions: Any,
+                    roots: Any, nodes: Any, node_reward: Any, used: Any, tree: int, c: float,
+                    policies: Any, buf: Any, script: Any, path: Any, scale: float,
+                    weight: float, sign: float, rewards: Any, base: int, live: Any,
+                    total: Any, gain: Any, gain_sq: Any, count: Any, done: Any,
+                    iterations: int, prune: float, prune_after: int, prune_every: int,
+                    max_worlds: int, max_rollouts: int, tried: Any) -> None:
+    """The loop of :meth:`ISMCTSBot.choose <eights.bots.ismcts.ISMCTSBot.choose>` over
+    worlds, in compiled code, from where ``done`` (worlds, rollouts) says it is: while an
+    action is ``live`` (flags) and fewer than ``iterations`` rollouts (or 2 worlds) are
+    done (``iterations`` -1: no limit), a world is played after the prior ``base`` (-1:
+    none) and each live action, the statistics of the actions (``total``, ``gain``,
+    ``gain_sq`` over the prior, ``count``) kept and the live actions raced (``prune``
+    standard errors, every ``prune_every`` worlds from ``prune_after``; 0: never), all as
+    the engine's loop does, in the same order. It returns after ``max_worlds`` worlds, or
+    before a world that would take the rollouts of this call past ``max_rollouts`` (-1: no
+    limit), so the caller can read its clock. ``tried`` is scratch."""
+    k_actions = actions.shape[0]
+    played = 0
+    rolled = 0
+    while played < max_worlds:
+        n_tried = 0
+        if base >= 0:
+            tried[0] = base
+            n_tried = 1
+        for i in range(k_actions):
+            if live[i]:
+                tried[n_tried] = i
+                n_tried += 1
+        if n_tried == (1 if base >= 0 else 0):
+            return  # nothing left in the race
+        if iterations >= 0 and done[1] >= iterations and done[0] >= 2:
+            return
+        if max_rollouts >= 0 and rolled + n_tried > max_rollouts:
+            return
+        seed = _deal_world(world, rs, weighted, me, pool, cards, rest, sizes, need, band_seat,
+                           band_count, band_rows, uniforms, probs, place_seat, place_need,
+                           mass, weights)
+        anchor = 0.0
+        for j in range(n_tried):
+            i = tried[j]
+            play_world(tab, world, st, actions[i], seed, roots[i], nodes, node_reward, used,
+                       tree, me, c, policies, buf, script, path, scale, weight, sign, rewards)
+            value = rewards[me]
+            if j == 0 and base >= 0:
+                anchor = value
+            total[i] += value
+            count[i] += 1
+            d = value - anchor
+            gain[i] += d
+            gain_sq[i] += d * d
+        played += 1
+        rolled += n_tried
+        done[0] += 1
+        done[1] += n_tried
+        worlds = done[0]
+        if base >= 0 and prune > 0 and worlds >= prune_after and worlds % prune_every == 0:
+            for i in range(k_actions):
+                if live[i] and _bound(gain[i], gain_sq[i], count[i], -prune) < 0:
+                    live[i] = 0
 
 
 # ---------------------------------------------------------------- the Python face
@@ -520,6 +606,25 @@ class CompiledWorlds:
                       out_reward, out_points, out_winners)
         return out_reward, out_points, out_winners
 
+    def decide(self, base: int, live: Int64Array, total: Float64Array, gain: Float64Array,
+               gain_sq: Float64Array, count: Int64Array, done: Int64Array, iterations: int,
+               prune: float, prune_after: int, prune_every: int, max_worlds: int,
+               max_rollouts: int) -> None:
+        """Play worlds as the search's loop does (:func:`search_decision`), from and into
+        its statistics: up to ``max_worlds`` worlds and ``max_rollouts`` rollouts (-1: no
+        limit) in this call."""
+        self._reserve(max_worlds * len(self.actions))
+        tried = np.empty(len(self.actions) + 1, dtype=np.int64)
+        search_decision(self.kt.tab, self.world, self.state, self.rs, self.weighted, self.me,
+                        self.pool, self.cards, self.rest, self.sizes, self.need,
+                        self.band_seat, self.band_count, self.band_rows, self.uniforms,
+                        self.probs, self.place_seat, self.place_need, self.mass, self.weights,
+                        self.actions, self.roots, self.nodes, self.node_reward, self.used,
+                        self.tree, self.c, self.policies, self.buf, self.script, self.path,
+                        self.scale, self.weight, self.sign, self.rewards, base, live, total,
+                        gain, gain_sq, count, done, iterations, prune, prune_after,
+                        prune_every, max_worlds, max_rollouts, tried)
+
     def node_stats(self, root: int) -> list[tuple[int, int, int, float]]:
         """The children of root ``root`` (an index into the legal actions): action code,
         visits, availability, reward sum (for tests)."""
@@ -549,3 +654,7 @@ def warm(kt: KernelTables, players: int, policies: Float64Array) -> None:
     worlds = CompiledWorlds(kt, seen, [action_code(a) for a in legal], unseen,
                             policies=policies, scale=1.0)
     worlds.play(range(len(legal)), 1)
+    size = len(legal)
+    worlds.decide(0, np.ones(size, dtype=np.int64), np.zeros(size), np.zeros(size),
+                  np.zeros(size), np.zeros(size, dtype=np.int64), np.zeros(2, dtype=np.int64),
+                  4, 1.0, 16, 4, 2, -1)
