@@ -11,7 +11,8 @@ and without pruning), and the cost of sampling one world.
 
 Rollouts per second are those of the unpruned search, measured on both paths in
 the same run, alternating (``kernel=off``, ``kernel=on``, twice; ``-`` where the
-kernel does not play the rules); then the time of a whole decision at
+kernel does not play the rules; ``kernel=on`` is the search in compiled code since
+2026-11-28, ``benchmarks/search_speed.py`` compares it with the search before); then the time of a whole decision at
 ``iterations=2000`` (pruned, as played) on both paths, over the first ``--timed``
 decision points. Times are CPU time of this process; the kernel is compiled (or
 loaded from numba's cache) before any clock starts.

@@ -97,7 +97,7 @@ import importlib.util
 import math
 import random
 import time as _time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -122,8 +122,15 @@ if TYPE_CHECKING:
     from eights.bots.belief import BeliefModel
     from eights.fast.world import PlayOuts
 
-__all__ = ["KERNELS", "Evaluation", "ISMCTSBot", "outcome_rewards", "round_rewards",
-           "round_win"]
+__all__ = [
+    "KERNELS",
+    "Evaluation",
+    "ISMCTSBot",
+    "outcome_rewards",
+    "reward_scale",
+    "round_rewards",
+    "round_win",
+]
 
 
 class _Node:
@@ -214,6 +221,20 @@ def _se(xs: Sequence[float]) -> float:
     return math.sqrt(max(0.0, sum((x - m) ** 2 for x in xs) / (n - 1)) / n)
 
 
+def reward_scale(seen: Observation) -> float:
+    """The points that count as a whole win in the search's reward (:func:`outcome_rewards`'s
+    ``scale``): a typical round's points for these rules and players."""
+    scoring = seen.rules.scoring
+    if scoring is Scoring.PLACINGS:  # TS12: 0 to n - 1 a round
+        return max(1.0, seen.players - 1.0)
+    if scoring is Scoring.ROUNDS_WON:  # SW11: 1 a round won, the win itself
+        return 1.0
+    points = seen.rules.points
+    typical = sum(points.values()) / max(1, len(points))
+    return max(1.0, typical * 6 * max(1, seen.players - 1))
+
+
+
 def round_win(rules: Rules, players: int, seat: int, winners: Sequence[int]) -> float:
     """The share of a round's win that falls to ``seat``: its team's where partners play
     (partners win together: 1), ``1/k`` of a win shared by ``k`` winning seats (or
@@ -240,17 +261,17 @@ class _Worlds:
     observation and plays it after some of the legal actions, with the same draws after
     each (one tree below each action, grown over the worlds)."""
 
-    def __init__(self, bot: ISMCTSBot, seen: Observation, legal: Sequence[Action],
+    def __init__(self, iterate: Callable[..., _Outcome], seen: Observation, legal: Sequence[Action],
                  playouts: PlayOuts | None, bands: dict[int, list[Band]] | None,
                  probs: list[list[float]], seats: tuple[int, ...]) -> None:
-        self.bot = bot
+        self.iterate = iterate
         self.seen = seen
         self.legal = legal
         self.playouts = playouts
         self.bands = bands
         self.probs = probs
         self.seats = seats
-        self.scale = bot._scale(seen)
+        self.scale = reward_scale(seen)
         self.roots = [_Node() for _ in legal]
 
     def play(self, search: random.Random, tried: Sequence[int], deadline: float | None,
@@ -295,8 +316,8 @@ class _Worlds:
             play = random.Random(draws)  # the same draws after every action
             game = world.clone(play)
             game.push(self.legal[i])
-            out.append(self.bot._iterate(self.roots[i], game, play, self.scale, seen.seat,
-                                         self.playouts, draws))
+            out.append(self.iterate(self.roots[i], game, play, self.scale, seen.seat,
+                                    self.playouts, draws))
         return out
 
 
@@ -328,7 +349,7 @@ class _CompiledWorlds:
             playouts.kt, seen, [action_code(a) for a in legal], unseen_cards(seen),
             bands=[(seat, count, row) for _, seat, count, row in order], probs=weighted,
             seats=seats, tree=TREE_CODES[bot.tree], c=bot.c, policies=playouts.policies,
-            scale=bot._scale(seen), points=bot.points, sign=self.sign, seed=seed)
+            scale=reward_scale(seen), points=bot.points, sign=self.sign, seed=seed)
 
     def outcomes(self, search: random.Random, worlds: int) -> tuple[
             tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
@@ -523,7 +544,7 @@ class ISMCTSBot:
         if playouts is not None and self.kernel != "rollout":
             return _CompiledWorlds(self, observation, legal, playouts, bands, probs, seats,
                                    search.getrandbits(64))
-        return _Worlds(self, observation, legal, playouts, bands, probs, seats)
+        return _Worlds(self._iterate, observation, legal, playouts, bands, probs, seats)
 
     def _compiled_loop(self, worlds_of: _CompiledWorlds, base: int, deadline: float | None,
                        began: float, wall_began: float) -> tuple[
@@ -568,14 +589,7 @@ class ISMCTSBot:
 
     @staticmethod
     def _scale(seen: Observation) -> float:
-        scoring = seen.rules.scoring
-        if scoring is Scoring.PLACINGS:  # TS12: 0 to n - 1 a round
-            return max(1.0, seen.players - 1.0)
-        if scoring is Scoring.ROUNDS_WON:  # SW11: 1 a round won, the win itself
-            return 1.0
-        points = seen.rules.points
-        typical = sum(points.values()) / max(1, len(points))
-        return max(1.0, typical * 6 * max(1, seen.players - 1))
+        return reward_scale(seen)
 
     def _belief_for(self, seen: Observation) -> BeliefModel:
         """The belief model given as ``belief``, else the one shipped for ``seen``'s rules."""
