@@ -142,8 +142,8 @@ def test_same_seed_same_review_and_values_in_range() -> None:
 @pytest.mark.parametrize(("loss", "se", "mark"), [
     (0.0, 0.0, "best"), (BEST, 0.0, "best"), (THRESHOLDS["good"], 0.0, "good"),
     (THRESHOLDS["inaccuracy"], 0.0, "inaccuracy"), (THRESHOLDS["mistake"], 0.0, "mistake"),
-    (THRESHOLDS["mistake"] + 0.01, 0.0, "blunder"), (0.3, 0.2, "inaccuracy"),
-    (0.3, 0.1, "mistake"), (0.04, 0.015, "good"), (0.04, 0.025, "best"),
+    (THRESHOLDS["mistake"] + 0.01, 0.0, "blunder"), (0.3, 0.2, "best"),
+    (0.3, 0.1, "mistake"), (0.05, 0.015, "good"), (0.05, 0.021, "best"),
 ])
 def test_marks_follow_the_loss_and_its_certainty(loss: float, se: float, mark: str) -> None:
     assert mark_of(loss, se) == mark

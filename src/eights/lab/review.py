@@ -77,7 +77,7 @@ BEST = 0.02
 """A played action that surely loses at most this much win chance is marked ``best``."""
 THRESHOLDS: dict[str, float] = {"good": 0.03, "inaccuracy": 0.10, "mistake": 0.20}
 """The largest loss (in win chance, 0 to 1) of each mark; above ``mistake``, a blunder."""
-Z = 1.0
+Z = 1.5
 """The standard errors of the paired difference taken off a loss before it is marked."""
 INTERVAL = 1.96
 """Standard errors either side of a win chance in its interval (95%)."""
@@ -223,7 +223,7 @@ def mark_of(loss: float, se: float) -> str:
     error ``se`` (see the module text).
 
     >>> mark_of(0.0, 0.0), mark_of(0.04, 0.005), mark_of(0.2, 0.15), mark_of(0.25, 0.01)
-    ('best', 'inaccuracy', 'inaccuracy', 'blunder')
+    ('best', 'inaccuracy', 'best', 'blunder')
     """
     sure = loss - Z * se
     if sure <= BEST:
