@@ -192,7 +192,8 @@ def server(case: tuple[str, int], decisions: int, specs: list[str], seconds: flo
     print(f"{'spec (as the server runs it)':<46}{'rollouts/move':>14}{'CPU s/move':>12}")
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=context,
-                                                initializer=_worker_started) as pool:
+                                                initializer=_worker_started,
+                                                initargs=(os.getpid(),)) as pool:
         for spec in specs:
             got = {}
             for kernel in ("rollout", "auto"):

@@ -453,6 +453,101 @@ def _narrated_replay(record: Record, _: Translator) -> Game:
     return game
 
 
+@app.command("review")
+def review_cmd(
+    file: Annotated[Path, typer.Argument(help="An eights-record/1 JSON file.")],
+    seat: Annotated[list[int] | None, typer.Option(
+        "--seat", help="A seat to review (repeatable; default: the seats people held, as the "
+                       "record's meta says, else seat 0).")] = None,
+    all_seats: Annotated[bool, typer.Option("--all", help="Review every seat.")] = False,
+    json_file: Annotated[Path | None, typer.Option(
+        "--json", help="Write the review as JSON to this file ('-': print it instead).")]
+    = None,
+    quality: Annotated[str, typer.Option(
+        help="fast, normal or deep: worlds the search samples per decision.")] = "normal",
+    seed: Annotated[int, typer.Option(help="Seed of the sampled worlds.")] = 0,
+    lang: LangOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Mark every decision of a seat with the search: best, good, inaccuracy, mistake,
+    blunder; exit 1 on an illegal action, 2 on a malformed record or a bad option."""
+    from eights.lab.review import QUALITIES, ReviewError, people_seats, positions, review_seats
+
+    _ = _translator(lang)
+    if seat and all_seats:
+        _fail("give --seat or --all, not both")
+    if quality not in QUALITIES:
+        _fail(f"--quality must be {', '.join(QUALITIES)}, not {quality!r}")
+    if json_file is not None and str(json_file) != "-":
+        _check_output(json_file, "--json")
+    try:
+        record = load_record(file)
+    except RecordError as exc:
+        _fail(str(exc))
+    seats = (list(range(record.players)) if all_seats else seat if seat
+             else people_seats(record.meta, record.players))
+    try:
+        found = positions(record, seats)
+        with progress("decisions", quiet=quiet) as advance:
+            result = review_seats(found, seats, quality=quality, seed=seed, on_progress=advance)
+    except ReviewError as exc:
+        _fail(str(exc))
+    except ReplayError as exc:
+        _fail(str(exc), 1)
+    except EightsError as exc:
+        _fail(str(exc))
+    if json_file is not None:
+        text = json.dumps(result.to_json(), indent=1, ensure_ascii=False)
+        if str(json_file) == "-":
+            typer.echo(text)
+            return
+        try:
+            json_file.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {str(json_file)!r}: {exc}")
+    _print_review(record, result.seats, _)
+
+
+def _print_review(record: Record, reviewed: Any, _: Translator) -> None:
+    """The review in words, marks in colour where the output is a terminal."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from eights.i18n.advice import MARK_STYLES, decision_words, mistake_words, summary_words
+
+    console = Console(highlight=False, soft_wrap=True)
+    raw = record.meta.get("seats")
+    names = ([str(s.get("name", "?")) for s in raw] if isinstance(raw, list)
+             and len(raw) == record.players and all(isinstance(s, dict) for s in raw)
+             else _seat_names(record.players, _))
+    for k, seat_review in enumerate(reviewed):
+        if k:
+            console.print()
+        console.print(escape(_("{name} (seat {seat}): {summary}", name=names[seat_review.seat],
+                               seat=seat_review.seat,
+                               summary=summary_words(seat_review.accuracy,
+                                                     seat_review.mean_loss,
+                                                     seat_review.counts(), _))))
+        if not seat_review.decisions:
+            console.print(escape(_("No decision to review: this seat never had a choice.")))
+            continue
+        for d in seat_review.decisions:
+            line = decision_words(d.round, d.turn, d.played.action, d.best.action, d.mark,
+                                  d.played.win, d.best.win, _)
+            console.print(f"  [{MARK_STYLES[d.mark]}]{escape(line)}[/]")
+        worst = seat_review.worst()
+        if worst:
+            console.print(escape(_("The largest mistakes:")))
+            for d in worst:
+                console.print("  " + escape(_("round {round}, turn {turn}: {words}",
+                                              round=d.round, turn=d.turn,
+                                              words=mistake_words(d.played.action,
+                                                                  d.best.action, d.played.win,
+                                                                  d.best.win, _))))
+        else:
+            console.print(escape(_("No mistake: every decision was good or best.")))
+
+
 @app.command()
 def simulate(
     rules: RulesOpt = "classic",

@@ -116,6 +116,9 @@ class Session:
         self._undo: list[tuple[Game, tuple[Any, ...]]] = list(undo)
         """Positions before each of the person's actions this round, with the bots' generator."""
         self._version = 0
+        self.hints: list[tuple[int, int]] = []
+        """The decisions a hint was asked for: (round, actions of the round before it); the
+        saved record's ``meta.hints`` lists them."""
 
     # ------------------------------------------------------------------ set-up
 
@@ -200,7 +203,12 @@ class Session:
         game = replay(record, before)
         seats = [Seat(s["name"]) if s["player"] == "human"
                  else Seat(s["name"], s["player"], make_bot(s["player"])) for s in raw]
-        return cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}", undo=undo)
+        session = cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}", undo=undo)
+        hints = record.meta.get("hints")
+        if isinstance(hints, list):
+            session.hints = [(h["round"], h["turn"]) for h in hints if isinstance(h, dict)
+                             and isinstance(h.get("round"), int) and isinstance(h.get("turn"), int)]
+        return session
 
     # ------------------------------------------------------------------ state
 
@@ -360,7 +368,16 @@ class Session:
     def record(self) -> Record:
         meta: dict[str, Any] = {"seats": [{"name": s.name, "player": s.player}
                                           for s in self.seats]}
+        if self.hints:
+            meta["hints"] = [{"round": r, "turn": t} for r, t in self.hints]
         return record_of(self.game, meta=meta)
+
+    def hint_asked(self) -> None:
+        """Note that a hint was asked for the decision now to play (saved in ``meta.hints``)."""
+        here = (self.game.round, len(self.game.history))
+        if here not in self.hints:
+            self.hints.append(here)
+            self.save()
 
     def save(self) -> Path | None:
         """Write the record to :attr:`path` (atomically); ``None`` when not saving."""

@@ -34,6 +34,7 @@ from eights.server.protocol import (
     event,
     parse_message,
 )
+from eights.server.review import Reviewer, add_review_routes
 from eights.server.room import Connection, Room
 from eights.server.store import Store
 from eights.server.thinking import BOTS, Pool, table_fits
@@ -135,6 +136,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     store = Store(db_url or default_db_url())
     hub = Hub(store, limits or Limits(), bot_delay, fixed_seeds=testing_fixed_seeds,
               bot_workers=bot_workers, bot_pool=bot_pool)
+    reviewer = Reviewer(pool=bot_pool)  # reviews of ended rounds: server/review.py
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -142,12 +144,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         try:
             yield
         finally:
+            reviewer.close()
             await hub.stop()
 
     app = FastAPI(title="eights", version=__version__, lifespan=lifespan,
                   docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
     app.add_middleware(_PlainPaths)
+    app.state.reviewer = reviewer
 
     @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -306,6 +310,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                     pump.cancel()
 
     add_web_routes(app)  # the browser table: /, /t/CODE, /static, /api/i18n/LANG
+    add_review_routes(app, reviewer)  # POST /api/tables/CODE/review
     return app
 
 

@@ -132,6 +132,13 @@ MESSAGES: tuple[str, ...] = (
     # a rematch at the end of a match
     _("Rematch"), _("Go to the rematch"), _("Watch the rematch"),
     _("Rematch: a new table with the same rules, seats and bots; the players here move to it."),
+    # the review of a round (review.js)
+    _("Review my play"), _("The search is reviewing your play…"), _("Your play in round {n}"),
+    _("You had no choice to make in this round."), _("better: {action}"),
+    _("Your largest mistakes"), _("No mistake: every decision was good or best."),
+    _("Record of table {code}"),
+    _("Only the players of this table can review their play."), _("Download the record"),
+    _("Back to the table"), _("Every round of the match and its review"),
 )
 """Every message id the page shows (the page falls back to the id itself)."""
 
@@ -147,6 +154,7 @@ PLURALS: tuple[tuple[str, str], ...] = (
     plural("{name}: {n} penalty point (overflow)", "{name}: {n} penalty points (overflow)"),
     plural("Match: the first to win {n} round", "Match: the first to win {n} rounds"),
     plural("{k}, {n} free seat", "{k}, {n} free seats"),
+    plural("{n} move", "{n} moves"),
 )
 """Plural message ids: the page picks a form with the language's rule."""
 
@@ -221,6 +229,10 @@ def add_web_routes(app: FastAPI) -> None:
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:
+        return FileResponse(index, headers=PAGE_HEADERS)
+
+    @app.get("/t/{code}/record", include_in_schema=False)
+    async def record_page(code: str) -> FileResponse:  # a finished table's rounds, reviewed
         return FileResponse(index, headers=PAGE_HEADERS)
 
     @app.get("/api/i18n/{lang}")

@@ -32,6 +32,11 @@ d  p  t        draw, pass (also: let a skip fall on you, MM5), take the top
 a              announce your last card, or call going out, with the next
                play (HA13, MM9)
 u              take back your last move (one person against bots)
+h              a hint: every legal move's chance of winning the round, the best
+               first (one person against bots; off until asked for, and noted
+               in the save's ``meta.hints`` and the round's summary)
+r              on the round's summary: the review of your play in that round
+               (:mod:`eights.tui.review`): every decision marked, in colour
 ?              the rules of this game
 +  −           bots play faster or slower
 n              a new match: choose the rules, the player count and the
@@ -191,6 +196,7 @@ class TableScreen(Screen[None]):
         Binding("t", "take", show=False),
         Binding("a", "toggle_announce", show=False),
         Binding("u", "undo", show=False),
+        Binding("h", "hint", show=False),
         Binding("question_mark", "rules", show=False),
         Binding("plus,equals_sign", "speed(1)", show=False),
         Binding("minus", "speed(-1)", show=False),
@@ -479,7 +485,12 @@ class TableScreen(Screen[None]):
         rules = s.game.rules
         places = (placings(s.game) if rules.play_on or rules.scoring is Scoring.PLACINGS
                   else None)  # TS11, TS12
-        self.app.push_screen(RoundOverScreen(obs, s.names, summary, self.tr, places),
+        hints = sum(r == obs.round for r, _turn in s.hints)
+        if hints:
+            summary.append(self.tr.plural("You asked for {n} hint this round.",
+                                          "You asked for {n} hints this round.", hints))
+        self.app.push_screen(RoundOverScreen(obs, s.names, summary, self.tr, places,
+                                             review=self.viewer is not None),
                              self._round_answer)
 
     def _round_answer(self, answer: str | None) -> None:
@@ -492,6 +503,12 @@ class TableScreen(Screen[None]):
             self.marked = []
             self._say_round()
             self.advance()
+        elif answer == "review":
+            from eights.tui.review import ReviewScreen  # the search: only when asked for
+
+            self.app.push_screen(ReviewScreen(self.session.record(), self.seat,
+                                              self.session.game.round, self.tr),
+                                 lambda _answer: self._show_round_over())
         elif answer == "quit":
             self.action_quit_game()
         elif answer == "new":
@@ -927,6 +944,30 @@ class TableScreen(Screen[None]):
             self._mark_undone(self._undo_marks.pop())
         self.say(_("Your last move is taken back."))
         self.advance()
+
+    def action_hint(self) -> None:
+        """Every legal move valued by the search (in a worker), told in the log."""
+        _ = self.tr
+        s = self.session
+        if len(s.humans) != 1:
+            self.flash(_("Hints are for one person playing against bots."))
+        elif not self.my_turn():
+            self.flash(self.not_your_turn())
+        elif len(self.obs.legal) < 2:
+            self.flash(_("Only one move is legal: nothing to compare."))
+        else:
+            s.hint_asked()
+            self.say(_("Looking for a hint…"))
+            self.run_worker(self._hint(self.obs), group="hint", exclusive=True)
+
+    async def _hint(self, obs: Observation) -> None:
+        import asyncio
+
+        from eights.tui.review import hint_line
+
+        line = await asyncio.to_thread(hint_line, obs, self.tr)
+        if self.obs.to_play == obs.to_play and self.obs.history == obs.history:
+            self.say(line)
 
     def action_rules(self) -> None:
         title, *paragraphs = describe(self.obs.rules, self.tr)

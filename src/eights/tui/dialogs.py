@@ -130,6 +130,8 @@ def key_lines(rules: Rules, _: Translator) -> list[tuple[str, str]]:
         ("a", _("announce your last card with the play that leaves you one")
          + ("" if announce else unused)),
         ("u", _("take back your last move (one person against bots)")),
+        ("h", _("a hint: every legal move's chance of winning the round (against bots)")),
+        ("r", _("on the round's summary: the review of your play in it")),
         ("+ −", _("bots play faster / slower")),
         ("?", _("this help: the keys and the rules")),
         ("n", _("a new match: rules, players, the bots' level")),
@@ -221,10 +223,12 @@ class RoundOverScreen(ModalScreen[str]):
 
     Answers ``next`` (Enter), ``quit`` (q), ``new`` (n: a new match, as on the table; in
     the middle of a match the table asks first whether to leave it), or once the match is
-    over ``leave`` (Enter, q, Escape).
+    over ``leave`` (Enter, q, Escape); with ``review``, ``review`` (r: the review of the
+    round, :mod:`eights.tui.review`).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "review", show=False),
         Binding("enter", "next", show=False),
         Binding("n", "new", show=False),
         Binding("q", "quit_game", show=False),
@@ -232,8 +236,11 @@ class RoundOverScreen(ModalScreen[str]):
     ]
 
     def __init__(self, obs: Observation, names: Sequence[str], summary: Sequence[str],
-                 _: Translator, places: Sequence[int] | None = None) -> None:
+                 _: Translator, places: Sequence[int] | None = None, *,
+                 review: bool = False) -> None:
         super().__init__()
+        self.review = review
+        """``r`` opens the review of the round (a person's hand was shown)."""
         self.obs = obs
         self.names = list(names)
         self.summary = list(summary)
@@ -285,6 +292,8 @@ class RoundOverScreen(ModalScreen[str]):
                 hint = _("The match is over. n: a new match · q or Enter: leave")
             else:
                 hint = _("Enter: next round · n: a new match · q: quit")
+            if self.review:
+                hint = _("{keys} · r: review your play", keys=hint)
             yield Static(hint, classes="hint")
 
     def on_mount(self) -> None:
@@ -301,6 +310,12 @@ class RoundOverScreen(ModalScreen[str]):
 
     def action_next(self) -> None:
         self.dismiss("leave" if self.obs.match_over else "next")
+
+    def action_review(self) -> None:
+        if self.review:
+            self.dismiss("review")
+        else:
+            self.app.bell()
 
     def action_new(self) -> None:
         self.dismiss("new")

@@ -4,6 +4,7 @@ import { chooseLanguage, loadCatalog, t } from "./i18n.js";
 import { installSprite } from "./cards.js";
 import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
+import { showRecord } from "./review.js";
 
 async function main() {
   installSprite();
@@ -28,7 +29,9 @@ async function main() {
     });
   }
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})\/?$/);
-  if (match) await showTable(root, match[1]);
+  const record = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})\/record\/?$/);
+  if (record) await showRecord(root, record[1]);
+  else if (match) await showTable(root, match[1]);
   else await showLobby(root);
   document.body.dataset.ready = "true";
 }

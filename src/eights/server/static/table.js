@@ -7,6 +7,7 @@
 import { cardPretty, cardWords, lang, levelName, seatName, suitWords, SUIT_SYMBOLS, t, tableTitle, tn } from "./i18n.js";
 import { backSVG, faceSVG, indexSVG, suitSVG } from "./cards.js";
 import { TableSocket } from "./net.js";
+import { reviewButton } from "./review.js";
 import { canJoin, cardOf, cardsOf, groupable, playsOfCards, withCall } from "./plays.js";
 import {
   el, forgetSeat, getJSON, hostTokenOf, keepHostToken, keepName, keepSeat, postJSON, savedName, seatOf,
@@ -1093,7 +1094,8 @@ class TablePage {
       parts.push(el("p", { class: "match-over" }, tn("The match is over after {n} round.", "The match is over after {n} rounds.", view.round)),
         el("p", { class: "winners" }, tn("Winner: {names}.", "Winners: {names}.", winners.length, { names: winners.join(", ") })),
         seated && !again ? el("p", { class: "how", id: "rematch-how" }, t("Rematch: a new table with the same rules, seats and bots; the players here move to it.")) : null,
-        el("div", { class: "dialog-buttons" }, el("a", { class: `button${rematch ? "" : " primary"}`, href: "/" }, t("Back to the lobby")), rematch));
+        el("div", { class: "dialog-buttons" }, el("a", { class: `button${rematch ? "" : " primary"}`, href: "/" }, t("Back to the lobby")), rematch),
+        el("p", { class: "how" }, el("a", { id: "record-link", href: `/t/${encodeURIComponent(this.code)}/record` }, t("Every round of the match and its review"))));
     } else {
       parts.push(el("p", { class: "leader", id: "summary-leader" }, this.leaderText(names)));
       const seated = seatOf(this.code) || this.hostToken;
@@ -1102,6 +1104,7 @@ class TablePage {
       parts.push(el("div", { class: "dialog-buttons" },
         el("button", { type: "button", onclick: () => dialog.close() }, t("Close")), next));
     }
+    parts.push(reviewButton(this.code, view.round));  // review.js: the person's own seat only
     dialog.replaceChildren(...parts.filter(Boolean));
     if (!dialog.open) dialog.showModal();
     const focus = dialog.querySelector("#next-round, #rematch, #rematch-link, a.button");
