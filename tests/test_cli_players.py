@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from eights.cli import app
@@ -49,11 +51,25 @@ def test_a_player_count_is_refused_in_words_that_read(players: int, rules: str,
 @pytest.mark.parametrize(("command", "usage"), [
     (["train"], "eights train [OPTIONS] RULES"),
     (["rules", "show"], "eights rules show [OPTIONS] SPEC"),
-    (["replay"], "eights replay [OPTIONS] FILE")])
+    (["replay"], "eights replay [OPTIONS] FILE"),
+    (["review"], "eights review [OPTIONS] FILE")])
 def test_usage_lines_name_their_arguments(command: list[str], usage: str) -> None:
     done = runner.invoke(app, [*command, "--help"], prog_name="eights")
     assert done.exit_code == 0
     assert done.output.split("Usage:")[1].splitlines()[0].strip() == usage
+
+
+def test_no_usage_line_shows_typers_braces() -> None:
+    """Every command, a new one too: its arguments by their metavar, never ``{file}``."""
+    commands: dict[str, Any] = getattr(typer.main.get_command(app), "commands")  # noqa: B009
+    names = [[name] for name in commands]
+    for name, command in commands.items():
+        names += [[name, sub] for sub in getattr(command, "commands", {})]
+    assert ["review"] in names and ["rules", "show"] in names
+    for command in names:
+        done = runner.invoke(app, [*command, "--help"], prog_name="eights")
+        assert done.exit_code == 0, command
+        assert "{" not in done.output.split("Usage:")[1].splitlines()[0], command
 
 
 def command_rows(output: str) -> list[str]:

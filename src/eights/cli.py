@@ -455,9 +455,9 @@ def _narrated_replay(record: Record, _: Translator) -> Game:
 
 @app.command("review")
 def review_cmd(
-    file: Annotated[Path, typer.Argument(help="An eights-record/1 JSON file.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="An eights-record/1 JSON file.")],
     seat: Annotated[list[int] | None, typer.Option(
-        "--seat", help="A seat to review (repeatable; default: the seats people held, as the "
+        "--seat", metavar="N", help="A seat to review (repeatable; default: the seats people held, as the "
                        "record's meta says, else seat 0).")] = None,
     all_seats: Annotated[bool, typer.Option("--all", help="Review every seat.")] = False,
     json_file: Annotated[Path | None, typer.Option(
