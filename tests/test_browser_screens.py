@@ -163,7 +163,7 @@ def test_the_form_offers_every_players_count_and_every_bot_the_server_seats(
     assert words == ["Learned", "Search (ismcts:time=2)", "someday"]  # as the terminal says
     learned = page.locator("#create-level option[value='learned']")
     searched = page.locator("#create-level option[value='ismcts:prior=learned']")
-    expect(searched).to_have_text("very hard, learned (ismcts:prior=learned)")
+    expect(searched).to_have_text("Search + learned")
     for name in preset_names():  # the family model plays every table
         page.select_option("#create-rules", name)
         for n in load_rules(name).players:

@@ -25,6 +25,7 @@ from eights.bots.learned import (
     Model,
     action_features,
     action_table,
+    plays_alike,
     shipped_model,
     shipped_models,
     state_size,
@@ -162,7 +163,7 @@ def test_every_shipped_model_loads_has_its_card_and_plays() -> None:
         model = Model.load(path)
         card = model.card
         assert card["rules_name"] == name and model.players == players
-        assert model.rules == rules
+        assert plays_alike(model.rules, rules)  # what it learned, titles aside
         training = card["training"]
         assert training["command"].startswith("eights train ")
         assert training["samples"] + training.get("imitated", 0) > 0 and training["seconds"] > 0
@@ -403,3 +404,14 @@ def test_a_table_seats_the_learned_bot_at_any_rules_and_count(tmp_path: Path) ->
                       overrides={"hand_size": 6})
         assert [s["bot"] for s in made["table"]["seats"][1:]] == ["learned",
                                                                   "ismcts:prior=learned"]
+
+
+def test_a_specialist_plays_its_rules_whatever_their_title() -> None:
+    """A field that only describes the rules (title, source) keeps the specialist; one that
+    changes play (a match target) hands the table to the family model."""
+    renamed = load_rules("crazy-eights", ["title=Our crazy eights", "source=the kitchen"])
+    assert shipped_model(renamed, 2).name == "crazy-eights-2p.npz"
+    LearnedBot().check_table(renamed, 2)
+    target = load_rules("crazy-eights", ["target=20"])
+    assert shipped_model(target, 2).name == "family.npz"
+    assert not plays_alike(Model.load(shipped_model(renamed, 2)).rules, target)

@@ -140,7 +140,7 @@ async def test_n_on_the_round_summary_is_a_new_match_as_on_the_table(tmp_path: P
         summary = app.screen
         assert isinstance(summary, RoundOverScreen)
         hint = [str(s.render()) for s in summary.query(".hint").results(Static)]
-        assert hint == ["Enter: next round · n: a new match · q: quit"]
+        assert hint == ["Enter: next round · n: a new match · q: quit · r: review your play"]
         await pilot.press("n")
         await pilot.pause()
         assert isinstance(app.screen, NewMatchScreen)

@@ -453,7 +453,7 @@ def _narrated_replay(record: Record, _: Translator) -> Game:
     return game
 
 
-@app.command("review")
+@app.command("review", short_help="Mark every decision of a seat with the search, from what it saw.")
 def review_cmd(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="An eights-record/1 JSON file.")],
     seat: Annotated[list[int] | None, typer.Option(
@@ -1273,7 +1273,7 @@ def _training_progress(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], No
         yield update
 
 
-@app.command("compile")
+@app.command("compile", short_help="Compile the kernel (numba) into its cache now, not at its first use.")
 def compile_cmd(
     nice: Annotated[int, typer.Option("--nice", min=0, help="Lower this process's priority "
                                       "by N first (0: not at all).")] = 0,

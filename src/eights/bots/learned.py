@@ -30,6 +30,7 @@ table.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -83,7 +84,7 @@ __all__ = ["ACTION_FEATURES", "CARD_RULE_FEATURES", "FAMILY_ACTION", "FAMILY_FOR
            "FAMILY_MODEL", "FAMILY_STATE", "FORMAT", "MAX_SEATS", "PADDED", "RULES_FEATURES",
            "Encoder", "LearnedBot", "Model", "action_features", "action_table", "card_effects",
            "card_path", "card_rule_features", "deck_counts", "family_actions", "family_model",
-           "family_model_path", "family_state", "model_file", "pad_observation",
+           "family_model_path", "family_state", "model_file", "pad_observation", "plays_alike",
            "rules_features", "shipped_model", "shipped_models", "state_features", "state_size"]
 
 FORMAT = 1
@@ -587,10 +588,18 @@ def shipped_model(rules: Rules, players: int) -> Path:
             card = json.loads(card_path(path).read_text("utf-8"))
         except (OSError, json.JSONDecodeError):
             card = {}
-        if card.get("players") == players and _rules_of(
-                json.dumps(card.get("rules"), sort_keys=True)) == rules:
+        if card.get("players") == players and plays_alike(_rules_of(
+                json.dumps(card.get("rules"), sort_keys=True)), rules):
             return path
     return family_model_path()
+
+
+def plays_alike(learned: Rules | None, rules: Rules) -> bool:
+    """Whether a model that learned ``learned`` plays ``rules``: the same rules but for the
+    fields that only describe them (``name``, ``title``, ``source``), so a preset's new
+    title keeps its model."""
+    return learned is not None and dataclasses.replace(
+        learned, name=rules.name, title=rules.title, source=rules.source) == rules
 
 
 @lru_cache(maxsize=16)
@@ -607,7 +616,7 @@ def _check_fits(model: Model, rules: Rules, players: int, where: str) -> None:
         raise ValueError(f"the learned model {where} plays {model.players} players, not "
                          f"{players}: it is a model of one rule set and player count; leave "
                          f"model= out to play the family model, which plays every table")
-    if model.rules != rules:
+    if not plays_alike(model.rules, rules):
         raise ValueError(f"the learned model {where} learned the rules "
                          f"{model.rules.name if model.rules else '?'!r}, which differ from "
                          f"these ({rules.name!r}): it is a model of one rule set and player "
