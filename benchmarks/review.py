@@ -4,6 +4,8 @@ stability and speed.
     python benchmarks/review.py collect --rounds 40 --seed 1 --out review-data.jsonl
     python benchmarks/review.py report review-data.jsonl
     python benchmarks/review.py speed --rounds 10 --seed 1
+    python benchmarks/review.py server --rounds 3 --seed 1
+    python benchmarks/review.py table --seconds 20 --repeats 3 [--workers 2]
 
 ``collect`` plays ``--rounds`` rounds of each table (classic at 2 and 4 players,
 huit-americain at 4), seat 0 played by ``expert``, ``greedy`` and ``random`` in turn on
@@ -23,7 +25,9 @@ are measured without the noise of different rounds).
 time of this thread, for classic at 4 players and huit-fou at 4: the targets are 5 s and
 20 s. ``server`` times a review as the browser asks for it, in the server's review pool
 (the first one spawns the process and loads the kernel): the target is 10 s on an idle
-server.
+server. ``table`` times a server's bot moves (its own pool, ``nice`` 10) with and without
+reviews running beside them in the review pool (``nice`` 19), phases alternated: does a
+review slow a table in play?
 """
 
 from __future__ import annotations
@@ -255,10 +259,10 @@ def server(args: argparse.Namespace) -> None:
     import concurrent.futures
     import multiprocessing
 
-    from eights.server.review import _started, review_round
+    from eights.server.review import review_round, review_worker_started
 
     executor = concurrent.futures.ProcessPoolExecutor(
-        1, mp_context=multiprocessing.get_context("spawn"), initializer=_started)
+        1, mp_context=multiprocessing.get_context("spawn"), initializer=review_worker_started)
     try:
         for deal in range(args.seed, args.seed + args.rounds):
             record = played_round("classic", 4, deal, "greedy").to_json()
@@ -272,6 +276,93 @@ def server(args: argparse.Namespace) -> None:
                   flush=True)
     finally:
         executor.shutdown()
+
+
+def table(args: argparse.Namespace) -> None:
+    """Bot moves as a server's tables ask for them (:class:`~eights.server.thinking.Thinker`,
+    ``--workers`` processes, ``--tables`` tables each waiting for its bot's move before
+    asking the next), in phases of ``--seconds``: alone, then with one review after another
+    running in the review pool, alternated ``--repeats`` times. Prints each phase's median
+    move time and the ratio of the phases' medians."""
+    import asyncio
+    import concurrent.futures
+    import multiprocessing
+    import threading
+
+    from eights.server.review import review_round, review_worker_started
+    from eights.server.thinking import Thinker
+
+    found = [(p.observation, list(p.observation.legal))
+             for deal in range(args.seed, args.seed + 8)
+             for p in positions(played_round("classic", 4, deal, "expert"), [0, 1, 2, 3])]
+    records = [played_round("classic", 4, deal, "greedy").to_json()
+               for deal in range(args.seed, args.seed + 8)]
+    thinker = Thinker(workers=args.workers, wait=120.0)
+    reviews = concurrent.futures.ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn"), initializer=review_worker_started)
+    reviewing = threading.Event()
+    reviewed = [0]
+
+    def review_loop() -> None:
+        for record in itertools.cycle(records):
+            if not reviewing.wait(0.2):
+                if stopping.is_set():
+                    return
+                continue
+            reviews.submit(review_round, record, 0, 1, "en", 60.0).result()
+            reviewed[0] += 1
+
+    async def phase(seconds: float) -> list[float]:
+        times: list[float] = []
+        end = time.monotonic() + seconds
+
+        async def one_table(k: int) -> None:
+            for n in itertools.count(k * 7):
+                if time.monotonic() >= end:
+                    return
+                view, legal = found[n % len(found)]
+                start = time.monotonic()
+                await thinker.choose(args.bot, view, legal, f"{k}/{n}")
+                times.append(time.monotonic() - start)
+
+        await asyncio.gather(*(one_table(k) for k in range(args.tables)))
+        return times
+
+    stopping = threading.Event()
+    worker = threading.Thread(target=review_loop, daemon=True)
+    worker.start()
+    try:
+        reviews.submit(worker_cpu).result()  # the review worker spawned before the clock
+        asyncio.run(phase(10.0))  # the bot workers spawned, the kernel loaded
+        medians: dict[bool, list[float]] = {False: [], True: []}
+        for repeat in range(args.repeats):
+            for with_reviews in (False, True):
+                if with_reviews:
+                    reviewing.set()
+                    time.sleep(1.0)  # a review under way before the first move is timed
+                before = reviewed[0]
+                times = asyncio.run(phase(args.seconds))
+                reviewing.clear()
+                median = statistics.median(times)
+                medians[with_reviews].append(median)
+                print(f"repeat {repeat + 1}, {'with reviews' if with_reviews else 'alone':<12}"
+                      f": {len(times)} moves, median {median * 1000:.1f} ms, p90 "
+                      f"{sorted(times)[int(0.9 * len(times))] * 1000:.1f} ms; reviews "
+                      f"finished {reviewed[0] - before}; load {os.getloadavg()[0]:.1f}",
+                      flush=True)
+        alone = statistics.median(medians[False])
+        beside = statistics.median(medians[True])
+        print(f"{args.bot}, {thinker.workers} bot workers, {args.tables} tables, "
+              f"{os.cpu_count()} processors: median move {alone * 1000:.1f} ms alone, "
+              f"{beside * 1000:.1f} ms with reviews (ratio {beside / alone:.3f}; "
+              f"phase medians alone {[round(m * 1000, 1) for m in medians[False]]}, with "
+              f"{[round(m * 1000, 1) for m in medians[True]]})", flush=True)
+    finally:
+        stopping.set()
+        reviewing.clear()
+        worker.join()
+        thinker.close()
+        reviews.shutdown()
 
 
 def main() -> None:
@@ -302,9 +393,17 @@ def main() -> None:
     w = sub.add_parser("server")
     w.add_argument("--rounds", type=int, default=3)
     w.add_argument("--seed", type=int, default=1)
+    t = sub.add_parser("table")
+    t.add_argument("--bot", default="ismcts:iterations=20000")
+    t.add_argument("--workers", type=int, default=None,
+                   help="bot workers (default: the server's, processors less one)")
+    t.add_argument("--tables", type=int, default=2)
+    t.add_argument("--seconds", type=float, default=30.0)
+    t.add_argument("--repeats", type=int, default=3)
+    t.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     {"collect": collect, "report": report, "speed": speed, "paired": paired,
-     "server": server}[args.command](args)
+     "server": server, "table": table}[args.command](args)
 
 
 if __name__ == "__main__":

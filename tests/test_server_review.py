@@ -4,6 +4,10 @@ only a round that has ended, bounded work, and nothing beyond what the round's e
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
+import multiprocessing
+import os
 import random
 import threading
 from collections.abc import Iterator
@@ -19,7 +23,7 @@ from eights.lab.review import MARKS, positions
 from eights.server import create_app
 from eights.server import review as server_review
 from eights.server.protocol import ProtocolError
-from eights.server.review import Reviewer, ReviewLimits, ReviewRequest
+from eights.server.review import Reviewer, ReviewLimits, ReviewRequest, review_worker_started
 from test_server import Peer, join, play_round, room_of, settled, start_table
 
 Message = dict[str, Any]
@@ -222,3 +226,15 @@ def test_an_asker_waits_a_bounded_time_and_the_review_is_kept_for_the_next_ask(
     busy, kept = asyncio.run(twice())
     assert busy.code == "unavailable" and "the review goes on" in busy.message
     assert kept["seat"] == 0 and kept["round"] == 1
+
+
+def test_a_review_worker_runs_below_the_tables_and_their_bots() -> None:
+    """Reviews never slow a table: their worker runs at nice 19 in the idle scheduling
+    class (Linux), below the bots' pool (nice 10) and the server."""
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=context, initializer=review_worker_started) as pool:
+        niceness = pool.submit(functools.partial(os.getpriority, os.PRIO_PROCESS, 0)).result()
+        policy = pool.submit(functools.partial(os.sched_getscheduler, 0)).result()
+    assert niceness == 19
+    assert policy == os.SCHED_IDLE

@@ -108,6 +108,20 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def _write_json(target: Path, data: Any, *, ensure_ascii: bool = True) -> bool:
+    """Write ``data`` as JSON to the file ``target``, or to standard output for ``-`` (then
+    True: the JSON is the command's whole output)."""
+    text = json.dumps(data, indent=1, ensure_ascii=ensure_ascii)
+    if str(target) == "-":
+        typer.echo(text)
+        return True
+    try:
+        target.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {str(target)!r}: {exc}")
+    return False
+
+
 EXTRAS: dict[str, tuple[str, ...]] = {
     "tui": ("textual",),
     "server": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "orjson", "pydantic"),
@@ -496,15 +510,8 @@ def review_cmd(
         _fail(str(exc), 1)
     except EightsError as exc:
         _fail(str(exc))
-    if json_file is not None:
-        text = json.dumps(result.to_json(), indent=1, ensure_ascii=False)
-        if str(json_file) == "-":
-            typer.echo(text)
-            return
-        try:
-            json_file.write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            _fail(f"cannot write {str(json_file)!r}: {exc}")
+    if json_file is not None and _write_json(json_file, result.to_json(), ensure_ascii=False):
+        return
     _print_review(record, result.seats, _)
 
 
@@ -748,15 +755,8 @@ def tournament_cmd(
         _fail(str(exc), 1)
     except (ValueError, EightsError) as exc:
         _fail(str(exc))
-    if json_file is not None:
-        text = json.dumps(result.to_json(), indent=1)
-        if str(json_file) == "-":
-            typer.echo(text)
-            return
-        try:
-            json_file.write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            _fail(f"cannot write {str(json_file)!r}: {exc}")
+    if json_file is not None and _write_json(json_file, result.to_json()):
+        return
     typer.echo(standings_table(result))
 
 

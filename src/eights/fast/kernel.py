@@ -245,15 +245,21 @@ def rand_below(st: Any, k: int) -> int:
 
 
 @_njit
-def seed_state(st: Any, seed: int) -> None:
-    """Seed the state's generator (splitmix64 of ``seed``; never zero)."""
+def splitmix(seed: int) -> Any:
+    """A generator's first word from ``seed``: splitmix64 of it, never zero (an int64)."""
     z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     z = z ^ (z >> np.uint64(31))
     if z == np.uint64(0):
         z = np.uint64(1)
-    st[S_RNG] = np.int64(z)
+    return np.int64(z)
+
+
+@_njit
+def seed_state(st: Any, seed: int) -> None:
+    """Seed the state's generator (:func:`splitmix` of ``seed``)."""
+    st[S_RNG] = splitmix(seed)
 
 
 @_inline

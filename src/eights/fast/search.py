@@ -78,14 +78,8 @@ _SEED_MASK = 2**63 - 1
 # ---------------------------------------------------------------- the search's generator
 @_njit
 def seed_generator(rs: Any, seed: int) -> None:
-    """Seed a one-slot generator (``rs[0]``): splitmix64 of ``seed``, as the kernel's."""
-    z = np.uint64(seed) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    if z == np.uint64(0):
-        z = np.uint64(1)
-    rs[0] = np.int64(z)
+    """Seed a one-slot generator (``rs[0]``) as the kernel seeds a state's."""
+    rs[0] = k.splitmix(seed)
 
 
 @_njit

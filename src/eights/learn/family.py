@@ -46,7 +46,6 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
-from eights.bots import make_bot
 from eights.bots.learned import (
     ACTION_FEATURES,
     CARD_RULE_FEATURES,
@@ -61,10 +60,10 @@ from eights.bots.learned import (
     pad_observation,
     rules_features,
 )
-from eights.codes import A_DRAW, A_MULTI, N_ACTIONS, action_code, observation
-from eights.engine.game import Game
+from eights.codes import A_DRAW, A_MULTI, N_ACTIONS
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.lab.houses import house_players, random_house
+from eights.learn.imitate import demonstrations
 
 __all__ = ["CHUNK", "PLAYER_WEIGHTS", "Chunk", "Contexts", "FamilyRun", "collect", "main",
            "task"]
@@ -114,32 +113,9 @@ def collect(rules: Rules, players: int, decisions: int, seed: int, teacher: str 
     """``decisions`` choices of ``teacher`` playing every seat of rounds dealt from
     ``seed`` (a decision with one legal action is left out): padded observations, the legal
     codes (flat), their starts and the choices."""
-    bots = [make_bot(teacher) for _ in range(players)]
-    master = random.Random(seed)
-    obs: list[list[int]] = []
-    legal: list[int] = []
-    start = [0]
-    chosen: list[int] = []
-    while len(chosen) < decisions:
-        game = Game(rules, players, seed=master.getrandbits(63),
-                    dealer=master.randrange(players))
-        rng = random.Random(master.getrandbits(63))
-        steps = 0
-        while not game.over and len(chosen) < decisions and steps < longest:
-            steps += 1
-            p = game.to_move
-            options = game.legal
-            if len(options) == 1:
-                game.apply(options[0])
-                continue
-            seen = game.observe(p)
-            action = bots[p].choose(seen, options, rng)
-            obs.append(observation(seen))
-            legal.extend(action_code(a) for a in options)
-            start.append(len(legal))
-            chosen.append(options.index(action))
-            game.apply(action)
-    return pad_observation(np.array(obs, dtype=np.int16), players), legal, start, chosen
+    got = demonstrations(rules, players, teacher, decisions, seed, longest=longest)
+    return (pad_observation(got.obs, players), got.legal.tolist(), got.start.tolist(),
+            got.chosen.tolist())
 
 
 class Contexts:

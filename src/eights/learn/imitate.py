@@ -94,10 +94,12 @@ class Demonstrations:
 
 def demonstrations(rules: Rules, players: int, teacher: str, decisions: int, seed: int,
                    report: Callable[[int], None] | None = None,
-                   stop: Callable[[], bool] | None = None) -> Demonstrations:
+                   stop: Callable[[], bool] | None = None,
+                   longest: int | None = None) -> Demonstrations:
     """``decisions`` choices of ``teacher`` (a bot spec) playing every seat, from rounds
     dealt by ``seed`` (a decision with one legal action is not a choice and is left out);
-    fewer when ``stop()`` says so (asked after each round: a time limit)."""
+    fewer when ``stop()`` says so (asked after each round: a time limit); with ``longest``,
+    a round is left after that many moves (random house rules may make long ones)."""
     bots = [make_bot(teacher) for _ in range(players)]
     master = random.Random(seed)
     obs: list[list[int]] = []
@@ -108,7 +110,10 @@ def demonstrations(rules: Rules, players: int, teacher: str, decisions: int, see
         game = Game(rules, players, seed=master.getrandbits(63),
                     dealer=master.randrange(players))
         rng = random.Random(master.getrandbits(63))
-        while not game.over and len(chosen) < decisions:
+        steps = 0
+        while not game.over and len(chosen) < decisions and (longest is None
+                                                             or steps < longest):
+            steps += 1
             p = game.to_move
             options = game.legal
             if len(options) == 1:

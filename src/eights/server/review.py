@@ -10,8 +10,9 @@ before those hands are shown). A review holds nothing the end of the round did n
 already show: only the seat's own decisions, valued on sampled worlds.
 
 Reviews never slow a table in play. They run in a pool of their own (one process by
-default, spawned, at the lowest priority: ``nice`` 19, below the bots' pool at 10), so
-they take only the CPU the tables and their bots leave idle; the event loop only waits.
+default, spawned, at the lowest priority: ``nice`` 19 and, on Linux, the idle scheduling
+class, below the bots' pool at ``nice`` 10), so they take only the CPU the tables and their
+bots leave idle; the event loop only waits (``benchmarks/review.py table`` measures it).
 The work is bounded three ways (:class:`ReviewLimits`): at most ``queue`` reviews wait
 or run at once on the server (more: ``too_many``), one at a time per table, and each
 table has a budget of CPU seconds that refills by the hour (spent: ``too_many``); a
@@ -46,7 +47,8 @@ from eights.server.protocol import Count, ErrorCode, ProtocolError, Token, descr
 from eights.server.room import Room, hash_token
 from eights.server.thinking import Pool
 
-__all__ = ["ReviewLimits", "ReviewRequest", "Reviewer", "add_review_routes", "review_round"]
+__all__ = ["ReviewLimits", "ReviewRequest", "Reviewer", "add_review_routes", "review_round",
+           "review_worker_started"]
 
 log = logging.getLogger("eights.server")
 
@@ -91,10 +93,15 @@ class _OverBudget(Exception):
     """A review ran past its CPU seconds."""
 
 
-def _started() -> None:
-    """A review worker: below the server and its bots, so a table in play always goes first."""
+def review_worker_started() -> None:
+    """A review worker: below the server and its bots, so a table in play always goes first:
+    ``nice`` 19, and on Linux the idle scheduling class (``SCHED_IDLE``: it runs only on a
+    processor nothing else wants)."""
     with contextlib.suppress(OSError):
         os.nice(19)
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def review_round(record: dict[str, Any], seat: int, round_no: int, lang: str,
@@ -179,7 +186,8 @@ class Reviewer:
                     1, thread_name_prefix="eights-review")
             else:
                 self._executor = concurrent.futures.ProcessPoolExecutor(
-                    1, mp_context=multiprocessing.get_context("spawn"), initializer=_started)
+                    1, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=review_worker_started)
         return self._executor
 
     def close(self) -> None:
