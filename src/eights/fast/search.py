@@ -49,7 +49,7 @@ from eights.engine.cards import Card
 from eights.engine.game import Game
 from eights.engine.observation import Observation
 from eights.fast import kernel as k
-from eights.fast.kernel import _njit
+from eights.fast.kernel import _inline, _njit
 from eights.fast.tables import KernelTables
 from eights.fast.world import choose, state_from_game
 
@@ -73,6 +73,15 @@ N_AVAIL = 4
 N_FIELDS = 5
 
 _SEED_MASK = 2**63 - 1
+
+
+@_inline
+def _child(nodes: Any, node: int, action: int) -> int:
+    """The child of ``node`` that ``action`` leads to, or -1 where it has none yet."""
+    ch = nodes[node, N_CHILD]
+    while ch >= 0 and nodes[ch, N_ACTION] != action:
+        ch = nodes[ch, N_SIBLING]
+    return int(ch)
 
 
 # ---------------------------------------------------------------- the search's generator
@@ -285,21 +294,14 @@ def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int,
         count = k.legal_list(tab, st, buf)
         untried = 0
         for i in range(count):
-            a = buf[i]
-            ch = nodes[node, N_CHILD]
-            while ch >= 0 and nodes[ch, N_ACTION] != a:
-                ch = nodes[ch, N_SIBLING]
-            if ch < 0:
+            if _child(nodes, node, buf[i]) < 0:
                 untried += 1
         if untried:
             pick = k.rand_below(st, untried)
             a = -1
             for i in range(count):
                 b = buf[i]
-                ch = nodes[node, N_CHILD]
-                while ch >= 0 and nodes[ch, N_ACTION] != b:
-                    ch = nodes[ch, N_SIBLING]
-                if ch < 0:
+                if _child(nodes, node, b) < 0:
                     if pick == 0:
                         a = b
                         break
@@ -314,10 +316,7 @@ def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int,
             node_reward[new] = 0.0
             nodes[node, N_CHILD] = new
             for i in range(count):  # every child legal here was available
-                b = buf[i]
-                ch = nodes[node, N_CHILD]
-                while ch >= 0 and nodes[ch, N_ACTION] != b:
-                    ch = nodes[ch, N_SIBLING]
+                ch = _child(nodes, node, buf[i])
                 if ch >= 0:
                     nodes[ch, N_AVAIL] += 1
             k.apply(tab, st, a, script)
@@ -330,9 +329,7 @@ def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int,
         a = buf[0]
         for i in range(count):
             b = buf[i]
-            ch = nodes[node, N_CHILD]
-            while nodes[ch, N_ACTION] != b:
-                ch = nodes[ch, N_SIBLING]
+            ch = _child(nodes, node, b)  # every legal action has a child once none is untried
             nodes[ch, N_AVAIL] += 1
             visits = nodes[ch, N_VISITS]
             score = node_reward[ch] / visits + c * np.sqrt(np.log(nodes[ch, N_AVAIL]) / visits)
