@@ -6,6 +6,7 @@ stability and speed.
     python benchmarks/review.py speed --rounds 10 --seed 1
     python benchmarks/review.py server --rounds 3 --seed 1
     python benchmarks/review.py table --seconds 20 --repeats 3 [--workers 2]
+    python benchmarks/review.py stopping --rounds 20 --seed 1
 
 ``collect`` plays ``--rounds`` rounds of each table (classic at 2 and 4 players,
 huit-americain at 4), seat 0 played by ``expert``, ``greedy`` and ``random`` in turn on
@@ -27,7 +28,8 @@ time of this thread, for classic at 4 players and huit-fou at 4: the targets are
 (the first one spawns the process and loads the kernel): the target is 10 s on an idle
 server. ``table`` times a server's bot moves (its own pool, ``nice`` 10) with and without
 reviews running beside them in the review pool (``nice`` 19), phases alternated: does a
-review slow a table in play?
+review slow a table in play? ``stopping`` asks whether stopping a decision's sampling
+once its mark cannot change would make long rounds fast enough.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from typing import Any
 
 from eights import Game, load_rules
 from eights.bots import make_bot
+from eights.bots.ismcts import Evaluation
 from eights.engine.record import Record, record_of
 from eights.lab import review as lab
 from eights.lab.review import Position, evaluate_position, positions, review_bot
@@ -245,6 +248,63 @@ def _paired_table(losses: dict[tuple[str, int, str], list[float]]) -> None:
               f"{statistics.mean(mine):>9.4f} ±{se:.4f}", flush=True)
 
 
+def stopping(args: argparse.Namespace) -> None:
+    """Would stopping a decision's sampling early save enough? Each decision of seat 0 (an
+    expert among experts) is valued at ``--quality``; the rule is judged on the first
+    quarter of its worlds: stop there when the mark cannot change, that is when the mark
+    of the played action's loss less ``z + 0.75`` standard errors (the 0.75: the marks'
+    1.5 at four times the worlds) is the mark of the largest loss any action could
+    still show over it (its paired difference plus ``z`` standard errors). Prints, per
+    table and ``z``, the decisions stopped, how many of them kept their full mark, and the
+    work left (rollouts, against all worlds everywhere)."""
+    worlds = lab.QUALITIES[args.quality]
+    first_part = worlds // 4
+    bot = review_bot()
+    for rules, players, rounds in (("huit-fou", 4, args.rounds), ("classic", 4, args.rounds),
+                                   ("classic", 2, args.rounds // 2)):
+        stopped = {2.0: 0, 3.0: 0}
+        kept = {2.0: 0, 3.0: 0}
+        work = {2.0: 0, 3.0: 0}
+        decisions = full = 0
+        for deal in range(args.seed, args.seed + rounds):
+            for position in positions(played_round(rules, players, deal, "expert"), [0]):
+                legal = list(position.observation.legal)
+                mine = legal.index(position.played)
+                values = bot.evaluate(position.observation, legal,
+                                      random.Random(f"stopping/{deal}/{position.turn}"), worlds)
+                final = _mark(values, mine)[0]
+                first = Evaluation(values.actions, values.wins[:first_part],
+                                   values.points[:first_part])
+                _, loss, se = _mark(first, mine)
+                decisions += 1
+                full += len(legal) * worlds
+                for z in stopped:
+                    most = max([0.0] + [d + z * e for d, e in
+                                        (first.paired(j, mine) for j in range(len(legal))
+                                         if j != mine)])
+                    least = max(0.0, loss - (z + 0.75) * se)
+                    if lab.mark_of(most, 0.0) == lab.mark_of(least, 0.0):
+                        stopped[z] += 1
+                        kept[z] += lab.mark_of(most, 0.0) == final
+                        work[z] += len(legal) * first_part
+                    else:
+                        work[z] += len(legal) * worlds
+        for z in stopped:
+            print(f"{rules} {players}p, z {z:g}: {stopped[z]} of {decisions} decisions stopped "
+                  f"at {first_part} worlds, {kept[z]} of them with their mark at {worlds}; "
+                  f"work left {work[z] / full:.3f}", flush=True)
+
+
+def _mark(values: Evaluation, mine: int) -> tuple[str, float, float]:
+    """The mark of action ``mine`` in ``values``, its loss and the loss's standard error."""
+    wins = [values.win(i) for i in range(len(values.actions))]
+    best = max(range(len(wins)), key=lambda i: (wins[i], -i))
+    if best == mine:
+        return "best", 0.0, 0.0
+    loss, se = values.paired(best, mine)
+    return lab.mark_of(max(0.0, loss), se), max(0.0, loss), se
+
+
 def worker_cpu() -> float:
     """The CPU seconds this (worker) process has used since it started: its start-up too."""
     times = os.times()
@@ -301,12 +361,13 @@ def table(args: argparse.Namespace) -> None:
     reviews = concurrent.futures.ProcessPoolExecutor(
         1, mp_context=multiprocessing.get_context("spawn"), initializer=review_worker_started)
     reviewing = threading.Event()
+    finished = threading.Event()
     reviewed = [0]
 
     def review_loop() -> None:
         for record in itertools.cycle(records):
             if not reviewing.wait(0.2):
-                if stopping.is_set():
+                if finished.is_set():
                     return
                 continue
             reviews.submit(review_round, record, 0, 1, "en", 60.0).result()
@@ -328,7 +389,6 @@ def table(args: argparse.Namespace) -> None:
         await asyncio.gather(*(one_table(k) for k in range(args.tables)))
         return times
 
-    stopping = threading.Event()
     worker = threading.Thread(target=review_loop, daemon=True)
     worker.start()
     try:
@@ -358,7 +418,7 @@ def table(args: argparse.Namespace) -> None:
               f"phase medians alone {[round(m * 1000, 1) for m in medians[False]]}, with "
               f"{[round(m * 1000, 1) for m in medians[True]]})", flush=True)
     finally:
-        stopping.set()
+        finished.set()
         reviewing.clear()
         worker.join()
         thinker.close()
@@ -393,6 +453,10 @@ def main() -> None:
     w = sub.add_parser("server")
     w.add_argument("--rounds", type=int, default=3)
     w.add_argument("--seed", type=int, default=1)
+    e = sub.add_parser("stopping")
+    e.add_argument("--rounds", type=int, default=20)
+    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--quality", default="normal", choices=list(lab.QUALITIES))
     t = sub.add_parser("table")
     t.add_argument("--bot", default="ismcts:iterations=20000")
     t.add_argument("--workers", type=int, default=None,
@@ -403,7 +467,7 @@ def main() -> None:
     t.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     {"collect": collect, "report": report, "speed": speed, "paired": paired,
-     "server": server, "table": table}[args.command](args)
+     "server": server, "table": table, "stopping": stopping}[args.command](args)
 
 
 if __name__ == "__main__":
