@@ -189,6 +189,16 @@ def test_the_worst_mistakes_are_told_in_words_in_english_and_french() -> None:
         "you named ♠ with the eight of clubs; naming ♥ wins 30% of the time, against 10%")
     assert mistake_words(Action.parse("As"), Action.parse("draw"), 0.1, 0.3, fr).startswith(
         "vous avez choisi l’as de pique\u00a0; piocher gagne 30\u00a0%")
+    # HA13: the same card, the announcement forgotten, told as such (not "you chose the
+    # queen of hearts; the queen of hearts wins more")
+    assert mistake_words(Action.parse("Qh"), Action.parse("Qh!"), 0.21, 0.58, en) == (
+        "you played the queen of hearts without announcing; the queen of hearts with the "
+        "announcement wins 58% of the time, against 21%")
+    assert mistake_words(Action.parse("Qh"), Action.parse("Qh!"), 0.21, 0.58, fr) == (
+        "vous avez joué la dame de cœur sans annoncer\u00a0; la dame de cœur avec l’annonce "
+        "gagne 58\u00a0% des fois, contre 21\u00a0%")
+    assert mistake_words(Action.parse("5c!"), Action.parse("5c"), 0.21, 0.58, en).startswith(
+        "you played the five of clubs and announced; the five of clubs wins 58%")
     counts = dict.fromkeys(MARKS, 0) | {"blunder": 2}
     assert summary_words(0.5, 0.125, counts, fr) == (
         "précision 50\u00a0%, perte moyenne de 12,5\u00a0% de la chance de gagner par "

@@ -6,6 +6,10 @@ r"""The review in words: marks, chances, and a mistake told as a player would te
 >>> print(mistake_words(played, best, 0.19, 0.31, translator("en")))  # doctest: +NORMALIZE_WHITESPACE
 you kept the eight of clubs and played the five of clubs; the eight of clubs naming ♥ wins 31% of
 the time, against 19%
+>>> print(mistake_words(Action.parse("qh"), Action.parse("qh!"), 0.21, 0.58, translator("en")))
+... # doctest: +NORMALIZE_WHITESPACE
+you played the queen of hearts without announcing; the queen of hearts with the announcement wins
+58% of the time, against 21%
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ def play_words(action: Action, _: Translator) -> str:
         "" if len(names) == 1 else _(" and {cards}", cards=", ".join(names[1:])))
     if action.suit is not None:
         text = _("{card} naming {suit}", card=text, suit=action.suit.symbol)
+    if action.announce:  # the last card (HA13) or the going-out call (MM9)
+        text = _("{play} with the announcement", play=text)
     return text
 
 
@@ -70,6 +76,12 @@ def mistake_words(played: Action, best: Action, played_win: float, best_win: flo
                 b=percent(best_win, _), p=percent(played_win, _))
     if played.kind is Kind.PLAY and best.kind is Kind.PLAY and played.card is not None \
             and best.card is not None:
+        if played.cards == best.cards and played.suit == best.suit \
+                and played.announce != best.announce:  # HA13, MM9: the call forgotten
+            said = (_("you played {card} without announcing", card=the_card(played.card, _))
+                    if best.announce else
+                    _("you played {card} and announced", card=the_card(played.card, _)))
+            return _("{said}; {chances}", said=said, chances=chances)
         if played.cards == best.cards and played.suit != best.suit and best.suit is not None:
             said = (_("you named {suit} with {card}", suit=played.suit.symbol,
                       card=the_card(played.card, _)) if played.suit is not None
