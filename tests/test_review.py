@@ -241,6 +241,11 @@ def test_review_in_french(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "précision" in result.output and "manche 1, tour" in result.output
     assert "None" not in result.output and "nan" not in result.output.lower()
+    # a record with no names (meta.seats) heads each seat with its number, said once
+    first = result.output.splitlines()[0]
+    assert first.startswith("Place 0") and "précision" in first and "(place" not in first
+    english = runner.invoke(cli, ["review", str(path), "--seat", "0", "--quality", "fast"])
+    assert english.output.startswith("Seat 0: accuracy")
 
 
 @pytest.mark.parametrize(("args", "message"), [

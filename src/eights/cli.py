@@ -526,15 +526,16 @@ def _print_review(record: Record, reviewed: Any, _: Translator) -> None:
     raw = record.meta.get("seats")
     names = ([str(s.get("name", "?")) for s in raw] if isinstance(raw, list)
              and len(raw) == record.players and all(isinstance(s, dict) for s in raw)
-             else _seat_names(record.players, _))
+             else None)  # a record with no names: the seats' numbers alone
     for k, seat_review in enumerate(reviewed):
         if k:
             console.print()
-        console.print(escape(_("{name} (seat {seat}): {summary}", name=names[seat_review.seat],
-                               seat=seat_review.seat,
-                               summary=summary_words(seat_review.accuracy,
-                                                     seat_review.mean_loss,
-                                                     seat_review.counts(), _))))
+        summary = summary_words(seat_review.accuracy, seat_review.mean_loss,
+                                seat_review.counts(), _)
+        console.print(escape(
+            _("Seat {seat}: {summary}", seat=seat_review.seat, summary=summary) if names is None
+            else _("{name} (seat {seat}): {summary}", name=names[seat_review.seat],
+                   seat=seat_review.seat, summary=summary)))
         if not seat_review.decisions:
             console.print(escape(_("No decision to review: this seat never had a choice.")))
             continue
