@@ -20,7 +20,7 @@ from eights.engine.errors import RecordError
 from eights.engine.game import Game
 from eights.engine.record import Record, RoundRecord, load_record, record_of
 from eights.i18n import translator
-from eights.i18n.advice import mistake_words, summary_words
+from eights.i18n.advice import MARK_STYLES, mistake_words, summary_words
 from eights.lab import review as lab_review
 from eights.lab.review import (
     BEST,
@@ -169,6 +169,19 @@ def test_bad_requests_are_refused_with_what_is_allowed() -> None:
         review(record, [0], rounds=[3])
     with pytest.raises(ReviewError, match="quality 'best' is not one of fast, normal, deep"):
         review(record, [0], quality="best")
+
+
+def test_every_mark_has_a_colour_on_the_command_line_and_in_the_terminal() -> None:
+    """eights review prints the marks with Rich, the review screen shows them with Textual:
+    a colour name one of them does not know (Rich's dark_orange, in Textual) left the
+    mistakes uncoloured on the review screen."""
+    from rich.style import Style as RichStyle
+    from textual.style import Style as TextualStyle
+
+    for mark in MARKS:
+        style = MARK_STYLES[mark]
+        assert RichStyle.parse(style).color is not None, mark
+        assert TextualStyle.parse(style).foreground is not None, mark
 
 
 def test_people_seats_come_from_the_meta() -> None:

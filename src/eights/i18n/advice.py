@@ -22,8 +22,10 @@ from eights.i18n.text import action_words, card_words
 __all__ = ["MARK_STYLES", "mark_words", "mistake_words", "percent", "play_words", "the_card"]
 
 MARK_STYLES: dict[str, str] = {"best": "bold green", "good": "green", "inaccuracy": "yellow",
-                               "mistake": "dark_orange", "blunder": "bold red"}
-"""The colour of each mark (Rich style names) in the terminal."""
+                               "mistake": "#ff8700", "blunder": "bold red"}
+"""The colour of each mark in the terminal: styles that Rich (``eights review``) and Textual
+(the review screen) both read (Rich's ``dark_orange`` is no colour to Textual: the orange
+is written in hex)."""
 
 
 def mark_words(mark: str, _: Translator) -> str:
