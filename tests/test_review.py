@@ -190,28 +190,32 @@ def test_people_seats_come_from_the_meta() -> None:
     assert people_seats({}, 3) == [0]
 
 
-def test_the_worst_mistakes_are_told_in_words_in_english_and_french() -> None:
-    en, fr = translator("en"), translator("fr")
-    assert mistake_words(Action.parse("draw"), Action.parse("Qc"), 0.1, 0.3, en) == (
-        "you drew instead of playing the queen of clubs; the queen of clubs wins 30% of the "
-        "time, against 10%")
-    assert mistake_words(Action.parse("draw"), Action.parse("Qc"), 0.1, 0.3, fr) == (
-        "vous avez pioché au lieu de jouer la dame de trèfle\u00a0; la dame de trèfle gagne "
-        "30\u00a0% des fois, contre 10\u00a0%")
-    assert mistake_words(Action.parse("8c=s"), Action.parse("8c=h"), 0.1, 0.3, en) == (
-        "you named ♠ with the eight of clubs; naming ♥ wins 30% of the time, against 10%")
-    assert mistake_words(Action.parse("As"), Action.parse("draw"), 0.1, 0.3, fr).startswith(
-        "vous avez choisi l’as de pique\u00a0; piocher gagne 30\u00a0%")
+@pytest.mark.parametrize(("played", "best", "lang", "words"), [
+    ("draw", "Qc", "en", "you drew instead of playing the queen of clubs; the queen of clubs "
+                         "wins 30% of the time, against 10%"),
+    ("draw", "Qc", "fr", "vous avez pioché au lieu de jouer la dame de trèfle\u00a0; la dame de "
+                         "trèfle gagne 30\u00a0% des fois, contre 10\u00a0%"),
+    ("8c=s", "8c=h", "en", "you named ♠ with the eight of clubs; naming ♥ wins 30% of the "
+                           "time, against 10%"),
+    ("As", "draw", "fr", "vous avez choisi l’as de pique\u00a0; piocher gagne 30\u00a0% des "
+                         "fois, contre 10\u00a0%"),
     # HA13: the same card, the announcement forgotten, told as such (not "you chose the
     # queen of hearts; the queen of hearts wins more")
-    assert mistake_words(Action.parse("Qh"), Action.parse("Qh!"), 0.21, 0.58, en) == (
-        "you played the queen of hearts without announcing; the queen of hearts with the "
-        "announcement wins 58% of the time, against 21%")
-    assert mistake_words(Action.parse("Qh"), Action.parse("Qh!"), 0.21, 0.58, fr) == (
-        "vous avez joué la dame de cœur sans annoncer\u00a0; la dame de cœur avec l’annonce "
-        "gagne 58\u00a0% des fois, contre 21\u00a0%")
-    assert mistake_words(Action.parse("5c!"), Action.parse("5c"), 0.21, 0.58, en).startswith(
-        "you played the five of clubs and announced; the five of clubs wins 58%")
+    ("Qh", "Qh!", "en", "you played the queen of hearts without announcing; the queen of "
+                        "hearts with the announcement wins 30% of the time, against 10%"),
+    ("Qh", "Qh!", "fr", "vous avez joué la dame de cœur sans annoncer\u00a0; la dame de cœur "
+                        "avec l’annonce gagne 30\u00a0% des fois, contre 10\u00a0%"),
+    ("5c!", "5c", "en", "you played the five of clubs and announced; the five of clubs wins "
+                        "30% of the time, against 10%"),
+])
+def test_the_worst_mistakes_are_told_in_words_in_english_and_french(
+        played: str, best: str, lang: str, words: str) -> None:
+    assert mistake_words(Action.parse(played), Action.parse(best), 0.1, 0.3,
+                         translator(lang)) == words
+
+
+def test_a_seats_review_is_summed_up_in_one_line() -> None:
+    fr = translator("fr")
     counts = dict.fromkeys(MARKS, 0) | {"blunder": 2}
     assert summary_words(0.5, 0.125, counts, fr) == (
         "précision 50\u00a0%, perte moyenne de 12,5\u00a0% de la chance de gagner par "
