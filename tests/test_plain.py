@@ -7,6 +7,7 @@ import json
 import os
 import re
 import selectors
+import shlex
 import subprocess
 import sys
 import time
@@ -131,7 +132,9 @@ def test_malformed_and_illegal_input_are_explained_and_asked_again(tmp_path: Pat
     assert (driver.read_until_prompt() or "").startswith(
         "These rules have no last-card announcement: play 9d without “!”.")
     assert driver.close() == 0
-    assert "Resume it with: eights play --resume" in driver.output
+    # the command as it was typed here (python -m eights.cli), not an eights off the PATH
+    assert f"Resume it with: {shlex.quote(sys.executable)} -m eights.cli play --resume " in \
+        driver.output
 
 
 def test_end_of_input_saves_and_exits_cleanly_and_resume_continues(tmp_path: Path) -> None:

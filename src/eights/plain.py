@@ -241,8 +241,9 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
         say()
         if path is not None:
             say(_("Game saved: {path}", path=path))
-            if not session.game.match_over:  # a finished match has nothing to resume
-                say(_("Resume it with: eights play --resume {path}", path=path))
+            command = session.resume_command()
+            if command is not None and not session.game.match_over:  # a finished match:
+                say(_("Resume it with: {command}", command=command))  # nothing to resume
         return 0
 
     def ask_suit(card: Card, suits: Sequence[Suit]) -> Suit | None:

@@ -18,6 +18,7 @@ language, and so does what they type (:func:`card_code`: ``Dc``, ``Vk`` in Frenc
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from eights.engine.actions import Action, Kind
 from eights.engine.cards import JOKER, Card, Rank, Suit
@@ -47,6 +48,7 @@ __all__ = [
     "levels_words",
     "match_words",
     "ordinal",
+    "own_model",
     "placings",
     "rank_label",
     "rank_words",
@@ -718,13 +720,31 @@ def level_name(spec: str, _: Translator) -> str:
     >>> en = translator("en")
     >>> level_name("greedy", en), level_name("ismcts:time=0.5", en), level_name("mine", en)
     ('Greedy', 'Search (ismcts:time=0.5)', 'mine')
+
+    A learned bot with a model of the player's own is named by the model, as the new-match
+    screen names it (not by its path):
+
+    >>> level_name("learned:model=/home/ana/runs/my-bot/model.npz", en)
+    'Learned: my-bot'
     """
     if spec in BOT_LEVELS:
         return level_words(spec, _)[0]
+    model = own_model(spec)
+    if model is not None:  # a model of the player's own: by its folder's or file's name
+        shown = model.parent.name if model.name == "model.npz" and model.parent.name else model.stem
+        return _("Learned: {model}", model=shown)
     bot = spec.split(":", 1)[0].strip()
     if bot in BOT_LEVELS:
         return f"{level_words(bot, _)[0]} ({spec})"
     return spec
+
+
+def own_model(spec: str) -> Path | None:
+    """The model file of a learned bot with a model of its own (``learned:model=PATH``),
+    else ``None``."""
+    if not spec.startswith("learned:") or "model=" not in spec:
+        return None
+    return Path(spec.split("model=", 1)[1].split(":", 1)[0])
 
 
 def levels_words(specs: Sequence[str], _: Translator) -> str:
