@@ -198,12 +198,16 @@ async def test_tab_tab_down_enter_chooses_a_level_and_never_cancels(tmp_path: Pa
 async def test_the_quit_dialog_shows_its_three_buttons_whole_at_80_by_24(tmp_path: Path,
                                                                          lang: str) -> None:
     app = start(tmp_path, lang=lang)
+    app.session.program = ".venv/bin/eights"  # as make play starts it (issue 35)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
         await pilot.press("q")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, QuitScreen)
+        said = [str(w.render()) for w in dialog.query(Static)]
+        assert translator(lang)("Resume it with: {command}", command=(
+            f".venv/bin/eights play --resume {app.session.path}")) in said
         box = dialog.query_one("#quit-dialog").content_region
         buttons = list(dialog.query(Button).results(Button))
         assert [str(b.label) for b in buttons] == [translator(lang)(t) for t in (
