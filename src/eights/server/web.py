@@ -92,7 +92,8 @@ MESSAGES: tuple[str, ...] = (
     _("Take the top card of the stock?"), _("You must play again."),
     _("Announce your last card with this play, or pay the penalty."),
     _("Name the suit to follow"), _("You play {card}: name the suit to follow."),
-    _("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces."),
+    _("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes{more}."),
+    _(", t takes"), _(", a announces"),
     _("Dealt: round {n}."), _("turn timer: {s} s"),
     # the family: plays of several cards, a starter's suit, skips passed on, players out
     _("Play {cards}"), _("{card}, on top"), _("Marked: {cards}. Mark more of the same rank, or play them."),
@@ -127,7 +128,7 @@ MESSAGES: tuple[str, ...] = (
     _("take a card"), _("{card}, naming {suit}"), _("{play} and announce the last card"),
     # bots as the terminal names them, their levels; keys where several cards go down at once
     _("Bot {n}"), _("very hard"), _("trained"), _("very hard, learned"),
-    _("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, a announces."),
+    _("Keys: ←/→ choose a card, Enter plays it, d draws, p passes{more}."),
     _("{card} cannot go down with another card now."),
     # a rematch at the end of a match
     _("Rematch"), _("Go to the rematch"), _("Watch the rematch"),
@@ -202,6 +203,8 @@ def table_rules(rules: Rules, lang: str) -> dict[str, Any]:
         "multi_play": rules.multi_play is not MultiPlay.NONE,  # SW3
         "play_on": rules.play_on,  # TS11
         "call_out": rules.call_out,  # MM9, TS10
+        "take": rules.replace_after_play,  # LH5: the key t
+        "announce": rules.announce_last_card or rules.call_out,  # HA13, MM9: the key a
         "blocked_scoring": rules.blocked_scoring.value,
         "points": {rank.letter: rules.points[rank] for rank in Rank},
         "reverse": any(rules.card(rank).reverse for rank in rules.cards),

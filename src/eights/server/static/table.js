@@ -504,6 +504,16 @@ class TablePage {
     return (this.view.finished || []).indexOf(seat) + 1;
   }
 
+  /** The keys of this table in a line: t and a only where the rules take a card (LH5) or
+   * announce (HA13, MM9). */
+  keyLine() {
+    const more = (this.rules && this.rules.take ? t(", t takes") : "")
+      + (this.rules && this.rules.announce ? t(", a announces") : "");
+    return this.multiPlay()
+      ? t("Keys: ←/→ choose a card, Enter plays it, d draws, p passes{more}.", { more })
+      : t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes{more}.", { more });
+  }
+
   /** Whether plays of several cards of one rank are allowed here (SW3): the keys differ. */
   multiPlay() {
     return Boolean(this.rules && this.rules.multi_play);
@@ -1024,9 +1034,7 @@ class TablePage {
           el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col", class: "num" }, t("Score")))),
         el("tbody", {}, rows))),
       el("section", { class: "panel log-panel" }, el("h2", {}, t("Log")), logList),
-      el("p", { class: "muted small keys", id: "keys" }, this.multiPlay()
-        ? t("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, a announces.")
-        : t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")),
+      el("p", { class: "muted small keys", id: "keys" }, this.keyLine()),
       this.multiPlay() ? el("p", { class: "muted small keys", id: "keys-marking" }, t("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with that card on top, Esc clears.")) : "");
     logList.scrollTop = logList.scrollHeight;
   }
