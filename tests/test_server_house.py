@@ -12,7 +12,7 @@ to a table of two people.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import fields
 from pathlib import Path
@@ -29,6 +29,7 @@ from eights.i18n.fields import CARD_FIELDS, GROUPS
 from eights.server import create_app
 from eights.server.house import RULES_BYTES, house_rules
 from eights.server.store import Store
+from postgres import BACKENDS, database_url
 from test_server import Message, Peer, create, hub_of, room_of, start_table
 
 HOUSE = {
@@ -272,20 +273,36 @@ def test_hint_and_undo_at_a_practice_table_are_written_in_the_record(
         assert game.scores == room.game.scores
 
 
-def test_undo_reads_the_table_again_after_a_restart(client: TestClient) -> None:
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """SQLite, and PostgreSQL (a fresh schema) where the tests have one."""
+    with database_url(request.param, str(tmp_path / "server.sqlite3")) as url:
+        yield url
+
+
+def test_house_rules_hints_and_undos_are_read_again_after_a_restart(db: str) -> None:
+    """What a practice table changed is in the database: another process (a restart) reads
+    the same rules object, hints, undos and version, and the game replays to the same view."""
+    client = practice_client(db)
     with client, ExitStack() as stack:
-        table, ana = practice(client, stack, rules="classic", players=2, seed=5, target=50,
+        table, ana = practice(client, stack, rules={**HOUSE, "target": 50}, players=2, seed=5,
                               bots={"1": "greedy"})
         view = my_turn(ana)
+        ana.send("hint", token=ana.token, version=ana.version)
+        ana.until(lambda m: m["type"] in ("hint", "error"), timeout=120)
         first = ana.version
         ana.play(next(a for a in view["legal"] if a != "draw"))
         my_turn(ana, after=first)
         ana.send("undo", token=ana.token, version=ana.version)
-        ana.until(lambda m: m["type"] == "state")
+        ana.until(newer(ana.version))
         version, game_view = ana.version, ana.view
-    again = practice_client(hub_of(client).store.url)
+        before = room_of(client, table["code"])
+        meta, rules = dict(before.meta), before.rules
+    again = practice_client(db)
     with again:
         room = room_of(again, table["code"])
+        assert room.rules == rules and room.house == {**HOUSE, "target": 50}
+        assert room.meta == meta and meta["hints"] and meta["undos"]
         assert room.version == version
         assert room.view(0) == game_view
 

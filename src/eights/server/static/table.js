@@ -66,12 +66,13 @@ class TablePage {
   // ---------------------------------------------------------------- opening
 
   async open() {
-    // A table made through the API: its host opens /t/CODE#host=TOKEN to hold it here.
-    const given = /^#host=([A-Za-z0-9_-]{1,100})$/.exec(location.hash);
-    if (given) {
-      keepHostToken(this.code, given[1]);
-      history.replaceState(null, "", location.pathname + location.search);
-    }
+    this.takeHostLink();
+    window.addEventListener("hashchange", () => {
+      if (this.takeHostLink() && this.table) {
+        if (this.table.status === "waiting") this.renderWaiting();
+        else if (this.view) this.render();
+      }
+    });
     let table;
     try {
       table = await getJSON(`/api/tables/${encodeURIComponent(this.code)}`);
@@ -95,6 +96,16 @@ class TablePage {
     if (table.status === "waiting") this.renderWaiting();
     this.connect(mine ? mine.token : null); // without a seat: watch (the waiting room stays live)
     document.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  /** A table made through the API: its host opens /t/CODE#host=TOKEN (the answer's
+   * host_link) to hold it in this browser; the token leaves the address at once. */
+  takeHostLink() {
+    const given = /^#host=([A-Za-z0-9_-]{1,100})$/.exec(location.hash);
+    if (!given) return false;
+    keepHostToken(this.code, given[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+    return true;
   }
 
   connect(token) {
