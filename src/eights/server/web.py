@@ -39,6 +39,7 @@ from eights.server.house import (
     read_toml,
     rules_words,
 )
+from eights.server.limits import TokenBucket
 from eights.server.protocol import ErrorCode, ProtocolError, RulesCheck
 from eights.server.thinking import BOTS, table_fits
 
@@ -250,6 +251,11 @@ def table_rules(rules: Rules, lang: str) -> dict[str, Any]:
     }
 
 
+CHECKS_PER_SECOND = 10.0
+CHECK_BURST = 40
+"""Rules checks an address may ask for (the form asks once per change; one takes about
+20 ms of a thread)."""
+
 LEVELS = tuple(level for level in BOT_LEVELS if level.split(":")[0] in BOTS)
 """The bots' levels the new-table form offers (as the terminal's new-match screen does)."""
 
@@ -332,10 +338,20 @@ def add_web_routes(app: FastAPI) -> None:
         a player thinks of them, with words in ``lang``, and every preset's values."""
         return form_schema(_language(lang))
 
+    checks: dict[str, TokenBucket] = {}
+
     @app.post("/api/rules/check")
     async def rules_check(body: RulesCheck, request: Request) -> dict[str, Any]:
         """Check a rules object (or a rules file's ``toml`` text) as a rules file is: ``ok``
         with the rules in ``words`` and the object; else ``ok: false`` with the rules' own
         ``error`` and the ``field`` it is about."""
-        app.state.hub.check_rate(request.client.host if request.client is not None else "?")
+        address = request.client.host if request.client is not None else "unknown"
+        bucket = checks.get(address)
+        if bucket is None:
+            if len(checks) > 10_000:
+                checks.clear()
+            bucket = checks[address] = TokenBucket(CHECKS_PER_SECOND, CHECK_BURST)
+        if not bucket.take():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"at most {CHECKS_PER_SECOND:g} rules "
+                                "checks a second from one address; wait a moment")
         return await asyncio.to_thread(check_rules, body)
