@@ -144,6 +144,7 @@ def test_a_house_rules_table_from_the_form_with_hint_undo_review_badge_and_remat
     change(page, "#house-card-skip", "check")
     assert words(page) != said  # the rules in words follow the toggle
     expect(page.locator("#house-words")).to_contain_text("Queens: the next player loses their turn")
+    expect(page.locator("#house-card-words")).to_have_text("Queens: the next player loses their turn.")
     page.select_option("#house-card", "A")
     change(page, "#house-card-reverse", "check")
     page.select_option("#house-card", "8")

@@ -41,7 +41,7 @@ from eights.engine.errors import NotationError, RulesError
 from eights.engine.rules import CardRule, Rules, load_rules, preset_names
 from eights.engine.schema import rules_schema
 from eights.i18n import Translator, translator
-from eights.i18n.explain import describe
+from eights.i18n.explain import card_effects, describe, ranks_words
 from eights.i18n.fields import (
     CARD_FIELDS,
     CHOICES,
@@ -259,8 +259,6 @@ def _where_words(where: str, tr: Translator) -> str:
             rank = Rank.parse(where)
         except NotationError:
             return where
-        from eights.i18n.explain import ranks_words
-
         return ranks_words(frozenset({rank}), tr)
 
 
@@ -373,3 +371,22 @@ def form_schema(lang: str) -> dict[str, Any]:
 def rules_words(rules: Rules, lang: str) -> list[str]:
     """The rules in words, as ``eights rules show`` prints them."""
     return describe(rules, translator(lang))
+
+
+def rank_words(rules: Rules, lang: str) -> dict[str, list[str]]:
+    """For each rank, the lines of the rules in words about it (those of the special cards
+    that name it: "Queens: the next player loses their turn."), for the form's card tables.
+
+    >>> rank_words(load_rules("huit-fou"), "en")["Q"]
+    ['Queens: the next player loses their turn.']
+    """
+    tr = translator(lang)
+    lines = card_effects(rules, tr)
+    found: dict[str, list[str]] = {}
+    for rank in (*RANKS, Rank.JOKER):
+        name = re.escape(ranks_words(frozenset({rank}), tr).lower())
+        said = [line for line in lines
+                if re.search(rf"(?<!\w){name}(?!\w)", line.split(":")[0].lower())]
+        if said:
+            found[rank.letter] = said
+    return found

@@ -5,7 +5,7 @@ carries ``seq``, a number the client increases with each message it sends
 on that connection (a message whose ``seq`` is not above the last one is a
 stale or replayed message and is refused). The server answers with the
 events built by :func:`event`: ``welcome``, ``table``, ``state``, ``error``,
-``rematch`` and ``pong``.
+``rematch``, ``hint`` (practice) and ``pong``.
 
 HTTP requests (create a table, join a seat) are validated by the models at
 the end of this module.

@@ -36,6 +36,7 @@ from eights.server.house import (
     house_object,
     house_rules,
     house_toml,
+    rank_words,
     read_toml,
     rules_words,
 )
@@ -166,6 +167,7 @@ MESSAGES: tuple[str, ...] = (
     _("Copy a link"), _("Link copied: it opens this form with these house rules."),
     _("Back to the preset"), _("Link to these house rules"), _("Which cards"),
     _("One card’s own table"), _("fewest"), _("most"), _("{list} or {last}"),
+    _("No effect: it matches by suit or rank."),
     # the table: settings, practice, the rules as a file, the host of an API table
     _("Settings"), _("Sound"), _("Large four-colour cards"), _("Hint"), _("Undo"),
     _("Looking for a hint…"), _("hint asked"), _("These rules as a file"),
@@ -274,6 +276,7 @@ def check_rules(body: RulesCheck) -> dict[str, Any]:
         message = str(exc)
         return {"ok": False, "error": message, "field": error_field(message)}
     return {"ok": True, "rules": house, "title": rules.title, "words": rules_words(rules, body.lang),
+            "ranks": rank_words(rules, body.lang),
             "changes": change_words(house, body.lang), "toml": house_toml(house),
             "players": list(rules.players), "default_players": rules.default_players,
             "target": rules.target, "rounds": rules.rounds, "bot_players": table_fits(rules, LEVELS)}

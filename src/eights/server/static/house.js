@@ -208,8 +208,18 @@ export class HouseRules {
       return;
     }
     this.words.replaceChildren(...answer.words.map((line) => el("p", { class: line.startsWith("  ") ? "indent" : "" }, line.trim())));
+    this.showCardWords();
     this.changes.replaceChildren(...(answer.changes.length ? answer.changes.map((line) => el("li", {}, line))
       : [el("li", { class: "muted" }, t("No change: the preset as it is."))]));
+  }
+
+  /** The lines of the rules in words about the rank shown (as `eights rules show` says them). */
+  showCardWords() {
+    const box = this.box.querySelector("#house-card-words");
+    if (!box || !this.answer || !this.answer.ok) return;
+    const lines = (this.answer.ranks || {})[this.where[0]] || [];
+    box.replaceChildren(...(lines.length ? lines.map((line) => el("li", {}, line.trim()))
+      : [el("li", { class: "muted" }, t("No effect: it matches by suit or rank."))]));
   }
 
   // ---------------------------------------------------------------- the section
@@ -335,6 +345,7 @@ export class HouseRules {
   renderCards() {
     const box = this.groups.querySelector("#house-cards");
     if (box) box.replaceWith(this.cardTables(this.cardsField));
+    this.showCardWords();
   }
 
   /** The tables of the cards: a choice of rank (or card), and its fields. */
@@ -362,6 +373,7 @@ export class HouseRules {
     return el("div", { class: "house-cards", id: "house-cards" },
       el("p", { class: "muted small" }, field.about),
       el("div", { class: "house-row" }, el("label", { class: "field inline" }, el("span", {}, field.label), pick), one, add),
+      el("ul", { class: "house-card-words", id: "house-card-words", "aria-live": "polite" }),
       el("div", { class: "house-fields card-fields", "data-where": where },
         s.card_fields.map((f) => this.field({ ...f, key: `card.${f.key}` }, this.card(where, f.key),
           (v) => this.setCard(where, f.key, v)))));
