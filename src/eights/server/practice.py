@@ -36,6 +36,8 @@ def hint_values(view: Observation, seed: int = 0, worlds: int | None = None,
     ``deadline`` (``time.monotonic()``). Runs in the pool: plain values come back."""
     if deadline is not None and time.monotonic() >= deadline:
         return None
+    if not view.legal:  # not this seat's decision: nothing to value
+        return []
     position = Position(view.round, len(view.history), view, view.legal[0])
     decision = evaluate_position(position, worlds or QUALITIES[HINT_QUALITY], seed)
     return [(str(value.action), value.win) for value in decision.actions]
