@@ -63,6 +63,7 @@ export class HouseRules {
     this.answer = null; // the last check's answer
     this.timer = null;
     this.asked = 0;
+    this.ready = null; // the schema's loading, once the form opens (lobby.js)
     this.box = el("details", { class: "house", id: "house-rules" });
     this.summary = el("summary", {}, t("House rules"), " ", el("span", { class: "badge house-count", id: "house-count" }));
     this.box.append(this.summary, el("p", { class: "muted small" }, t("Loading…")));

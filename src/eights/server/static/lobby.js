@@ -36,6 +36,7 @@ export async function showLobby(root) {
   const dialog = createDialog(presets, levels || bots);
   root.append(dialog);
   newButton.addEventListener("click", () => {
+    dialog.house.open();
     dialog.showModal();
     const name = dialog.querySelector("#create-name");
     (name.value ? dialog.querySelector("#create-submit") : name).focus();
@@ -43,7 +44,7 @@ export async function showLobby(root) {
   newButton.disabled = false;
   const linked = linkedHouse(); // a shared link: the form opens with its house rules
   if (linked) {
-    await dialog.house.ready;
+    await dialog.house.open();
     dialog.house.loaded(linked);
     dialog.querySelector("#house-rules").open = true;
     dialog.showModal();
@@ -177,9 +178,13 @@ function createDialog(presets, botNames) {
     rules.value = preset;
     fillPlayers();
   };
-  house.ready = house.load().then(() => house.reset(rules.value)).catch((exc) => {
-    house.box.replaceChildren(house.summary, el("p", { class: "error" }, exc.message));
-  });
+  // Loaded when the form first opens (the lobby itself asks the server for nothing more).
+  house.open = () => {
+    house.ready ??= house.load().then(() => house.reset(rules.value)).catch((exc) => {
+      house.box.replaceChildren(house.summary, el("p", { class: "error" }, exc.message));
+    });
+    return house.ready;
+  };
   const fits = () => (checked && checked.rules.extends === rules.value ? checked.bot_players
     : byName[rules.value]?.bot_players) ?? {};
 
