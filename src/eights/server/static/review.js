@@ -5,6 +5,7 @@
 
 import { lang, t, tn } from "./i18n.js";
 import { el, getJSON, postJSON, seatOf } from "./storage.js";
+import { notePractice } from "./practice.js";
 
 /** A "Review my play" button for round `round` of table `code`, and the panel it fills;
  * null when this browser holds no seat at the table (spectators cannot ask). */
@@ -53,6 +54,7 @@ export async function fillReview(panel, code, token, round) {
     }
   }
   panel.replaceChildren(...parts);
+  notePractice(panel, review); // practice.js: the hints asked and the moves taken back
 }
 
 /** /t/CODE/record: a finished table's rounds, each with its review for a player of it. */
