@@ -419,8 +419,8 @@ def owners(db: str, cluster: Servers, codes: Sequence[str]) -> dict[str, int | N
         return dict.fromkeys(codes)
     from sqlalchemy import create_engine, text
 
-    from eights.server.leases import APPLICATION
-    from eights.server.store import LEASE_KEY, normalize_url
+    from eights.server.leases import APPLICATION, LEASE_KEY
+    from eights.server.store import normalize_url
 
     pids = {s.pid: i for i, s in enumerate(servers) if s is not None}
     engine = create_engine(normalize_url(db))

@@ -39,8 +39,9 @@ from sqlalchemy.engine import make_url
 from websockets.sync.client import unix_connect
 
 from eights.server.cluster import Cluster, unix_request
+from eights.server.leases import LEASE_KEY
 from eights.server.room import replay_table
-from eights.server.store import LEASE_KEY, Store, normalize_url
+from eights.server.store import Store, normalize_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_clients import PrivatePostgres

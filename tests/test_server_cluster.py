@@ -40,8 +40,8 @@ from eights.server.cluster import (
     render_haproxy,
     unix_request,
 )
-from eights.server.leases import APPLICATION
-from eights.server.store import LEASE_KEY, normalize_url
+from eights.server.leases import APPLICATION, LEASE_KEY
+from eights.server.store import normalize_url
 from postgres import fresh_schema
 from test_server import pick
 

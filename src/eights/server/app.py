@@ -141,10 +141,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.start()
+        reviewer.start()  # with the server: it dies with it, and loads the search ahead
         try:
             yield
         finally:
-            reviewer.close()
+            reviewer.stop_waiting()
+            await asyncio.to_thread(reviewer.close)  # the worker ends, a review under way too
             await hub.stop()
 
     app = FastAPI(title="eights", version=__version__, lifespan=lifespan,
@@ -152,6 +154,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     app.state.hub = hub
     app.add_middleware(_PlainPaths)
     app.state.reviewer = reviewer
+    app.state.stopping = reviewer.stop_waiting
+    """Called when the server is asked to stop (``eights.server.listen.Server``): what waits
+    answers at once, so the server does not wait for it."""
 
     @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from sqlalchemy import (
     JSON,
@@ -49,8 +49,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-if TYPE_CHECKING:
-    from eights.server.leases import Leases
+from eights.server.leases import LEASE_KEY, Leases, lease_timeout
 
 __all__ = [
     "ActionData",
@@ -63,7 +62,9 @@ __all__ = [
     "TableData",
     "TableWrite",
     "TooMany",
+    "Unreachable",
     "Writer",
+    "check_sqlite_path",
     "make_db_engine",
     "normalize_url",
 ]
@@ -77,9 +78,6 @@ key is the schema's hash, so databases in other schemas never wait on each other
 MIGRATING = "migrate"
 CREATING = "create"
 """The advisory lock creations take turns on (with :data:`LOCKS`), per schema."""
-LEASE_KEY = "hashtextextended(current_schema() || '/' || %s, 0)"
-"""PostgreSQL's key of the lease of a table (``%s``: its code; see :mod:`eights.server.leases`):
-one 64-bit advisory lock, per schema."""
 OPEN = ("waiting", "playing")
 """Statuses of tables the server keeps running (restored at start-up)."""
 
@@ -221,10 +219,34 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def check_sqlite_path(url: str) -> None:
+    """Refuse (``ValueError``) a SQLite URL that does not name its file plainly: a ``file:``
+    URI (``?uri=true``) may name the file other than the server locks it (its own lock is on
+    the path, :meth:`Store.claim`), with options such as ``nolock`` or ``immutable``, and
+    makes folders named ``file:`` of its own. A plain path names the file.
+
+    >>> check_sqlite_path("sqlite:////srv/eights/server.sqlite3")
+    >>> try:
+    ...     check_sqlite_path("sqlite:///file:/srv/b.sqlite3?uri=true")
+    ... except ValueError as exc:
+    ...     print(str(exc)[:39])
+    the SQLite database must be a plain path
+    """
+    parsed = make_url(normalize_url(url))
+    database = parsed.database or ""
+    uri = str(parsed.query.get("uri", "")).lower() not in ("", "false", "0", "no")
+    if database.startswith("file:") or uri:
+        raise ValueError("the SQLite database must be a plain path, such as "
+                         "sqlite:////srv/eights/server.sqlite3: 'file:' names and ?uri=true are "
+                         "refused (the server locks the file a path names; a URI could name it "
+                         "otherwise)")
+
+
 def make_db_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file's directory is created, WAL mode is on."""
     parsed = make_url(normalize_url(url))
     if parsed.get_backend_name() == "sqlite":
+        check_sqlite_path(url)
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         # How long a write waits for another connection's lock (``?timeout=`` in the URL).
@@ -242,8 +264,6 @@ def make_db_engine(url: str) -> Engine:
         return engine
     engine = create_engine(parsed, pool_pre_ping=True)
     if engine.dialect.name == "postgresql":
-        from eights.server.leases import lease_timeout
-
         idle = f"{round(lease_timeout() * 1000)}ms"
 
         @event.listens_for(engine, "connect")
@@ -277,6 +297,15 @@ class SeatTaken(RuntimeError):
 
 class DatabaseInUse(RuntimeError):
     """Another server process serves this database (:meth:`Store.claim`)."""
+
+
+class Unreachable(RuntimeError):
+    """The database cannot be reached (its driver's reason, in one line)."""
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 Op = Callable[[Session], None]
@@ -359,11 +388,21 @@ class Store:
         if path is not None:
             self._claim_file(path)
         elif self.shared:
-            from eights.server.leases import Leases
-
-            leases = Leases(self)
+            leases = Leases(self._own_connection)
             leases.start()
             self.leases = leases
+
+    def _own_connection(self) -> Any:
+        """A DBAPI connection of its own (a session outside the pool: a lease's,
+        :class:`~eights.server.leases.Leases`); :class:`Unreachable` when the database cannot
+        be reached."""
+        try:
+            raw = self.engine.raw_connection()
+        except Exception as exc:
+            raise Unreachable(_first_line(exc)) from exc
+        connection = raw.driver_connection
+        raw.detach()  # its own session, never handed back to the pool
+        return connection
 
     def _claim_file(self, path: Path) -> None:
         import fcntl
