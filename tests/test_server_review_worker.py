@@ -103,11 +103,11 @@ def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
                 os.kill(pid, signal.SIGKILL)
 
 
-def ended_round(base: str) -> tuple[str, str]:
-    """A classic table for two, Ana against the greedy bot, round 1 played to its end by Ana
-    (some card when one plays): its code and Ana's token."""
+def ended_round(base: str, bot: str = "greedy") -> tuple[str, str]:
+    """A classic table for two, Ana against ``bot``, round 1 played to its end by Ana (some
+    card when one plays): its code and Ana's token."""
     status, made = call(base, "POST", "/api/tables", {
-        "rules": "classic", "players": 2, "bots": {"1": "greedy"}, "name": "Ana", "seed": 5})
+        "rules": "classic", "players": 2, "bots": {"1": bot}, "name": "Ana", "seed": 5})
     assert status == 201, made
     rng = random.Random(5)
     with connect(base.replace("http", "ws") + f"/ws/tables/{made['code']}") as ws:
@@ -172,11 +172,11 @@ def test_the_review_worker_starts_with_the_server_below_it_and_stops_with_it_at_
     was spawned by it, and the first review waited 7 to 30 s); SIGTERM while a review runs
     stops the server without waiting for the review (it waited 20 s, "Waiting for background
     tasks to complete", then was killed, its worker left running), and without "leaked
-    semaphore objects"."""
+    semaphore objects" (the bots' pool and the reviews' were left to the interpreter's exit)."""
     with served(tmp_path) as (process, base):
         workers = review_workers(process.pid)
         assert len(workers) == 1, "no review worker started with the server"
-        code, token = ended_round(base)
+        code, token = ended_round(base, "ismcts:iterations=20")  # the bots' pool too
         thread, answers = asked(base, code, token)
         time.sleep(0.3)  # the review under way (it runs in the idle class: seconds at least)
         began = time.monotonic()
@@ -186,6 +186,7 @@ def test_the_review_worker_starts_with_the_server_below_it_and_stops_with_it_at_
         thread.join(30)
         assert stopped < 8.0, f"the server took {stopped:.1f} s to stop"
         assert gone_within(workers, 5.0) == []
+        time.sleep(1.0)  # the resource tracker speaks once the last of them is gone
         log = (tmp_path / "server.log").read_text()
         assert "leaked semaphore" not in log and "Traceback" not in log, log[-3000:]
         status, answer = answers[0] if isinstance(answers[0], tuple) else (0, {})

@@ -448,7 +448,7 @@ class Hub:
             room.stop()
             for conn in room.conns:
                 conn.close(1012, "the server is restarting; reconnect in a moment")
-        self.thinker.close()
+        await asyncio.to_thread(self.thinker.close, True)  # a move under way: its budget
         await asyncio.to_thread(self.writer.stop)  # what is queued is stored, then
         await asyncio.to_thread(self.store.close)  # the leases go: others may adopt the tables
 

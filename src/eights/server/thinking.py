@@ -378,8 +378,10 @@ class Thinker:
             raise TimeoutError
         return action
 
-    def close(self) -> None:
-        """Drop the queued moves and let the workers go (a move under way ends by its budget)."""
+    def close(self, wait: bool = False) -> None:
+        """Drop the queued moves and let the workers go (a move under way ends by its budget);
+        with ``wait``, once they have ended (a server stopping: a pool left behind makes the
+        resource tracker report its semaphores leaked)."""
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            executor.shutdown(wait=wait, cancel_futures=True)
