@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
 import random
 import signal
 import socket
@@ -758,3 +759,27 @@ def test_a_process_the_proxy_set_aside_gets_its_tables_back(both: Cluster) -> No
     assert person.closes == []
     check_record(finished_record(both, table, person), person)
     person.close()
+
+
+def test_the_proxy_stops_sending_to_a_process_that_does_not_answer(both: Cluster) -> None:
+    """Issue 36 item 2: a stopped process still accepts on its Unix socket, and the proxy kept
+    sending it the requests of its tables: a reload of the page during the hang waited 60 s
+    for HAProxy's 504. Its health checks (2 s to answer, three misses) now set it aside within
+    seconds, and the table's requests go to the other process meanwhile."""
+    table = made(both, rules="classic", players=2, name="Ana", bots={"1": "greedy"}, seed=3)
+    code = table["code"]
+    i = eventually(lambda: owner(both, code) is not None and (owner(both, code),), 10,
+                   "the maker holds the table")[0]
+    stopped = both.servers[i]
+    assert stopped is not None
+    os.kill(stopped.pid, signal.SIGSTOP)
+    try:
+        began = time.monotonic()
+        eventually(lambda: not both.proxy_sees(i), 14.0, "the proxy sets the stopped process aside")
+        status, answer = call(f"{both.url}/api/tables/{code}")  # from the other process
+        waited = time.monotonic() - began
+        assert status == 200 and answer["code"] == code, answer
+        assert waited < 16.0, f"the table's page answered {waited:.1f} s into the hang"
+    finally:
+        os.kill(stopped.pid, signal.SIGCONT)
+    eventually(lambda: both.proxy_sees(i), 30.0, "the proxy takes the process back")
