@@ -776,8 +776,9 @@ def serve(
              "create/join requests and N record requests a second (defaults: 5 tables, 20 "
              "connections, 2 and 1 a second); for load tests from one machine.")] = None,
     waiting_idle: Annotated[float, typer.Option(
-        help="Seconds a waiting table may stay with nobody at it before it is closed.")]
-    = 1800.0,
+        help="Seconds a waiting table may stay with nobody at it before it is closed (one "
+             "nobody ever came to: 120 s at most).")]
+    = 600.0,
     bot_workers: Annotated[int | None, typer.Option(
         help="Processes search bots think in (their own pool, below the server's priority); "
              "moves beyond them wait their turn within the bot's wait. Default: the "

@@ -186,8 +186,9 @@ def render_haproxy(template: str, *, bind: str, servers: Sequence[int | str | Pa
                    per_address: int | None = None, stats: Path | None = None) -> str:
     r"""``template`` (``deploy/haproxy.cfg``) listening on ``bind`` (``host:port``), each
     backend's servers being ``servers``: local ports, or the paths of Unix sockets. With
-    ``per_address``, the connections one address may hold at once through the proxy; with
-    ``stats``, HAProxy's runtime API on that Unix socket (``show table eights``).
+    ``per_address``, the connections one address may hold at once through the proxy (and
+    sixty times as many new tables a minute from one network); with ``stats``, HAProxy's
+    runtime API on that Unix socket (``show table eights``).
 
     >>> cfg = ("frontend f\n    bind 127.0.0.1:8000\n"
     ...        "backend b\n    # servers\n    x\n    # servers end\n")
@@ -209,8 +210,10 @@ def render_haproxy(template: str, *, bind: str, servers: Sequence[int | str | Pa
     if binds != 1 or blocks < 1:
         raise ClusterError("the HAProxy configuration needs a 'bind' line and '# servers' ... "
                            "'# servers end' blocks (see deploy/haproxy.cfg)")
-    if per_address is not None:
+    if per_address is not None:  # (load tests from one machine: its network's creations too)
         text = re.sub(r"(sc0_conn_cur gt )\d+", lambda m: f"{m[1]}{per_address}", text)
+        text = re.sub(r"(sc1_http_req_rate\(creations\) gt )\d+",
+                      lambda m: f"{m[1]}{per_address * 60}", text)
     if stats is not None:
         text = re.sub(r"(?m)^global[ \t]*\n",
                       lambda m: f"{m[0]}    stats socket {stats} mode 600 level admin\n",

@@ -279,12 +279,16 @@ def make_db_engine(url: str) -> Engine:
     return engine
 
 
-def _count_open(connection: Connection, creator: str | None) -> tuple[int, int]:
-    row = connection.execute(
-        select(func.count(), func.coalesce(func.sum(case((TableRow.creator == creator, 1),
-                                                         else_=0)), 0))
-        .where(TableRow.status.in_(OPEN))).one()
-    return int(row[0]), int(row[1])
+def _count_open(connection: Connection, creator: str | None,
+                network: str | None = None) -> tuple[int, int, int]:
+    """Open tables: in all, made by ``creator``, and made in ``network`` (the start of the
+    creators' keys, :func:`eights.server.limits.network_of`; 0 without one)."""
+    mine = func.coalesce(func.sum(case((TableRow.creator == creator, 1), else_=0)), 0)
+    near = (func.coalesce(func.sum(case((TableRow.creator.startswith(network), 1), else_=0)), 0)
+            if network is not None else func.coalesce(func.sum(0), 0))
+    row = connection.execute(select(func.count(), mine, near)
+                             .where(TableRow.status.in_(OPEN))).one()
+    return int(row[0]), int(row[1]), int(row[2])
 
 
 class TooMany(RuntimeError):
@@ -516,8 +520,14 @@ class Store:
     def count_open(self, creator: str) -> tuple[int, int]:
         """Open tables in the database: in all, and created from the address ``creator``
         (every server process counts the same rows)."""
+        total, mine, _ = self.count_near(creator, None)
+        return total, mine
+
+    def count_near(self, creator: str, network: str | None) -> tuple[int, int, int]:
+        """Open tables in the database: in all, created by ``creator``, and created in
+        ``network`` (:func:`eights.server.limits.network_of`)."""
         with self.engine.connect() as connection:
-            return _count_open(connection, creator)
+            return _count_open(connection, creator, network)
 
     def open_codes(self, *, unleased: bool = False) -> list[str]:
         """The codes of the open tables; ``unleased``: only those no server process holds the
@@ -603,24 +613,29 @@ class Store:
 
     @staticmethod
     def add_table(data: TableData, *, tables: int | None = None,
-                  per_creator: int | None = None) -> TableWrite:
-        """Store a new table, if the database holds fewer than ``tables`` open tables in all
-        and fewer than ``per_creator`` created from ``data.creator`` (:class:`TooMany`
-        otherwise): counted and stored in one transaction, creations taking turns (on
-        PostgreSQL an advisory lock for the transaction, across processes; a SQLite file
-        has one writer), so that a burst of creations never passes a bound."""
+                  per_creator: int | None = None, network: str | None = None,
+                  per_network: int | None = None) -> TableWrite:
+        """Store a new table, if the database holds fewer than ``tables`` open tables in all,
+        fewer than ``per_creator`` created by ``data.creator``, and fewer than
+        ``per_network`` created in ``network`` (:class:`TooMany` otherwise): counted and
+        stored in one transaction, creations taking turns (on PostgreSQL an advisory lock
+        for the transaction, across processes; a SQLite file has one writer), so that a
+        burst of creations never passes a bound."""
         def op(s: Session) -> None:
-            if tables is not None or per_creator is not None:
+            if tables is not None or per_creator is not None or per_network is not None:
                 connection = s.connection()
                 if connection.dialect.name == "postgresql":
                     connection.execute(text("SELECT pg_advisory_xact_lock(:c, hashtext(:what || "
                                             "current_schema()))"), {"c": LOCKS, "what": CREATING})
-                total, mine = _count_open(connection, data.creator)
+                total, mine, near = _count_open(connection, data.creator, network)
                 if tables is not None and total >= tables:
                     raise TooMany("the server holds its maximum of open tables; try again later")
                 if per_creator is not None and mine >= per_creator:
                     raise TooMany(f"at most {per_creator} open tables from one address; close "
                                   "one first")
+                if per_network is not None and network is not None and near >= per_network:
+                    raise TooMany(f"at most {per_network} open tables from one network; close "
+                                  "one first, or try again later")
             s.add(TableRow(code=data.code, title=data.title, rules=data.rules,
                            overrides=data.overrides, players=data.players, seed=data.seed,
                            dealer=data.dealer, status=data.status, round=data.round,
