@@ -852,3 +852,26 @@ def _up(port: int) -> bool:
             return bool(answer.status == 200)
     except OSError:
         return False
+
+
+def test_the_proxy_s_own_errors_are_the_servers_json(tmp_path: Path) -> None:
+    """Issue 36 item 5: a proxy's error came back as its HTML page, which the browser page
+    cannot read; HAProxy now answers its 502, 503 and 504 in the servers' JSON."""
+    config = tmp_path / "haproxy.cfg"
+    port = free_port()
+    config.write_text(render_haproxy(HAPROXY_CONFIG.read_text("utf-8"), bind=f"127.0.0.1:{port}",
+                                     servers=[free_port()]), "utf-8")  # nothing listens there
+    proxy = subprocess.Popen(["/usr/sbin/haproxy", "-db", "-f", str(config)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def lobby() -> tuple[int, Message] | None:
+            try:
+                return call(f"http://127.0.0.1:{port}/api/tables")
+            except OSError:
+                return None
+
+        status, answer = eventually(lobby, 20, "the proxy answers")
+        assert status == 503 and answer["type"] == "error" and answer["code"] == "unavailable"
+    finally:
+        proxy.terminate()
+        proxy.wait(10)
