@@ -48,7 +48,7 @@ TableT = TypeVar("TableT")
 
 
 def add_workload_options(parser: argparse.ArgumentParser, *, tables: int, ramp: float,
-                         bots: int, think_help: str) -> None:
+                         bots: int, think_help: str, seed: bool = True) -> None:
     """The options both benchmarks give their tables (how many, their rules and players,
     the greedy bots among them, the people's pace, the seed); the defaults that differ are
     arguments."""
@@ -60,7 +60,8 @@ def add_workload_options(parser: argparse.ArgumentParser, *, tables: int, ramp: 
     parser.add_argument("--bots", type=int, default=bots, help="seats played by greedy bots")
     parser.add_argument("--bot-delay", type=float, default=1.0)
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--seed", type=int, default=1)
+    if seed:  # (benchmarks/common.py's Bench gives it)
+        parser.add_argument("--seed", type=int, default=1)
 
 
 def check_workload(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
