@@ -118,6 +118,7 @@ from server_clients import (
     ServerProcess,
     Step,
     add_workload_options,
+    ask_review,
     check_record,
     check_workload,
     create_tables,
@@ -822,15 +823,8 @@ async def reviewing(run: Run, base: str, every: float) -> None:
 
     def ask(code: str, token: str) -> None:
         asked = time.perf_counter()
-        body = json.dumps({"token": token, "round": 1}).encode()
-        request = urllib.request.Request(f"{base}/api/tables/{code}/review", data=body,
-                                         method="POST",
-                                         headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=90) as answer:
-                status, text = answer.status, answer.read()
-        except urllib.error.HTTPError as exc:
-            status, text = exc.code, exc.read()
+            status, text = ask_review(base, code, token)
         except OSError as exc:
             run.reviews.append((asked, time.perf_counter(), type(exc).__name__))
             return

@@ -238,6 +238,20 @@ def http(base: str, method: str, path: str, body: Message | None = None, *,
                               f"{exc.read().decode(errors='replace')}", exc.code) from None
 
 
+def ask_review(base: str, code: str, token: str, round_no: int = 1, *,
+               timeout: float = 90) -> tuple[int, bytes]:
+    """``POST /api/tables/CODE/review`` as the page asks: the status and the body (an error
+    status too; a connection that fails raises :class:`OSError`)."""
+    body = json.dumps({"token": token, "round": round_no}).encode()
+    request = urllib.request.Request(f"{base}/api/tables/{code}/review", data=body,
+                                     method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
 def get_patiently(base: str, path: str, seconds: float = 60) -> Message:
     """``GET base/path``, asked again every half second while it fails for want of a
     server (none answering, the proxy's 502 or 503, an answer cut short), for up to

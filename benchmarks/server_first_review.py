@@ -23,15 +23,13 @@ import random
 import statistics
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import connect
 
 from common import Bench, machine_line
-from server_clients import ServerProcess, http
+from server_clients import ServerProcess, ask_review, http
 
 
 def play_round(base: str, seed: int) -> tuple[str, str]:
@@ -71,18 +69,11 @@ def review(base: str, code: str, token: str, most: float = 900.0) -> tuple[float
     asks = 0
     while True:
         asks += 1
-        body = json.dumps({"token": token, "round": 1}).encode()
-        request = urllib.request.Request(f"{base}/api/tables/{code}/review", data=body,
-                                         method="POST",
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                data = json.load(answer)
-            return time.monotonic() - began, len(data["decisions"]), asks
-        except urllib.error.HTTPError as exc:
-            if exc.code != 503 or time.monotonic() - began > most:
-                raise
-            exc.read()
+        status, body = ask_review(base, code, token, timeout=60)
+        if status == 200:
+            return time.monotonic() - began, len(json.loads(body)["decisions"]), asks
+        if status != 503 or time.monotonic() - began > most:
+            raise RuntimeError(f"the review was refused: {status} {body[:200]!r}")
         time.sleep(0.5)
 
 
