@@ -598,6 +598,7 @@ async def hostile(kind: str, fault: Fault, run: Run, cluster: Servers, db: str,
         watched = sorted(fault.reached)[:args.page_clients]
         page = await PageClients.start(cluster.url, watched) if watched else None
         at_stop = {t.code: t.version for t in run.tables}
+        fault.versions, fault.at = dict(at_stop), time.perf_counter()  # from the stop itself
         stopped = time.time()
         process.send_signal(signal.SIGSTOP)
         try:
@@ -816,15 +817,16 @@ class PageClients:
 
 async def reviewing(run: Run, base: str, every: float) -> None:
     """All through the run: every ``every`` seconds, a person of a table whose round 1 ended
-    asks for its review through the proxy (in a thread: answers come whenever they come)."""
+    asks for its review through the proxy (in a thread: answers come whenever they come),
+    from an address of the table's own (127.3.x.y: the server counts reviews per person)."""
     loop = asyncio.get_running_loop()
     rng = random.Random("reviews")
     asking = concurrent.futures.ThreadPoolExecutor(8)
 
-    def ask(code: str, token: str) -> None:
+    def ask(code: str, token: str, person: str) -> None:
         asked = time.perf_counter()
         try:
-            status, text = ask_review(base, code, token)
+            status, text = ask_review(base, code, token, source=person)
         except OSError as exc:
             run.reviews.append((asked, time.perf_counter(), type(exc).__name__))
             return
@@ -842,8 +844,9 @@ async def reviewing(run: Run, base: str, every: float) -> None:
             ended = [(t, c) for t in run.tables for c in t.clients
                      if c.state is not None and c.state["view"].get("round", 0) >= 2]
             if ended:
-                table, client = rng.choice(ended)
-                pending.append(loop.run_in_executor(asking, ask, table.code, client.token))
+                table, client = rng.choice(ended)  # each person from an address of their own
+                person = f"127.3.{run.tables.index(table) // 250}.{run.tables.index(table) % 250 + 1}"
+                pending.append(loop.run_in_executor(asking, ask, table.code, client.token, person))
     finally:
         await asyncio.gather(*pending, return_exceptions=True)
         asking.shutdown()

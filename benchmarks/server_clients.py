@@ -239,17 +239,23 @@ def http(base: str, method: str, path: str, body: Message | None = None, *,
 
 
 def ask_review(base: str, code: str, token: str, round_no: int = 1, *,
-               timeout: float = 90) -> tuple[int, bytes]:
-    """``POST /api/tables/CODE/review`` as the page asks: the status and the body (an error
-    status too; a connection that fails raises :class:`OSError`)."""
-    body = json.dumps({"token": token, "round": round_no}).encode()
-    request = urllib.request.Request(f"{base}/api/tables/{code}/review", data=body,
-                                     method="POST", headers={"Content-Type": "application/json"})
+               timeout: float = 90, source: str | None = None) -> tuple[int, bytes]:
+    """``POST /api/tables/CODE/review`` as the page asks, from the loopback address ``source``
+    (default: the system's): the status and the body (an error status too; a connection that
+    fails raises :class:`OSError`)."""
+    import http.client
+
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=timeout,
+                                            source_address=(source, 0) if source else None)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return answer.status, answer.read()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
+        connection.request("POST", f"/api/tables/{code}/review",
+                           body=json.dumps({"token": token, "round": round_no}),
+                           headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
 
 
 def get_patiently(base: str, path: str, seconds: float = 60) -> Message:
