@@ -365,8 +365,9 @@ class Reviewer:
         if worker is not None:
             with contextlib.suppress(OSError):
                 os.kill(worker, signal.SIGKILL)
-        # Joined: a pool left behind makes the resource tracker report its semaphores leaked.
-        executor.shutdown(wait=True, cancel_futures=True)
+        # Joined (a pool left behind makes the resource tracker report its semaphores leaked),
+        # unless its worker is unknown: a review under way would hold the stop up.
+        executor.shutdown(wait=worker is not None or self.pool == "threads", cancel_futures=True)
 
     def table(self, code: str) -> _Table:
         state = self._tables.get(code)
