@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import functools
 import json
 import logging
@@ -193,6 +194,11 @@ class Hub:
             room.status = "finished"
             self.store.run(Store.set_table(room.code, status="finished"))
             return None
+        if room.status == "waiting" and data.updated_at is not None:
+            # Its wait counts from its last stored change, not from this reading: a table
+            # read again and again (restarts, takeovers) would otherwise never expire.
+            age = (dt.datetime.now(dt.UTC) - data.updated_at).total_seconds()
+            room.touched -= min(max(0.0, age), self.limits.waiting_idle)
         return room
 
     def _run(self, room: Room) -> None:

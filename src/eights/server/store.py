@@ -199,7 +199,9 @@ class TableData:
     """When the turn timer of the step ``turn_version`` runs out."""
     turn_version: int | None = None
     creator: str | None = None
-    """The client address that created the table."""
+    """Who created the table (:func:`eights.server.limits.creator_key`)."""
+    updated_at: dt.datetime | None = None
+    """When the table's row last changed (its creation, a status, a deal...)."""
 
 
 # --------------------------------------------------------------------------- engine
@@ -595,6 +597,7 @@ class Store:
             host_hash=row.host_hash, title=row.title, public=row.public,
             turn_timer=row.turn_timer, round=row.round, turn_deadline=_aware(row.turn_deadline),
             turn_version=row.turn_version, creator=row.creator,
+            updated_at=_aware(row.updated_at),
             seats=[SeatData(x.seat, x.name, x.bot, x.token_hash) for x in seats],
             actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
         )
