@@ -63,6 +63,7 @@ from eights.lab.review import (
     positions,
     review_bot,
 )
+from eights.server.limits import creator_key
 from eights.server.protocol import Count, ErrorCode, ProtocolError, Token, describe_errors
 from eights.server.room import Room, hash_token
 from eights.server.thinking import Pool, die_with
@@ -590,5 +591,5 @@ def add_review_routes(app: FastAPI, reviewer: Reviewer) -> None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, describe_errors(
                 errors, list(ReviewRequest.model_fields))) from None
         room = await hub.get(code, keep=False)
-        return await reviewer.review(room, body, request.client.host if request.client
-                                     is not None else "unknown")
+        person = creator_key(request.client.host if request.client is not None else "unknown")
+        return await reviewer.review(room, body, person)  # (an IPv6 address: its /64)
