@@ -907,6 +907,7 @@ def launcher_faults(db: str, log_dir: Path) -> dict[str, Any]:
                          lambda launcher=launcher: launcher.poll() is None,  # type: ignore[misc]
                          "the launcher", timeout=120)
             kids = children(launcher.pid)
+            kids |= set().union(*(children(kid) for kid in kids))  # the servers' workers too
             sent = time.perf_counter()
             launcher.send_signal(signum)
             status = launcher.wait(60)
