@@ -704,7 +704,7 @@ class Room:
                     or time.monotonic() - self.touched < wait):
                 return False
             await self._shut("the table expired")
-            log.info("table %s: closed after %g s waiting with nobody there", self.code, idle)
+            log.info("table %s: closed after %g s waiting with nobody there", self.code, wait)
             return True
 
     async def _rematch(self, conn: Connection, msg: Rematch) -> None:
