@@ -1,7 +1,7 @@
 """Chaos on the server: processes killed with -9, PostgreSQL restarted, and nothing lost.
 
     python benchmarks/server_chaos.py [--processes 3] [--tables 300] [--seconds 300]
-                                      [--kill-every 30] [--db URL] [--json]
+                                      [--kill-every 30] [--db URL] [--json FILE] [--hostile]
 
 It runs ``--processes`` ``eights serve`` processes on one PostgreSQL behind the
 proxy (``eights.server.cluster.Cluster``: HAProxy routing by table code), or one
@@ -57,6 +57,25 @@ client and operator come too, each half-way between two kills (issue 29):
   SIGTERM (seconds until it and its children are gone), started again and killed with
   SIGKILL (seconds until its children are gone by themselves).
 
+With ``--hostile`` (issue 36) come too:
+
+- *creations*: ``--creation-flood N`` tables made through the proxy from N loopback
+  addresses (127.1.x.y, one each), as many addresses as it takes to fill the servers' cap of
+  open tables: made and refused, then a newcomer's table (another address) every 5 s until
+  one is made: how long the flood kept newcomers out (tables nobody ever came to close after
+  120 s);
+- *reviews*: a review of round 1 asked every ``--review-every`` seconds through the proxy,
+  by a person of a table whose round 1 ended, all through the run, so that reviews are in
+  flight during kills and stops: the answers by status, whether each was the servers' JSON,
+  and how many overlapped a fault; and after the run, the children of every killed process
+  still running (its review worker, bot workers, resource tracker: none should be);
+- *sigstop*, with the page's own client: ``--page-clients`` of the stopped process's tables
+  are watched by ``static/net.js`` itself (``benchmarks/net_client.mjs`` in Node 20.10+, the
+  page's liveness check included): the seconds until each sees its table move again.
+
+The scripted clients check their connection as the page does (a ping after 5 s of silence,
+given up after 3 s more without an answer, or after 6 s without opening).
+
 ``tests/test_server_chaos.py`` runs it short. This is a measurement; the exit
 status is 1 when an invariant fails.
 """
@@ -91,6 +110,7 @@ import orjson
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from common import Bench, machine, machine_line
 from server_clients import (
     Client,
     Message,
@@ -98,6 +118,7 @@ from server_clients import (
     ServerProcess,
     Step,
     add_workload_options,
+    ask_review,
     check_record,
     check_workload,
     create_tables,
@@ -249,10 +270,40 @@ class Run:
     errors: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
+    background: list[asyncio.Task[None]] = field(default_factory=list)
+    """Measurements a fault left running (a newcomer after the creation flood)."""
+    reviews: list[tuple[float, float, str]] = field(default_factory=list)
+    """(asked, answered, outcome) of each review asked for."""
+    orphans: set[int] = field(default_factory=set)
+    """The children of the processes killed (their workers): none should outlive them."""
 
 
 def make_table(code: str, host_token: str, clients: list[Client], rng: random.Random) -> Table:
     return Table(code, host_token, [Seat(c.seat, c.token) for c in clients], rng)
+
+
+QUIET, DEADLINE, OPENING = 5.0, 3.0, 6.0
+"""static/net.js's liveness: seconds of silence before a ping, a ping's deadline, and the
+seconds a connection has to open."""
+
+
+async def alive(ws: Any, client: Seat, run: Run) -> None:
+    """As the page does: ping a connection quiet for :data:`QUIET` seconds, and drop one that
+    does not answer within :data:`DEADLINE` (its server hung: the proxy keeps the tunnel)."""
+    asked = 0.0
+    while True:
+        await asyncio.sleep(0.5)
+        now = time.perf_counter()
+        if asked and now - asked > DEADLINE and client.heard < asked:
+            run.errors["given up: silent for a ping's deadline"] += 1
+            ws.transport.abort()
+            return
+        if client.heard >= asked:
+            asked = 0.0
+        if not asked and now - client.heard > QUIET:
+            asked = now
+            with suppress(ConnectionClosed):
+                await client.send("ping")
 
 
 async def play(run: Run, table: Table, client: Seat) -> None:
@@ -260,14 +311,19 @@ async def play(run: Run, table: Table, client: Seat) -> None:
     attempt = 0
     while not client.done:
         try:
-            async with connect(f"{run.ws_base}/ws/tables/{table.code}", open_timeout=10,
+            async with connect(f"{run.ws_base}/ws/tables/{table.code}", open_timeout=OPENING,
                                close_timeout=2, ping_interval=None, max_size=2**22) as ws:
                 client.ws, client.seq, client.resumed = ws, 0, False
                 client.connection += 1
+                client.heard = time.perf_counter()
                 attempt = 0
                 await client.send("hello", token=client.token)
-                async for text in ws:
-                    await on_event(run, table, client, orjson.loads(text))
+                watch = asyncio.create_task(alive(ws, client, run))
+                try:
+                    async for text in ws:
+                        await on_event(run, table, client, orjson.loads(text))
+                finally:
+                    watch.cancel()
             if client.done:
                 return
             run.errors[f"closed by the server ({ws.close_code})"] += 1
@@ -287,6 +343,8 @@ async def play(run: Run, table: Table, client: Seat) -> None:
 async def on_event(run: Run, table: Table, client: Seat, msg: Message) -> None:
     client.heard = time.perf_counter()
     kind = msg["type"]
+    if kind == "pong":
+        return
     if kind == "error":
         run.errors[f"error event {msg['code']}"] += 1
         sent = client.sent
@@ -397,11 +455,14 @@ async def inflict(run: Run, cluster: Servers, database: PrivatePostgres | None, 
         if kind == "postgresql":
             assert database is not None
             await loop.run_in_executor(pool, database.restart)
-        elif kind in ("flood", "sigstop", "burst"):
+        elif kind in ("flood", "sigstop", "burst", "creations"):
             assert args is not None
             await hostile(kind, fault, run, cluster, db, args, pool)
         else:
             i = int(kind.split()[1])
+            process = getattr(cluster, "servers", [None] * (i + 1))[i]
+            if process is not None:
+                run.orphans |= children(process.pid)
             await loop.run_in_executor(pool, cluster.kill, i)
             await asyncio.sleep(down)
             await loop.run_in_executor(pool, cluster.restart, i)
@@ -419,8 +480,8 @@ def owners(db: str, cluster: Servers, codes: Sequence[str]) -> dict[str, int | N
         return dict.fromkeys(codes)
     from sqlalchemy import create_engine, text
 
-    from eights.server.leases import APPLICATION
-    from eights.server.store import LEASE_KEY, normalize_url
+    from eights.server.leases import APPLICATION, LEASE_KEY
+    from eights.server.store import normalize_url
 
     pids = {s.pid: i for i, s in enumerate(servers) if s is not None}
     engine = create_engine(normalize_url(db))
@@ -534,6 +595,11 @@ async def hostile(kind: str, fault: Fault, run: Run, cluster: Servers, db: str,
         assert process is not None
         fault.reached = {c for c, owner in held.items() if owner == i}
         fault.kind = f"sigstop {i}"
+        watched = sorted(fault.reached)[:args.page_clients]
+        page = await PageClients.start(cluster.url, watched) if watched else None
+        at_stop = {t.code: t.version for t in run.tables}
+        fault.versions, fault.at = dict(at_stop), time.perf_counter()  # from the stop itself
+        stopped = time.time()
         process.send_signal(signal.SIGSTOP)
         try:
             await asyncio.sleep(args.sigstop)
@@ -542,6 +608,26 @@ async def hostile(kind: str, fault: Fault, run: Run, cluster: Servers, db: str,
         fault.ended = time.perf_counter()
         fault.figures = {"process": i, "tables": len(fault.reached),
                          "stopped_s": args.sigstop}
+        if page is not None:
+            fault.figures["page_clients"] = await page.moved(at_stop, stopped, 30.0)
+        elif args.page_clients:
+            fault.figures["page_clients"] = "skipped: " + PageClients.missing()
+    elif kind == "creations":
+        port = int(cluster.url.rsplit(":", 1)[1])
+        addresses = [f"127.1.{n // 250}.{n % 250 + 1}" for n in range(args.creation_flood)]
+        many = concurrent.futures.ThreadPoolExecutor(16)
+        try:
+            asked = time.perf_counter()
+            flood = await asyncio.gather(*(loop.run_in_executor(many, create_from, port, a)
+                                           for a in addresses))
+            flood_s = time.perf_counter() - asked
+        finally:
+            many.shutdown()
+        fault.ended = time.perf_counter()
+        outcomes = Counter(outcome for outcome, _ in flood)
+        fault.figures = {"addresses": len(addresses), "seconds": round(flood_s, 1),
+                         "answers": dict(outcomes.most_common())}
+        run.background.append(asyncio.create_task(newcomer(port, fault)))
     elif kind == "burst":
         health: list[float] = []
         done = asyncio.Event()
@@ -608,6 +694,180 @@ async def hostile(kind: str, fault: Fault, run: Run, cluster: Servers, db: str,
             "dropped": len(fault.reached)}
 
 
+def create_from(port: int, source: str) -> tuple[str, str | None]:
+    """A new table through the proxy from the loopback address ``source``: its status and
+    error code (``"201"``, ``"429 too_many"``...), and its code when made."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
+                                            source_address=(source, 0))
+    try:
+        connection.request("POST", "/api/tables",
+                           body=json.dumps({"rules": "classic", "players": 2, "public": False}),
+                           headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        body = answer.read()
+    except OSError as exc:
+        return type(exc).__name__, None
+    finally:
+        connection.close()
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return f"{answer.status} not JSON", None
+    if answer.status == 201:
+        return "201", str(data["code"])
+    return f"{answer.status} {data.get('code')}", None
+
+
+async def newcomer(port: int, fault: Fault, every: float = 5.0, most: float = 240.0) -> None:
+    """After a creation flood: someone else (another address each time) tries to make a table
+    every ``every`` seconds until one is made: the seconds from the flood's end."""
+    loop = asyncio.get_running_loop()
+    tries: Counter[str] = Counter()
+    for k in range(int(most / every) + 1):
+        outcome, _ = await loop.run_in_executor(None, create_from, port, f"127.2.0.{k % 250 + 1}")
+        tries[outcome] += 1
+        if outcome == "201":
+            fault.figures["newcomer_made_after_s"] = round(time.perf_counter() - fault.ended, 1)
+            break
+        await asyncio.sleep(every)
+    else:
+        fault.figures["newcomer_made_after_s"] = None
+    fault.figures["newcomer_tries"] = dict(tries)
+
+
+class PageClients:
+    """``static/net.js`` itself (``benchmarks/net_client.mjs`` in Node) watching tables."""
+
+    SCRIPT = Path(__file__).resolve().parent / "net_client.mjs"
+
+    def __init__(self, process: asyncio.subprocess.Process, codes: list[str]) -> None:
+        self.process = process
+        self.codes = codes
+        self.events: list[Message] = []
+        self.reader: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def missing() -> str:
+        """Why the page's client cannot run here ("" when it can)."""
+        import shutil
+
+        node = shutil.which("node")
+        if node is None:
+            return "no node on PATH"
+        done = subprocess.run([node, "--experimental-websocket", "-e",
+                               "process.exit(typeof WebSocket === 'function' ? 0 : 1)"],
+                              capture_output=True, check=False)
+        return "" if done.returncode == 0 else "node has no WebSocket (20.10 or later needed)"
+
+    @classmethod
+    async def start(cls, base: str, codes: list[str]) -> PageClients | None:
+        """Watching ``codes``, once each has its table (else ``None``: no node)."""
+        if cls.missing():
+            return None
+        process = await asyncio.create_subprocess_exec(
+            "node", "--experimental-websocket", str(cls.SCRIPT), base, *codes,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL)
+        page = cls(process, codes)
+        page.reader = asyncio.create_task(page.read())
+        deadline = time.monotonic() + 20
+        while {e["code"] for e in page.events if e["kind"] == "welcome"} != set(codes):
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.1)
+        return page
+
+    async def read(self) -> None:
+        assert self.process.stdout is not None
+        async for line in self.process.stdout:
+            with suppress(ValueError):
+                self.events.append(json.loads(line))
+
+    async def moved(self, versions: dict[str, int], since: float, after: float) -> dict[str, Any]:
+        """Per table, the seconds from ``since`` (the epoch) until the page saw it past its
+        version in ``versions``, waiting ``after`` seconds more at most; then it stops."""
+        deadline = time.monotonic() + after
+
+        def seen() -> dict[str, float]:
+            found: dict[str, float] = {}
+            for e in self.events:
+                if (e["kind"] == "state" and e["t"] >= since and e["code"] not in found
+                        and (e.get("version") or -1) > versions.get(e["code"], -1)):
+                    found[e["code"]] = e["t"] - since
+            return found
+
+        while len(seen()) < len(self.codes) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        moved = seen()
+        reconnected = [min(e["t"] for e in self.events if e["code"] == code
+                           and e["kind"] == "open" and e["t"] >= since) - since
+                       for code in self.codes
+                       if any(e["code"] == code and e["kind"] == "open" and e["t"] >= since
+                              for e in self.events)]
+        self.process.kill()
+        await self.process.wait()
+        if self.reader is not None:
+            self.reader.cancel()
+        return {"tables": len(self.codes), "moved_again_s": spread(list(moved.values())),
+                "never_moved": len(self.codes) - len(moved),
+                "reconnected_s": spread(reconnected)}
+
+
+async def reviewing(run: Run, base: str, every: float) -> None:
+    """All through the run: every ``every`` seconds, a person of a table whose round 1 ended
+    asks for its review through the proxy (in a thread: answers come whenever they come),
+    from an address of the table's own (127.3.x.y: the server counts reviews per person)."""
+    loop = asyncio.get_running_loop()
+    rng = random.Random("reviews")
+    asking = concurrent.futures.ThreadPoolExecutor(8)
+
+    def ask(code: str, token: str, person: str) -> None:
+        asked = time.perf_counter()
+        try:
+            status, text = ask_review(base, code, token, source=person)
+        except OSError as exc:
+            run.reviews.append((asked, time.perf_counter(), type(exc).__name__))
+            return
+        try:
+            data = json.loads(text)
+            outcome = f"{status} {data.get('code', 'review')}"
+        except ValueError:
+            outcome = f"{status} not JSON"
+        run.reviews.append((asked, time.perf_counter(), outcome))
+
+    pending = []
+    try:
+        while not run.stopping:
+            await asyncio.sleep(every)
+            ended = [(t, c) for t in run.tables for c in t.clients
+                     if c.state is not None and c.state["view"].get("round", 0) >= 2]
+            if ended:
+                table, client = rng.choice(ended)  # each person from an address of their own
+                person = f"127.3.{run.tables.index(table) // 250}.{run.tables.index(table) % 250 + 1}"
+                pending.append(loop.run_in_executor(asking, ask, table.code, client.token, person))
+    finally:
+        await asyncio.gather(*pending, return_exceptions=True)
+        asking.shutdown()
+
+
+def review_figures(run: Run) -> dict[str, Any] | None:
+    if not run.reviews:
+        return None
+    windows = [(f.at, f.at + max(f.seconds, f.ended - f.at if f.ended else 0.0, 1.0))
+               for f in run.faults]
+    during = [r for r in run.reviews if any(r[0] <= b and r[1] >= a for a, b in windows)]
+    outcomes = Counter(outcome for _, _, outcome in run.reviews)
+    answered = [r for r in run.reviews if r[2][:1].isdigit()]
+    return {"asked": len(run.reviews), "answers": dict(outcomes.most_common()),
+            "json": sum(not o.endswith("not JSON") for _, _, o in answered),
+            "not_json": sum(o.endswith("not JSON") for _, _, o in answered),
+            "during_faults": len(during),
+            "during_faults_answers": dict(Counter(o for _, _, o in during).most_common()),
+            "wait_s": spread([b - a for a, b, _ in run.reviews])}
+
+
 def children(pid: int) -> set[int]:
     """The processes whose parent is ``pid`` (Linux /proc)."""
     found = set()
@@ -647,6 +907,7 @@ def launcher_faults(db: str, log_dir: Path) -> dict[str, Any]:
                          lambda launcher=launcher: launcher.poll() is None,  # type: ignore[misc]
                          "the launcher", timeout=120)
             kids = children(launcher.pid)
+            kids |= set().union(*(children(kid) for kid in kids))  # the servers' workers too
             sent = time.perf_counter()
             launcher.send_signal(signum)
             status = launcher.wait(60)
@@ -693,17 +954,24 @@ async def chaos(cluster: Servers, database: PrivatePostgres | None, args: argpar
         await table.clients[0].send("start", token=table.host_token)
         await asyncio.sleep(max(0.0, start + args.ramp * (i + 1) / len(tables)
                                 - time.perf_counter()))
-    extra = [kind for kind, on in (("flood", args.flood > 0), ("sigstop", args.sigstop > 0),
+    extra = [kind for kind, on in (("creations", args.creation_flood > 0),
+                                   ("flood", args.flood > 0), ("sigstop", args.sigstop > 0),
                                    ("burst", args.record_flood > 0 or args.creation_burst > 0))
              if on]
     plan = schedule(args.seconds, args.kill_every, args.processes, database is not None, extra)
     db = args.db_url
     faults = asyncio.create_task(inflict(run, cluster, database, start, plan, args.down, pool,
                                          args, db))
+    reviews = (asyncio.create_task(reviewing(run, base, args.review_every))
+               if args.review_every > 0 else None)
     await asyncio.sleep(max(0.0, start + args.seconds - time.perf_counter()))
     await faults
     run.stopping = True
     end = time.perf_counter()
+    if reviews is not None:
+        await reviews
+    for task in run.background:  # (a newcomer after a flood: at most its own bound)
+        await task
     try:
         summary = await finish(run, base, args, pool)
     except Exception as exc:  # the figures of the run are still worth printing
@@ -714,7 +982,12 @@ async def chaos(cluster: Servers, database: PrivatePostgres | None, args: argpar
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     pool.shutdown()
-    return {**figures(run, args, start, end, setup), **summary}
+    more: dict[str, Any] = {"reviews": review_figures(run)}
+    if run.orphans:  # the killed processes' children: none outlives its process
+        await asyncio.sleep(5)
+        more["killed_children"] = len(run.orphans)
+        more["killed_children_left"] = sum(running(pid) for pid in run.orphans)
+    return {**figures(run, args, start, end, setup), **summary, **more}
 
 
 async def finish(run: Run, base: str, args: argparse.Namespace,
@@ -857,9 +1130,10 @@ def spread(samples: list[float]) -> dict[str, float] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    bench = Bench(__doc__, seed=1)
+    parser = bench.parser
     parser.add_argument("--processes", type=int, default=3)
-    add_workload_options(parser, tables=300, ramp=5.0, bots=1,
+    add_workload_options(parser, tables=300, ramp=5.0, bots=1, seed=False,
                          think_help="mean seconds a person waits before acting")
     parser.add_argument("--seconds", type=float, default=300.0, help="playing time")
     parser.add_argument("--kill-every", type=float, default=30.0,
@@ -876,8 +1150,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="an HAProxy configuration template in place of the shipped one "
                         "(deploy/haproxy.cfg), e.g. with other health-check timings")
     parser.add_argument("--hostile", action="store_true",
-                        help="the hostile faults too, at their defaults: --flood 10 --sigstop 8 "
-                        "--record-flood 200 --creation-burst 40 --launcher")
+                        help="the hostile faults too, at their defaults: --flood 10 --sigstop 25 "
+                        "--record-flood 200 --creation-burst 40 --creation-flood 956 "
+                        "--review-every 3 --page-clients 3 --launcher")
+    parser.add_argument("--creation-flood", type=int, default=0,
+                        help="tables made at once through the proxy, each from an address of "
+                        "its own (127.1.x.y)")
+    parser.add_argument("--review-every", type=float, default=0.0,
+                        help="seconds between two reviews asked for through the proxy, all "
+                        "through the run")
+    parser.add_argument("--page-clients", type=int, default=0,
+                        help="tables of the stopped process watched by static/net.js itself "
+                        "(Node 20.10+)")
     parser.add_argument("--flood", type=float, default=0.0,
                         help="seconds of requests written with percent escapes and straight at "
                         "the wrong process")
@@ -890,13 +1174,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--launcher", action="store_true",
                         help="after the run: eights serve --processes 2 stopped with SIGTERM, "
                         "then killed with SIGKILL")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
+    args = bench.parse(argv)
     if args.hostile:
         args.flood = args.flood or 10.0
-        args.sigstop = args.sigstop or 8.0
+        args.sigstop = args.sigstop or 25.0
         args.record_flood = args.record_flood or 200
         args.creation_burst = args.creation_burst or 40
+        args.creation_flood = args.creation_flood or 956
+        args.review_every = args.review_every or 3.0
+        args.page_clients = args.page_clients or 3
         args.launcher = True
     check_workload(parser, args)
     if args.tables < 1 or args.processes < 1 or args.kill_every <= 0:
@@ -932,9 +1218,10 @@ def main(argv: list[str] | None = None) -> int:
             if database is not None:
                 database.stop()
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    if args.json:
-        print(json.dumps(result))
-    else:
+    result["load_at_end"] = round(os.getloadavg()[0], 2)
+    result["machine"] = machine()
+    bench.result(result)
+    if not args.quiet:
         report(result)
     return 0 if result["problems"] == 0 else 1
 
@@ -962,8 +1249,14 @@ def report(r: dict[str, Any]) -> None:
                                                       "never_stepped", "restart_seconds")}
         if own:
             print(f"           {json.dumps(own)}")
+    if r.get("reviews"):
+        print(f"reviews: {json.dumps(r['reviews'])}")
+    if "killed_children" in r:
+        print(f"children of killed processes: {r['killed_children']}, still running "
+              f"{r['killed_children_left']}")
     if "launcher" in r:
         print(f"launcher: {json.dumps(r['launcher'])}")
+    print(f"load at the end {r['load_at_end']}; {machine_line()}")
     print(f"tables stuck {r['tables_stuck']}, records wrong {r['records_wrong']}, "
           f"problems {r['problems']}")
     for line in r["problem_examples"][:20]:

@@ -48,7 +48,7 @@ TableT = TypeVar("TableT")
 
 
 def add_workload_options(parser: argparse.ArgumentParser, *, tables: int, ramp: float,
-                         bots: int, think_help: str) -> None:
+                         bots: int, think_help: str, seed: bool = True) -> None:
     """The options both benchmarks give their tables (how many, their rules and players,
     the greedy bots among them, the people's pace, the seed); the defaults that differ are
     arguments."""
@@ -60,7 +60,8 @@ def add_workload_options(parser: argparse.ArgumentParser, *, tables: int, ramp: 
     parser.add_argument("--bots", type=int, default=bots, help="seats played by greedy bots")
     parser.add_argument("--bot-delay", type=float, default=1.0)
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--seed", type=int, default=1)
+    if seed:  # (benchmarks/common.py's Bench gives it)
+        parser.add_argument("--seed", type=int, default=1)
 
 
 def check_workload(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -235,6 +236,26 @@ def http(base: str, method: str, path: str, body: Message | None = None, *,
     except urllib.error.HTTPError as exc:
         raise HTTPStatusError(f"{method} {path}: {exc.code} "
                               f"{exc.read().decode(errors='replace')}", exc.code) from None
+
+
+def ask_review(base: str, code: str, token: str, round_no: int = 1, *,
+               timeout: float = 90, source: str | None = None) -> tuple[int, bytes]:
+    """``POST /api/tables/CODE/review`` as the page asks, from the loopback address ``source``
+    (default: the system's): the status and the body (an error status too; a connection that
+    fails raises :class:`OSError`)."""
+    import http.client
+
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=timeout,
+                                            source_address=(source, 0) if source else None)
+    try:
+        connection.request("POST", f"/api/tables/{code}/review",
+                           body=json.dumps({"token": token, "round": round_no}),
+                           headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    finally:
+        connection.close()
 
 
 def get_patiently(base: str, path: str, seconds: float = 60) -> Message:

@@ -1,6 +1,6 @@
 """A hung owner: how long until another process runs its tables.
 
-    python benchmarks/server_hung_owner.py [--runs 5] [--stopped 20] [--db URL] [--json]
+    python benchmarks/server_hung_owner.py [--runs 5] [--stopped 20] [--db URL] [--json FILE]
 
 Two ``eights serve`` processes on one PostgreSQL behind HAProxy
 (``eights.server.cluster.Cluster``); without ``--db``, a private PostgreSQL server
@@ -20,7 +20,6 @@ It prints each run's takeover, the median and the spread, and the load average.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import secrets
@@ -39,10 +38,12 @@ from sqlalchemy.engine import make_url
 from websockets.sync.client import unix_connect
 
 from eights.server.cluster import Cluster, unix_request
+from eights.server.leases import LEASE_KEY
 from eights.server.room import replay_table
-from eights.server.store import LEASE_KEY, Store, normalize_url
+from eights.server.store import Store, normalize_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import Bench
 from server_clients import PrivatePostgres
 
 
@@ -146,13 +147,13 @@ def hung_owner_takeover(cluster: Cluster, url: str, stopped: float) -> tuple[flo
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    bench = Bench(__doc__)
+    parser = bench.parser
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--stopped", type=float, default=20.0,
                         help="seconds the owner stays stopped")
     parser.add_argument("--db", help="a PostgreSQL URL (default: a private server)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    args = bench.parse(argv)
     private = None if args.db else PrivatePostgres()
     url = args.db or (private.url if private else "")
     took: list[float] = []
@@ -164,9 +165,8 @@ def main(argv: list[str] | None = None) -> int:
                         serve_args=["--bot-delay", "0.05"]) as cluster:
                     seconds, stored = hung_owner_takeover(cluster, scoped, args.stopped)
                 took.append(seconds)
-                if not args.json:
-                    print(f"run {run + 1}: taken over after {seconds:.2f} s "
-                          f"({stored} actions stored, the log replays)", flush=True)
+                bench.say(f"run {run + 1}: taken over after {seconds:.2f} s "
+                          f"({stored} actions stored, the log replays)")
     finally:
         if private is not None:
             private.stop()
@@ -175,13 +175,11 @@ def main(argv: list[str] | None = None) -> int:
                "max": max(took), "lease_timeout": float(os.environ.get("EIGHTS_LEASE_TIMEOUT")
                                                         or 10.0),
                "load_average": [round(x, 2) for x in load]}
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        print(f"hung owner taken over: median {figures['median']:.2f} s, "
-              f"{figures['min']:.2f} to {figures['max']:.2f} s over {len(took)} runs "
-              f"(lease timeout {figures['lease_timeout']:g} s; load average "
-              f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
+    bench.result(figures)
+    print(f"hung owner taken over: median {figures['median']:.2f} s, "
+          f"{figures['min']:.2f} to {figures['max']:.2f} s over {len(took)} runs "
+          f"(lease timeout {figures['lease_timeout']:g} s; load average "
+          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
     return 0
 
 

@@ -32,7 +32,7 @@ def make_client(db: str, *, limits: Limits | None = None, bot_delay: float = 0.0
                 fixed_seeds: bool = True) -> TestClient:
     """The app on ``db``; tests deal known hands (``seed``) unless ``fixed_seeds`` is off."""
     return TestClient(create_app(db, bot_delay=bot_delay, limits=limits,
-                                 testing_fixed_seeds=fixed_seeds))
+                                 testing_fixed_seeds=fixed_seeds, reviews_ahead=False))
 
 
 def hub_of(client: TestClient) -> Hub:

@@ -104,12 +104,12 @@ def test_two_processes_killed_in_turn_lose_nothing(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(BENCHMARKS / "server_chaos.py"), "--processes", "2",
          "--tables", "30", "--seconds", "60", "--kill-every", "20", "--ramp", "2",
-         "--log-dir", str(tmp_path / "logs"), "--json"],
+         "--log-dir", str(tmp_path / "logs"), "--quiet", "--json", str(tmp_path / "out.json")],
         capture_output=True, text=True, timeout=300)
     logs = "".join(f"\n--- {p.name}\n" + p.read_text(errors="replace")[-3000:]
                    for p in sorted((tmp_path / "logs").glob("*.log")))
     assert done.returncode in (0, 1), done.stdout + done.stderr + logs
-    result = json.loads(done.stdout.splitlines()[-1])
+    result = json.loads((tmp_path / "out.json").read_text())["results"][0]
     assert result["problems"] == 0, (result["problem_examples"], logs)
     assert result["tables_stuck"] == 0 and result["records_wrong"] == 0
     assert [f["kind"] for f in result["faults"]] == ["kill 0", "postgresql", "kill 1"]

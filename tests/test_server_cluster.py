@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import http.server
 import json
+import os
 import random
 import signal
 import socket
 import stat
+import subprocess
 import threading
 import time
 import urllib.error
@@ -36,12 +39,13 @@ from eights.server.cluster import (
     HAPROXY_CONFIG,
     Cluster,
     ClusterError,
+    free_port,
     per_address_bound,
     render_haproxy,
     unix_request,
 )
-from eights.server.leases import APPLICATION
-from eights.server.store import LEASE_KEY, normalize_url
+from eights.server.leases import APPLICATION, LEASE_KEY
+from eights.server.store import normalize_url
 from postgres import fresh_schema
 from test_server import pick
 
@@ -700,6 +704,7 @@ def test_the_proxy_bounds_one_address_over_every_process(tmp_path: Path) -> None
     rendered = render_haproxy(template, bind="127.0.0.1:9", servers=[1],
                               per_address=per_address_bound(["--address-limit", "500"]))
     assert "sc0_conn_cur gt 540 }" in rendered
+    assert "sc1_http_req_rate(creations) gt 32400 }" in rendered
 
 
 def create_from(cluster: Cluster, source: str, body: Message, headers: dict[str, str]
@@ -758,3 +763,126 @@ def test_a_process_the_proxy_set_aside_gets_its_tables_back(both: Cluster) -> No
     assert person.closes == []
     check_record(finished_record(both, table, person), person)
     person.close()
+
+
+def set_aside(cluster: Cluster, i: int) -> bool:
+    """Whether the proxy marks process ``i`` down in every backend (each checks it apart)."""
+    try:
+        rows = [line.split(",") for line in cluster.ask_proxy("show stat").splitlines()
+                if not line.startswith("#")]
+    except OSError:
+        return False
+    mine = [row for row in rows if len(row) > 17 and row[1] == f"eights{i + 1}"]
+    return bool(mine) and all(row[17].startswith("DOWN") for row in mine)
+
+
+def test_the_proxy_stops_sending_to_a_process_that_does_not_answer(both: Cluster) -> None:
+    """Issue 36 item 2: a stopped process still accepts on its Unix socket, and the proxy kept
+    sending it the requests of its tables: a reload of the page during the hang waited 60 s
+    for HAProxy's 504. Its health checks (2 s to answer, three misses) now set it aside within
+    seconds, and the table's requests go to the other process meanwhile."""
+    table = made(both, rules="classic", players=2, name="Ana", bots={"1": "greedy"}, seed=3)
+    code = table["code"]
+    i = eventually(lambda: owner(both, code) is not None and (owner(both, code),), 10,
+                   "the maker holds the table")[0]
+    stopped = both.servers[i]
+    assert stopped is not None
+    os.kill(stopped.pid, signal.SIGSTOP)
+    try:
+        began = time.monotonic()
+        eventually(lambda: set_aside(both, i), 14.0, "the proxy sets the stopped process aside")
+        status, answer = call(f"{both.url}/api/tables/{code}")  # from the other process
+        waited = time.monotonic() - began
+        assert status == 200 and answer["code"] == code, answer
+        assert waited < 20.0, f"the table's page answered {waited:.1f} s into the hang"
+    finally:
+        os.kill(stopped.pid, signal.SIGCONT)
+    eventually(lambda: both.proxy_sees(i), 30.0, "the proxy takes the process back")
+
+
+class _Stub(http.server.BaseHTTPRequestHandler):
+    """A server process as the proxy sees it: healthy, and every new table made."""
+
+    def do_GET(self) -> None:
+        self._answer(200, b'{"ok": true}')
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self._answer(201, b'{"code": "x"}')
+
+    def _answer(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_args: Any) -> None:
+        pass
+
+
+def test_the_proxy_bounds_the_new_tables_of_a_network(tmp_path: Path) -> None:
+    """Issue 36 item 3: 956 creations from 956 addresses filled the servers' 1,000 tables in
+    17 s. One network (an IPv4 /24, an IPv6 /48) makes 30 new tables a minute through the
+    proxy, whatever its addresses; the 31st is refused in JSON."""
+    stub = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Stub)
+    threading.Thread(target=stub.serve_forever, daemon=True).start()
+    config = tmp_path / "haproxy.cfg"
+    port = free_port()
+    config.write_text(render_haproxy(HAPROXY_CONFIG.read_text("utf-8"), bind=f"127.0.0.1:{port}",
+                                     servers=[stub.server_address[1]]), "utf-8")
+    proxy = subprocess.Popen(["/usr/sbin/haproxy", "-db", "-f", str(config)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def create(source: str) -> tuple[int, bytes]:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10,
+                                                    source_address=(source, 0))
+            try:
+                connection.request("POST", "/api/tables", body=b"{}",
+                                   headers={"Content-Type": "application/json"})
+                answer = connection.getresponse()
+                return answer.status, answer.read()
+            finally:
+                connection.close()
+
+        eventually(lambda: _up(port), 20, "the proxy answers")
+        made = [create(f"127.0.0.{1 + i % 3}")[0] for i in range(30)]
+        assert made == [201] * 30
+        status, body = create("127.0.0.9")  # the same /24
+        assert status == 429 and json.loads(body)["code"] == "rate_limited"
+        assert create("127.0.1.9")[0] == 201  # another network
+    finally:
+        proxy.terminate()
+        proxy.wait(10)
+        stub.shutdown()
+
+
+def _up(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
+def test_the_proxy_s_own_errors_are_the_servers_json(tmp_path: Path) -> None:
+    """Issue 36 item 5: a proxy's error came back as its HTML page, which the browser page
+    cannot read; HAProxy now answers its 502, 503 and 504 in the servers' JSON."""
+    config = tmp_path / "haproxy.cfg"
+    port = free_port()
+    config.write_text(render_haproxy(HAPROXY_CONFIG.read_text("utf-8"), bind=f"127.0.0.1:{port}",
+                                     servers=[free_port()]), "utf-8")  # nothing listens there
+    proxy = subprocess.Popen(["/usr/sbin/haproxy", "-db", "-f", str(config)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def lobby() -> tuple[int, Message] | None:
+            try:
+                return call(f"http://127.0.0.1:{port}/api/tables")
+            except OSError:
+                return None
+
+        status, answer = eventually(lobby, 20, "the proxy answers")
+        assert status == 503 and answer["type"] == "error" and answer["code"] == "unavailable"
+    finally:
+        proxy.terminate()
+        proxy.wait(10)

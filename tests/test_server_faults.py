@@ -541,7 +541,8 @@ def live_server(db: str, limits: Limits) -> Iterator[tuple[int, Any]]:
 
     from eights.server import create_app
 
-    app = create_app(db, bot_delay=0.0, limits=limits, testing_fixed_seeds=True)
+    app = create_app(db, bot_delay=0.0, limits=limits, testing_fixed_seeds=True,
+                     reviews_ahead=False)
     probe = socket.create_server(("127.0.0.1", 0))
     port = probe.getsockname()[1]
     probe.close()

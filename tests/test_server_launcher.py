@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from eights.server.cluster import free_port
+from eights.server.cluster import LAUNCHER_FILE, RUNTIME_PREFIX, clean_stale_runtimes, free_port
 from postgres import fresh_schema
 
 CHILDREN_GONE = 15.0
@@ -94,13 +94,47 @@ def gone_within(pids: set[int], seconds: float) -> set[int]:
 def test_sigterm_and_sighup_stop_the_launcher_and_everything_it_started(
         tmp_path: Path, signum: int) -> None:
     with launcher(tmp_path) as (process, kids, _base):
+        workers = set().union(*(children(kid) for kid in kids))  # the servers' review workers
         process.send_signal(signum)
         assert process.wait(60) == 0
-        assert gone_within(kids, 5.0) == set()
+        assert gone_within(kids | workers, 5.0) == set()
+
+
+def runtime_of(kids: set[int]) -> Path:
+    """The private directory of a launcher's servers (their ``--unix-socket``)."""
+    for pid in kids:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        if b"--unix-socket" in words:
+            return Path(words[words.index(b"--unix-socket") + 1].decode()).parent
+    raise AssertionError("no server of the launcher names its socket")
 
 
 def test_the_children_of_a_killed_launcher_stop_by_themselves(tmp_path: Path) -> None:
+    """And its private directory, which a SIGKILL leaves behind, is removed by the next
+    launcher's start (issue 36 item 8)."""
     with launcher(tmp_path) as (process, kids, _base):
+        runtime = runtime_of(kids)
+        workers = set().union(*(children(kid) for kid in kids))  # the servers' review workers
+        assert workers
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-        assert gone_within(kids, CHILDREN_GONE) == set()
+        assert gone_within(kids | workers, CHILDREN_GONE) == set()
+        assert runtime.is_dir()
+        assert runtime in clean_stale_runtimes(runtime.parent)  # what Cluster() does first
+        assert not runtime.exists()
+
+
+def test_only_the_directories_of_clusters_gone_are_removed(tmp_path: Path) -> None:
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    folders = {}
+    for name, pid in (("gone", ended.pid), ("running", os.getpid())):
+        folders[name] = tmp_path / f"{RUNTIME_PREFIX}{name}"
+        folders[name].mkdir()
+        (folders[name] / LAUNCHER_FILE).write_text(str(pid))
+    old = tmp_path / f"{RUNTIME_PREFIX}old"  # before the launcher's file: no socket answers
+    old.mkdir()
+    (old / "server1.sock").touch()
+    (tmp_path / "other").mkdir()
+    assert sorted(clean_stale_runtimes(tmp_path)) == sorted([folders["gone"], old])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{RUNTIME_PREFIX}running", "other"]

@@ -29,7 +29,8 @@ OTHER = "127.0.0.2"
 @contextmanager
 def serving(tmp_path: Path, limits: Limits, trusted: Sequence[str] = ()) -> Iterator[int]:
     """The app under uvicorn, as ``eights serve`` runs it, in a thread: its port."""
-    app = create_app(f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, limits=limits)
+    app = create_app(f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, limits=limits,
+                     reviews_ahead=False)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port: int = sock.getsockname()[1]
@@ -152,7 +153,8 @@ def test_on_a_unix_socket_whoever_opens_it_is_the_proxy(tmp_path: Path) -> None:
 
     limits = Limits(tables_per_address=1, sockets_per_address=2, read_timeout=5)
     path = tmp_path / "server.sock"
-    app = create_app(f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, limits=limits)
+    app = create_app(f"sqlite:///{tmp_path / 'server.sqlite3'}", bot_delay=0.0, limits=limits,
+                     reviews_ahead=False)
     server = uvicorn.Server(uvicorn_config(app, host="127.0.0.1", port=0, limits=limits,
                                           unix_socket=str(path), log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

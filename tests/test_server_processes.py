@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from eights.cli import app as cli_app
 from eights.server.cluster import free_port
+from eights.server.leases import LEASE_KEY
 from eights.server.store import (
-    LEASE_KEY,
     ActionData,
     Base,
     DatabaseInUse,

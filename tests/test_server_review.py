@@ -9,7 +9,11 @@ import functools
 import multiprocessing
 import os
 import random
+import signal
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -141,12 +145,14 @@ def test_a_table_that_has_not_started_has_nothing_to_review(client: TestClient) 
     assert waiting.status_code == 409 and "has not started" in waiting.json()["message"]
 
 
-def test_the_queue_is_bounded_and_a_table_reviews_one_round_at_a_time(
+def test_the_queue_is_bounded_fair_between_people_and_a_table_reviews_one_round_at_a_time(
         client: TestClient, stack: ExitStack, monkeypatch: pytest.MonkeyPatch) -> None:
-    first, people = ended_round(client, stack, seed=11)
-    second, others = ended_round(client, stack, seed=12)
+    """Issue 36 item 4: four reviews of one person's own tables filled the queue and refused a
+    stranger's; now a person has one review under way at a time, and asking again for the same
+    review waits for it (it said "under way")."""
+    tables = [ended_round(client, stack, seed=s) for s in (11, 12, 13)]
     reviewer = reviewer_of(client)
-    reviewer.limits = ReviewLimits(worlds=4, queue=1)
+    reviewer.limits = ReviewLimits(worlds=4, queue=2)
     release = threading.Event()
     real = server_review.review_round
 
@@ -155,26 +161,35 @@ def test_the_queue_is_bounded_and_a_table_reviews_one_round_at_a_time(
         return real(*args)
 
     monkeypatch.setattr(server_review, "review_round", slow)
-    rooms = [room_of(client, first["code"]), room_of(client, second["code"])]
+    rooms = [room_of(client, table["code"]) for table, _ in tables]
+    seat0 = [str(people[0].token) for _, people in tables]
 
-    async def both() -> list[Any]:
-        one = asyncio.ensure_future(reviewer.review(
-            rooms[0], ReviewRequest(token=str(people[0].token), round=1)))
+    async def asks() -> list[Any]:
+        def ask(room: int, person: str, token: str | None = None) -> Any:
+            return asyncio.ensure_future(reviewer.review(
+                rooms[room], ReviewRequest(token=token or seat0[room], round=1), person))
+
+        first = ask(0, "ana")
         await asyncio.sleep(0.05)
         outcomes: list[Any] = []
-        for room, token in ((rooms[1], others[0].token), (rooms[0], people[2].token)):
-            try:
-                await reviewer.review(room, ReviewRequest(token=str(token), round=1))
-            except ProtocolError as exc:
-                outcomes.append(exc)
+        for asked in (ask(1, "ana"), ask(0, "bob", str(tables[0][1][2].token)),
+                      ask(2, "cy")):
+            await asyncio.sleep(0.05)
+            outcomes.append(asked.exception() if asked.done() else asked)
+        dee = ask(1, "dee")  # the queue is full: Ana's and Cy's
+        again = ask(0, "ana")  # the same review asked again: it waits for it
+        await asyncio.sleep(0.05)
+        outcomes.append(dee.exception())
         release.set()
-        outcomes.append(await one)
+        outcomes += [await first, await again, await outcomes.pop(2)]
         return outcomes
 
-    full, busy, done = asyncio.run(both())
-    assert full.code == "too_many" and "reviewing 1 rounds already" in full.message
-    assert busy.code == "too_many" and "under way" in busy.message
-    assert done["seat"] == 0
+    mine, busy, full, first, again, stranger = asyncio.run(asks())
+    assert mine.code == "too_many" and "you have a review under way" in mine.message
+    assert busy.code == "too_many" and "a review of this table is under way" in busy.message
+    assert full.code == "too_many" and "reviewing 2 rounds already" in full.message
+    assert first["seat"] == 0 and again == first
+    assert stranger["seat"] == 0 and stranger["round"] == 1
 
 
 def test_a_table_has_a_budget_of_review_time(client: TestClient, stack: ExitStack) -> None:
@@ -238,3 +253,78 @@ def test_a_review_worker_runs_below_the_tables_and_their_bots() -> None:
         policy = pool.submit(functools.partial(os.sched_getscheduler, 0)).result()
     assert niceness == 19
     assert policy == os.SCHED_IDLE
+
+
+def test_a_review_stops_at_its_cpu_cap_inside_a_decision(client: TestClient,
+                                                           stack: ExitStack) -> None:
+    """Issue 36 item 4: the cap was checked between decisions only, and one decision can cost
+    minutes (8,683 legal moves ran 88 s against a 60 s cap). In a worker (here the test's own
+    main thread), a CPU timer stops it at the next return of a compiled call."""
+    table, _people = ended_round(client, stack)
+    record = _record(client, table["code"])
+    began = time.process_time()
+    with pytest.raises(server_review._OverBudget):
+        server_review.review_round(record, 0, 1, "en", 0.3, 200_000)  # minutes uncapped
+    spent = time.process_time() - began
+    assert spent < 1.5, f"the review ran {spent:.2f} s of CPU past its cap of 0.3 s"
+
+
+def test_a_worker_past_its_cap_is_killed_by_the_server() -> None:
+    """The cap holds even where the timer cannot act (a compiled call that does not return):
+    the server watches the worker's CPU and kills it past the cap and a grace."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        async def watch() -> None:
+            never: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            began = server_review.cpu_of(spinner.pid)
+            await server_review.watched(never, spinner.pid, began, 0.3, grace=0.3)
+
+        with pytest.raises(server_review._Killed):
+            asyncio.run(asyncio.wait_for(watch(), 120))
+        assert spinner.wait(10) == -signal.SIGKILL
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
+def test_decisions_with_too_many_moves_are_left_out_and_many_moves_get_fewer_worlds(
+        client: TestClient, stack: ExitStack) -> None:
+    """A decision's cost grows faster than its legal moves: past ``moves`` it is left out
+    (listed in ``skipped``), and a round with only such decisions is refused in words."""
+    table, _people = ended_round(client, stack)
+    record = _record(client, table["code"])
+    legal = [len(p.observation.legal) for p in positions(load_record(record), [0], [1])]
+    cap = sorted(legal)[len(legal) // 2]
+    review = server_review.review_round(record, 0, 1, "en", 60.0, 4, moves=cap)
+    assert [d["legal"] for d in review["skipped"]] == [n for n in legal if n > cap]
+    assert len(review["decisions"]) == sum(n <= cap for n in legal)
+    assert all(len(d["actions"]) <= cap for d in review["decisions"])
+    with pytest.raises(server_review._Unreviewable, match=f"more than 1 legal moves .the most: "
+                       f"{max(legal)}.; this server reviews decisions of up to 1"):
+        server_review.review_round(record, 0, 1, "en", 60.0, 4, moves=1)
+    assert server_review.worlds_for(200, 4000, 64_000) == 320
+
+
+def _proxy_timeouts() -> dict[Path, float]:
+    """``timeout server`` of every proxy configuration the repository ships, in seconds."""
+    root = Path(__file__).resolve().parents[1]
+    found: dict[Path, float] = {}
+    for path in [*root.glob("deploy/**/*.cfg"), *root.glob("src/eights/server/*.cfg"),
+                 *root.glob("deploy/**/*.conf")]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            words = line.split()
+            if words[:2] == ["timeout", "server"] or words[:1] == ["proxy_read_timeout"]:
+                value = words[-1].rstrip(";")
+                found[path] = float(value.rstrip("s")) * (60 if value.endswith("m") else 1)
+    return found
+
+
+def test_a_review_is_answered_by_the_server_before_any_shipped_proxy_gives_up() -> None:
+    """Issue 36 item 5: HAProxy's ``timeout server 60s`` was below the review's 120 s wait, so
+    a slow review came back as HAProxy's HTML 504; the server answers first, in JSON."""
+    timeouts = _proxy_timeouts()
+    assert timeouts, "no proxy configuration found"
+    wait = ReviewLimits().wait
+    for path, seconds in timeouts.items():
+        assert wait + 5 <= seconds, f"{path}: the proxy gives up after {seconds:g} s, the " \
+                                    f"review's asker waits {wait:g} s"

@@ -4,13 +4,18 @@ routes a table's requests by the path as written and the server would decode it 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
+from eights.server import Limits
 from eights.server.app import PLAIN_PATHS
 from test_server import make_client
+from test_server_listen import request, serving
 
 
 def test_a_percent_encoded_path_is_refused_plain_ones_answered(tmp_path: Path) -> None:
@@ -30,8 +35,10 @@ def test_a_percent_encoded_path_is_refused_plain_ones_answered(tmp_path: Path) -
         refused = client.post(f"/api/tables/{one}/join", json={"name": "Eve"})
         assert refused.status_code == 400 and refused.json()["message"] == PLAIN_PATHS
         for path in (f"/ws%2Ftables/{code}", f"/ws/tables/{one}"):
-            with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(path):
-                pass
+            with client.websocket_connect(path) as ws:
+                assert ws.receive_json()["message"] == PLAIN_PATHS
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
             assert closed.value.code == 1008
         assert client.get(f"/api/tables/{code}").json()["code"] == code
         assert client.get(f"/api/tables/{code}/rules?lang=fr").status_code == 200
@@ -61,3 +68,18 @@ def test_an_answer_about_a_table_run_here_says_so(tmp_path: Path) -> None:
             while ws.receive_json()["type"] != "table":
                 pass
         assert "x-eights-runs" not in client.get(f"/api/tables/{code}/record").headers
+
+
+def test_a_percent_encoded_websocket_straight_at_a_server_closes_with_1008(tmp_path: Path
+                                                                            ) -> None:
+    """Issue 36 item 8: uvicorn answered such a handshake with HTTP 403, not the documented
+    close 1008 after the error."""
+    with serving(tmp_path, Limits()) as port:
+        code = request(port, "POST", "/api/tables", {"rules": "classic", "players": 2})[1]["code"]
+        with connect(f"ws://127.0.0.1:{port}/ws%2Ftables/{code}", open_timeout=10) as ws:
+            error = json.loads(ws.recv(timeout=10))
+            assert error == {"type": "error", "code": "bad_request", "message": PLAIN_PATHS,
+                             "seq": None}
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008

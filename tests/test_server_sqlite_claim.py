@@ -39,3 +39,22 @@ def test_a_new_database_file_is_claimed_before_it_exists(tmp_path: Path) -> None
     with pytest.raises(DatabaseInUse):
         Store(f"sqlite:///{path}").claim()
     first.close()
+
+
+@pytest.mark.parametrize("url", ["sqlite:///file:{path}?uri=true", "sqlite:///file:{path}",
+                                 "sqlite:///{path}?uri=true"])
+def test_a_sqlite_uri_file_name_is_refused(tmp_path: Path, url: str,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 36 item 7: ``sqlite:///file:/path/b.sqlite3?uri=true``, b a hard link to a file
+    another server used, started, wrote its own WAL beside a stray ``./file:`` folder, and
+    replaying it later erased the other server's tables. A URI file name is refused, before
+    anything is opened or made."""
+    first = Store(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    first.claim()
+    os.link(tmp_path / "server.sqlite3", tmp_path / "b.sqlite3")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="the SQLite database must be a plain path"):
+        Store(url.format(path=tmp_path / "b.sqlite3"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.sqlite3", "server.sqlite3",
+                                                          "server.sqlite3.lock"]
+    first.close()

@@ -825,7 +825,8 @@ def tournament_cmd(
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")]
     = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on (1 to 65535).", min=1,
+                                      max=65535)] = 8000,
     db: Annotated[str | None, typer.Option(
         help="Database URL (default: SQLite file server.sqlite3 in the data directory; "
              "postgresql://user:password@host/name for PostgreSQL).")] = None,
@@ -835,8 +836,9 @@ def serve(
              "create/join requests and N record requests a second (defaults: 5 tables, 20 "
              "connections, 2 and 1 a second); for load tests from one machine.")] = None,
     waiting_idle: Annotated[float, typer.Option(
-        help="Seconds a waiting table may stay with nobody at it before it is closed.")]
-    = 1800.0,
+        help="Seconds a waiting table may stay with nobody at it before it is closed (one "
+             "nobody ever came to: 120 s at most).")]
+    = 600.0,
     bot_workers: Annotated[int | None, typer.Option(
         help="Processes search bots think in (their own pool, below the server's priority); "
              "moves beyond them wait their turn within the bot's wait. Default: the "
@@ -884,12 +886,11 @@ def serve(
     import ipaddress
     import logging
 
-    import uvicorn
     from sqlalchemy.exc import ArgumentError
 
     from eights.server import Limits, create_app, default_db_url
     from eights.server.cluster import watch_supervisor
-    from eights.server.listen import uvicorn_config
+    from eights.server.listen import Server, uvicorn_config
 
     if bot_delay < 0:
         _fail("--bot-delay must be 0 or more seconds")
@@ -925,7 +926,7 @@ def serve(
         server_app = create_app(url, bot_delay=bot_delay, limits=limits,
                                 testing_fixed_seeds=testing_fixed_seeds, bot_workers=bot_workers,
                                 bot_pool="threads" if bot_pool == "threads" else "processes")
-    except ArgumentError as exc:
+    except (ArgumentError, ValueError) as exc:
         _fail(f"cannot use the database {shown!r}: {exc}")
     except ImportError as exc:
         _fail(f"cannot use the database {shown!r}: {exc} (PostgreSQL needs a driver: "
@@ -946,7 +947,7 @@ def serve(
     gc.freeze()
     gc.set_threshold(20_000, 20, 100)
     watch_supervisor()  # started by eights serve --processes: stop when it is gone
-    server = uvicorn.Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
+    server = Server(uvicorn_config(server_app, host=host, port=port, limits=limits,
                                            trusted_proxies=proxies, log_level="info",
                                            unix_socket=str(unix_socket) if unix_socket
                                            else None))
@@ -1015,14 +1016,18 @@ def _check_claim(url: str) -> None:
     claims it again as it starts: this is only the early, readable refusal)."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from eights.server.store import DatabaseInUse, Store
+    from eights.server.store import DatabaseInUse, Store, Unreachable
 
-    store = Store(url)
+    try:
+        store = Store(url)
+    except ValueError as exc:  # a URL the server refuses (a SQLite URI file name)
+        _fail(str(exc))
     try:
         store.claim()
-    except DatabaseInUse as exc:
+        store.revision()  # a database that cannot be read is said now, not in a traceback
+    except (DatabaseInUse, ValueError) as exc:
         _fail(str(exc))
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, Unreachable) as exc:
         _fail(f"cannot reach the database {_shown_url(url)!r}: {str(exc).splitlines()[0]}")
     finally:
         store.close()
@@ -1054,7 +1059,7 @@ def _database(db: str | None, doing: str) -> Iterator[tuple[Any, str]]:
             yield store, shown
         finally:
             store.close()
-    except (ArgumentError, SQLAlchemyError, ImportError) as exc:
+    except (ArgumentError, SQLAlchemyError, ImportError, ValueError) as exc:
         _fail(f"cannot {doing} the database {shown!r}: {str(exc).splitlines()[0]}")
 
 

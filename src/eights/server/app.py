@@ -115,7 +115,8 @@ def _error_response(code: ErrorCode, message: str, status: int | None = None) ->
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
                limits: Limits | None = None, testing_fixed_seeds: bool = False,
-               bot_workers: int | None = None, bot_pool: Pool = "processes") -> FastAPI:
+               bot_workers: int | None = None, bot_pool: Pool = "processes",
+               reviews_ahead: bool = True) -> FastAPI:
     """The server app: tables stored at ``db_url`` (default: :func:`default_db_url`).
 
     ``bot_delay`` is the pause before a bot moves (so people can follow);
@@ -129,6 +130,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     a ``seed``, and whoever knows a table's seed knows every hand and the stock.
     Without it (the default) every table is dealt from the server's secure
     randomness and a ``seed`` is refused.
+
+    ``reviews_ahead`` starts the reviews' worker with the app, loading the search ahead
+    (:mod:`eights.server.review`); off, it starts at the first review (tests that make many
+    short-lived apps).
     """
     store = Store(db_url or default_db_url())
     hub = Hub(store, limits or Limits(), bot_delay, fixed_seeds=testing_fixed_seeds,
@@ -138,10 +143,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         hub.start()
+        if reviews_ahead:
+            reviewer.start()  # with the server: it dies with it, and loads the search ahead
         try:
             yield
         finally:
-            reviewer.close()
+            reviewer.stop_waiting()
+            await asyncio.to_thread(reviewer.close)  # the worker ends, a review under way too
             await hub.stop()
 
     app = FastAPI(title="eights", version=__version__, lifespan=lifespan,
@@ -149,6 +157,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
     app.state.hub = hub
     app.add_middleware(_PlainPaths)
     app.state.reviewer = reviewer
+    app.state.stopping = reviewer.stop_waiting
+    """Called when the server is asked to stop (``eights.server.listen.Server``): what waits
+    answers at once, so the server does not wait for it."""
 
     @app.middleware("http")
     async def _bounded_bodies(request: Request, call_next: Callable[[Request], Awaitable[Response]]
@@ -314,9 +325,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
 
 
 class _PlainPaths:
-    """Refuses every request whose path holds a percent escape (``400``; a WebSocket is
-    closed before it opens): the proxy routes a table's requests by the path as written, and
-    ``/api%2Ftables/CODE`` would be routed as another address (docs/protocol.md)."""
+    """Refuses every request whose path holds a percent escape (``400``; a WebSocket gets the
+    ``bad_request`` error and is closed with 1008): the proxy routes a table's requests by the
+    path as written, and ``/api%2Ftables/CODE`` would be routed as another address
+    (docs/protocol.md)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -326,8 +338,11 @@ class _PlainPaths:
             if scope["type"] == "http":
                 await _error_response(ErrorCode.BAD_REQUEST, PLAIN_PATHS, 400)(scope, receive,
                                                                                send)
-            else:
+            else:  # opened, told why, and closed with 1008 (a close before opening is a 403)
                 await receive()  # websocket.connect
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.send",
+                            "text": error_event(ErrorCode.BAD_REQUEST, PLAIN_PATHS)})
                 await send({"type": "websocket.close", "code": 1008, "reason": "percent escape"})
             return
         await self.app(scope, receive, send)

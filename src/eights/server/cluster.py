@@ -44,8 +44,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-__all__ = ["HAPROXY_CONFIG", "SUPERVISOR_ENV", "Cluster", "ClusterError", "free_port",
-           "per_address_bound", "render_haproxy", "unix_request", "watch_supervisor"]
+__all__ = ["HAPROXY_CONFIG", "LAUNCHER_FILE", "RUNTIME_PREFIX", "SUPERVISOR_ENV", "Cluster",
+           "ClusterError", "clean_stale_runtimes", "free_port", "per_address_bound",
+           "render_haproxy", "unix_request", "watch_supervisor"]
 
 log = logging.getLogger("eights.server")
 
@@ -63,6 +64,56 @@ ORPHAN_CHECK = 0.5
 """Seconds between two looks of a server at its supervisor."""
 ORPHAN_STOP = 30.0
 """Seconds an orphaned server has to stop cleanly before it exits at once."""
+
+
+RUNTIME_PREFIX = "eights-cluster-"
+"""The start of the name of a cluster's private directory, in the system's temporary one."""
+LAUNCHER_FILE = "launcher.pid"
+"""The file of a cluster's directory that holds the process id of the process running it."""
+
+
+def clean_stale_runtimes(parent: Path | None = None) -> list[Path]:
+    """Remove the private directories of clusters whose process is gone (killed by SIGKILL,
+    which runs no clean-up): those of this user in ``parent`` (the system's temporary
+    directory) whose :data:`LAUNCHER_FILE` names a process that no longer runs, or, made
+    before that file, where no socket answers. The directories removed."""
+    removed = []
+    for folder in sorted(Path(parent or tempfile.gettempdir()).glob(RUNTIME_PREFIX + "*")):
+        try:
+            if not folder.is_dir() or folder.is_symlink() or folder.stat().st_uid != os.getuid():
+                continue
+            pid_file = folder / LAUNCHER_FILE
+            if pid_file.exists():
+                text = pid_file.read_text(encoding="ascii").strip()
+                stale = text.isdigit() and not _runs(int(text))
+            else:
+                stale = not any(_answers(sock) for sock in folder.glob("*.sock"))
+        except OSError:
+            continue
+        if stale:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _runs(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: it runs
+        return True
+    return True
+
+
+def _answers(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
 
 
 class ClusterError(RuntimeError):
@@ -135,8 +186,9 @@ def render_haproxy(template: str, *, bind: str, servers: Sequence[int | str | Pa
                    per_address: int | None = None, stats: Path | None = None) -> str:
     r"""``template`` (``deploy/haproxy.cfg``) listening on ``bind`` (``host:port``), each
     backend's servers being ``servers``: local ports, or the paths of Unix sockets. With
-    ``per_address``, the connections one address may hold at once through the proxy; with
-    ``stats``, HAProxy's runtime API on that Unix socket (``show table eights``).
+    ``per_address``, the connections one address may hold at once through the proxy (and
+    sixty times as many new tables a minute from one network); with ``stats``, HAProxy's
+    runtime API on that Unix socket (``show table eights``).
 
     >>> cfg = ("frontend f\n    bind 127.0.0.1:8000\n"
     ...        "backend b\n    # servers\n    x\n    # servers end\n")
@@ -158,8 +210,10 @@ def render_haproxy(template: str, *, bind: str, servers: Sequence[int | str | Pa
     if binds != 1 or blocks < 1:
         raise ClusterError("the HAProxy configuration needs a 'bind' line and '# servers' ... "
                            "'# servers end' blocks (see deploy/haproxy.cfg)")
-    if per_address is not None:
+    if per_address is not None:  # (load tests from one machine: its network's creations too)
         text = re.sub(r"(sc0_conn_cur gt )\d+", lambda m: f"{m[1]}{per_address}", text)
+        text = re.sub(r"(sc1_http_req_rate\(creations\) gt )\d+",
+                      lambda m: f"{m[1]}{per_address * 60}", text)
     if stats is not None:
         text = re.sub(r"(?m)^global[ \t]*\n",
                       lambda m: f"{m[0]}    stats socket {stats} mode 600 level admin\n",
@@ -197,9 +251,12 @@ class Cluster:
         self.serve_args = list(serve_args)
         self.haproxy = haproxy
         self.host = host
-        self.runtime = Path(tempfile.mkdtemp(prefix="eights-cluster-"))
+        clean_stale_runtimes()
+        self.runtime = Path(tempfile.mkdtemp(prefix=RUNTIME_PREFIX))
         """The private directory (mode 0700) of the servers' sockets and HAProxy's runtime
-        API; removed by :meth:`stop`."""
+        API; removed by :meth:`stop`, or, should this process be killed first, by the next
+        cluster's start (:func:`clean_stale_runtimes`)."""
+        (self.runtime / LAUNCHER_FILE).write_text(str(os.getpid()), encoding="ascii")
         self.sockets = [self.runtime / f"server{i + 1}.sock" for i in range(processes)]
         """The servers' Unix sockets (kept across :meth:`restart`)."""
         self.stats = self.runtime / "haproxy.sock"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import functools
 import json
 import logging
@@ -25,7 +26,7 @@ from eights.engine.record import record_of
 from eights.engine.rules import preset_names
 from eights.server.house import CAPS, CARD_CAPS, table_rules_of
 from eights.server.leases import LeaseLost, Leases
-from eights.server.limits import Limits, TokenBucket
+from eights.server.limits import Limits, TokenBucket, creator_key, network_of
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
 from eights.server.room import Room, bot_name, hash_token, new_token, replay_table, undo_steps
 from eights.server.store import OPEN, SeatData, Store, TableData, TooMany, Writer
@@ -177,6 +178,11 @@ class Hub:
             room.status = "finished"
             self.store.run(Store.set_table(room.code, status="finished"))
             return None
+        if room.status == "waiting" and data.updated_at is not None:
+            # Its wait counts from its last stored change, not from this reading: a table
+            # read again and again (restarts, takeovers) would otherwise never expire.
+            age = (dt.datetime.now(dt.UTC) - data.updated_at).total_seconds()
+            room.touched -= min(max(0.0, age), self.limits.waiting_idle)
         return room
 
     def _run(self, room: Room) -> None:
@@ -415,13 +421,14 @@ class Hub:
             log.warning("telling the other server processes failed: %s", exc)
 
     async def _expire_waiting(self) -> None:
-        """Close the waiting tables nobody came back to (:attr:`Limits.waiting_idle`)."""
-        idle = self.limits.waiting_idle
+        """Close the waiting tables nobody came back to (:attr:`Limits.waiting_idle`), or
+        nobody ever came to (:attr:`Limits.waiting_unseen`)."""
+        idle, unseen = self.limits.waiting_idle, self.limits.waiting_unseen
         while True:
-            await asyncio.sleep(min(60.0, idle / 4))
+            await asyncio.sleep(min(60.0, idle / 4, unseen / 4))
             for room in [r for r in self.rooms.values() if r.status == "waiting"]:
                 try:
-                    await room.expire(idle)
+                    await room.expire(idle, unseen)
                 except Exception:  # the database: try again at the next sweep
                     log.exception("table %s: closing it after its wait failed", room.code)
 
@@ -432,7 +439,7 @@ class Hub:
             room.stop()
             for conn in room.conns:
                 conn.close(1012, "the server is restarting; reconnect in a moment")
-        self.thinker.close()
+        await asyncio.to_thread(self.thinker.close, True)  # a move under way: its budget
         await asyncio.to_thread(self.writer.stop)  # what is queued is stored, then
         await asyncio.to_thread(self.store.close)  # the leases go: others may adopt the tables
 
@@ -458,19 +465,19 @@ class Hub:
         return room
 
     async def _spawn(self, data: TableData, address: str) -> Room:
-        """Store and open a table made by a room (a rematch), counted for ``address``."""
-        total, _mine = await asyncio.to_thread(self.store.count_open, address)
-        if total >= self.limits.tables:
-            raise ProtocolError(ErrorCode.TOO_MANY, "the server holds its maximum of open tables; "
-                                "try again later")
-        data.creator = address
-        return await self._open(data, per_creator=False)
+        """Store and open a table made by a room (a rematch), counted for ``address``: the
+        rematch of a match played, outside every bound on creations (it takes the place of
+        the table that finished), so a flood of creations never keeps people from playing on.
+        """
+        data.creator = creator_key(address)
+        return await self._open(data, bounded=False)
 
-    async def _open(self, data: TableData, *, per_creator: bool = True) -> Room:
+    async def _open(self, data: TableData, *, bounded: bool = True) -> Room:
         """Store a new table and run it here (on PostgreSQL, its lease taken first, so that
-        no sweep adopts it in between), if the server's open tables, and (``per_creator``)
-        its creator's, are below their bounds: checked in the transaction that stores it
-        (:meth:`Store.add_table`), so a burst of creations never passes them."""
+        no sweep adopts it in between), if (``bounded``) the server's open tables, its
+        creator's and its creator's network's are below their bounds: checked in the
+        transaction that stores it (:meth:`Store.add_table`), so a burst of creations never
+        passes them."""
         try:
             if self.leases is not None and not await asyncio.to_thread(self.leases.take,
                                                                        data.code):
@@ -478,9 +485,11 @@ class Hub:
         except LeaseLost:
             raise ProtocolError(ErrorCode.UNAVAILABLE, _NO_LEASES) from None
         try:
+            network = network_of(data.creator) if data.creator is not None else None
             await self.writer.run(Store.add_table(
-                data, tables=self.limits.tables,
-                per_creator=self.limits.tables_per_address if per_creator else None))
+                data, tables=self.limits.tables if bounded else None,
+                per_creator=self.limits.tables_per_address if bounded else None,
+                network=network, per_network=self._per_network() if bounded else None))
         except BaseException as exc:
             if self.leases is not None:
                 await asyncio.to_thread(self.leases.give_up, data.code)
@@ -504,8 +513,13 @@ class Hub:
 
     # ------------------------------------------------------------------ bounds
 
+    def _per_network(self) -> int:
+        """Open tables one network may hold (never fewer than one address may)."""
+        return max(self.limits.tables_per_network, self.limits.tables_per_address)
+
     def check_rate(self, address: str) -> None:
-        """HTTP requests that create or join tables, per address."""
+        """HTTP requests that create or join tables, per address (an IPv6 address's /64)."""
+        address = creator_key(address)
         bucket = self._requests.get(address)
         if bucket is None:
             if len(self._requests) > 10_000:
@@ -578,13 +592,18 @@ class Hub:
     async def create(self, req: CreateTable, address: str) -> dict[str, Any]:
         """A new table; the answer holds the host token (and a seat token with ``name``)."""
         self.check_rate(address)
-        total, mine = await asyncio.to_thread(self.store.count_open, address)
+        creator = creator_key(address)
+        network = network_of(creator)
+        total, mine, near = await asyncio.to_thread(self.store.count_near, creator, network)
         if total >= self.limits.tables:
             raise ProtocolError(ErrorCode.TOO_MANY, "the server holds its maximum of open tables; "
                                 "try again later")
         if mine >= self.limits.tables_per_address:
             raise ProtocolError(ErrorCode.TOO_MANY, f"at most {self.limits.tables_per_address} open "
                                 "tables from one address; close one first")
+        if network is not None and near >= self._per_network():
+            raise ProtocolError(ErrorCode.TOO_MANY, f"at most {self._per_network()} open "
+                                "tables from one network; close one first, or try again later")
         presets = preset_names()
         if isinstance(req.rules, str) and req.rules not in presets:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown rules {req.rules!r}; presets are "
@@ -650,7 +669,7 @@ class Hub:
                          dealer=players - 1,  # seat 0 plays first
                          status="waiting", host_hash=hash_token(host_token), seats=seats,
                          title=req.title, public=req.public, turn_timer=req.turn_timer,
-                         creator=address)
+                         creator=creator)
         room = await self._open(data)
         answer.update(code=code, invite=f"/t/{code}", host_link=f"/t/{code}#host={host_token}",
                       table=room.info())

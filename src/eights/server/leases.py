@@ -2,7 +2,7 @@
 
 Each open table is run by one process at a time: the process that holds its
 *lease*, a PostgreSQL session advisory lock on the process's lease connection.
-The lock's key is one 64-bit number, :data:`~eights.server.store.LEASE_KEY`: the hash of the schema
+The lock's key is one 64-bit number, :data:`LEASE_KEY`: the hash of the schema
 and the table's code (``hashtextextended``; with 32 bits, 1,000 open tables
 would share a key about once in 10,000 databases). Whoever holds the lease runs
 the table's bots, its turn timer and its expiry, and sells its seats; a process
@@ -35,8 +35,10 @@ no statement was confirmed for nearly the timeout, and every write is fenced
 (:func:`eights.server.store.fence`).
 
 The lease connection and the listening connection are separate (psycopg blocks
-a connection while it waits for notifications); both are detached from the
-engine's pool. Every call here blocks: the hub calls them in threads.
+a connection while it waits for notifications); both are opened by the function the
+store gives (:meth:`eights.server.store.Store.claim`: a connection of its own, detached from
+the engine's pool), so this module knows connections, not the store. Every call here
+blocks: the hub calls them in threads.
 """
 
 from __future__ import annotations
@@ -52,11 +54,17 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from eights.server.store import LEASE_KEY, Store
-
-__all__ = ["HEARTBEAT", "LeaseLost", "Leases", "channel", "lease_timeout"]
+__all__ = ["HEARTBEAT", "LEASE_KEY", "Connect", "LeaseLost", "Leases", "channel",
+           "lease_timeout"]
 
 log = logging.getLogger("eights.server")
+
+LEASE_KEY = "hashtextextended(current_schema() || '/' || %s, 0)"
+"""PostgreSQL's key of the lease of a table (``%s``: its code): one 64-bit advisory lock, per
+schema."""
+
+Connect = Callable[[], Any]
+"""Opens a DBAPI connection (psycopg) of its own, outside any pool: a lease's session."""
 
 APPLICATION = "eights serve"
 """The ``application_name`` of a lease connection, followed by the server's process id: who
@@ -98,11 +106,12 @@ class LeaseLost(RuntimeError):
 class Leases:
     """The leases this process holds, and the messages it gets from the other processes.
 
-    :meth:`Store.claim` makes them; the hub listens (:meth:`listen`).
+    ``connect`` opens each of its connections (:meth:`eights.server.store.Store.claim` gives
+    one of the store's database); the hub listens (:meth:`listen`).
     """
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, connect: Connect) -> None:
+        self.connect = connect
         self.on_message: Callable[[str, str | None], None] | None = None
         self.mine: set[str] = set()
         """The codes of the tables whose lease this process holds."""
@@ -128,9 +137,7 @@ class Leases:
     # ------------------------------------------------------------------ connections
 
     def _connect(self, role: str = "") -> Any:
-        raw = self.store.engine.raw_connection()
-        connection: Any = raw.driver_connection
-        raw.detach()  # its own session, never handed back to the pool
+        connection = self.connect()
         connection.autocommit = True
         connection.execute("SELECT set_config('application_name', %s, false)",
                            (f"{APPLICATION} {os.getpid()}{role}",))

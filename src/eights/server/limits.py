@@ -3,15 +3,20 @@
 >>> bucket = TokenBucket(rate=1.0, burst=2, clock=lambda: 0.0)
 >>> [bucket.take() for _ in range(3)]
 [True, True, False]
+
+Open tables are counted by who made them (:func:`creator_key`): an IPv4 address, or an IPv6
+address's /64 (one subscriber's network, where each device may take many addresses); and by
+their network (:func:`network_of`): an IPv4 /24, an IPv6 /48.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Limits", "TokenBucket"]
+__all__ = ["Limits", "TokenBucket", "creator_key", "network_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +39,9 @@ class Limits:
     tables: int = 1000
     """Open tables (waiting or playing) on the server."""
     tables_per_address: int = 5
-    """Open tables created from one client address."""
+    """Open tables created from one client address (an IPv6 address's /64: :func:`creator_key`)."""
+    tables_per_network: int = 20
+    """Open tables created from one network (an IPv4 /24, an IPv6 /48: :func:`network_of`)."""
     connections: int = 10_000
     connections_per_address: int = 20
     sockets_per_address: int = 60
@@ -60,9 +67,12 @@ class Limits:
     hellos_per_second: float = 0.5
     """``hello`` messages a connection may send (each is answered with the whole table)."""
     hello_burst: int = 5
-    waiting_idle: float = 1800.0
-    """Seconds a waiting table may stay with nobody connected and no seat taken before it
-    is closed (abandoned tables would otherwise fill the server's cap)."""
+    waiting_idle: float = 600.0
+    """Seconds a waiting table may stay with nobody connected to it before it is closed
+    (abandoned tables would otherwise fill the server's cap)."""
+    waiting_unseen: float = 120.0
+    """Seconds a waiting table nobody ever connected to may stay (since it was made, or the
+    server restarted): a flood of creations from many addresses fills the cap for no longer."""
     bot_seconds: float = 3.0
     """A bot's budget: the longest a bot spec may ask to think a move (its ``time``); a bot
     that takes a ``time`` and sets none within it thinks this long at most."""
@@ -97,3 +107,41 @@ class TokenBucket:
     @property
     def full(self) -> bool:
         return self.tokens + (self.clock() - self.last) * self.rate >= self.burst
+
+
+def creator_key(address: str) -> str:
+    """Who made a table, as its open tables are counted: an IPv4 address itself, an IPv6
+    address's /64 (written in full), anything else (a Unix socket's peer) as it is.
+
+    >>> creator_key("203.0.113.7"), creator_key("2001:db8:1:2::99")
+    ('203.0.113.7', '2001:0db8:0001:0002::/64')
+    >>> creator_key("::ffff:203.0.113.7"), creator_key("testclient")
+    ('203.0.113.7', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv4Address):
+        return str(ip)
+    return ipaddress.ip_network(f"{ip}/64", strict=False).network_address.exploded[:19] + "::/64"
+
+
+def network_of(key: str) -> str | None:
+    """The network of a :func:`creator_key`, as the start of the keys it holds: an IPv4 /24,
+    an IPv6 /48; ``None`` for a key that is no address.
+
+    >>> network_of("203.0.113.7"), network_of("2001:0db8:0001:0002::/64")
+    ('203.0.113.', '2001:0db8:0001:')
+    >>> network_of("testclient") is None
+    True
+    """
+    if key.endswith("::/64"):
+        return key[:15]
+    try:
+        ipaddress.IPv4Address(key)
+    except ValueError:
+        return None
+    return key.rsplit(".", 1)[0] + "."

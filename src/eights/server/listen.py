@@ -23,6 +23,7 @@ per-address limits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import resource
 from collections.abc import Sequence
@@ -33,7 +34,11 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from eights.server.limits import Limits
 
-__all__ = ["Guard", "GuardedHttp", "socket_cap", "uvicorn_config"]
+__all__ = ["STOP_WAIT", "Guard", "GuardedHttp", "Server", "socket_cap", "uvicorn_config"]
+
+STOP_WAIT = 5.0
+"""Seconds a stopping server waits for the requests under way (then they are cancelled): a
+review's asker is answered at once (:class:`Server`), and everything else answers sooner."""
 
 _REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
             b"connection: close\r\ncontent-length: %d\r\n\r\n%s")
@@ -189,7 +194,22 @@ def uvicorn_config(app: Any, *, host: str, port: int, limits: Limits,
     # Frames above 64 KiB are cut off by uvicorn; the app answers anything above 4 KiB itself.
     # No per-message deflate: compressing every state for every seat cost a tenth of the
     # server's time under load, for messages of a few kilobytes.
+    options.setdefault("timeout_graceful_shutdown", STOP_WAIT)
     return uvicorn.Config(app, host=host, port=port, http=protocol, ws_max_size=64 * 1024,
                           ws_per_message_deflate=False,
                           proxy_headers=bool(trusted_proxies),
                           forwarded_allow_ips=list(trusted_proxies), **options)
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, telling the app when it is asked to stop (SIGTERM, Ctrl-C): the app's
+    ``state.stopping()``, if it has one, runs on the event loop at once, so that requests that
+    would wait long (a review) are answered now and the server stops without waiting for them
+    (uvicorn sends the app's lifespan its shutdown only after the requests under way)."""
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        stopping = getattr(getattr(self.config.app, "state", None), "stopping", None)
+        if callable(stopping) and not self.should_exit:
+            with contextlib.suppress(RuntimeError):  # no loop running yet
+                asyncio.get_running_loop().call_soon_threadsafe(stopping)
+        super().handle_exit(sig, frame)

@@ -294,6 +294,9 @@ class Room:
         looked up in the database before the table changes again."""
         self.touched = time.monotonic()
         """When someone last came or left, or took a seat (a waiting table expires from it)."""
+        self.seen = False
+        """Whether anyone connected to the table since it was made or read (a waiting table
+        nobody ever came to expires sooner)."""
         self._task: asyncio.Task[None] | None = None
         self._logs: dict[str, list[str]] = {}
         """The match in words by language, once asked for (see :meth:`log_lines`)."""
@@ -564,6 +567,7 @@ class Room:
         conn.seat, conn.lang, conn.joined = seat, msg.lang, True
         self.conns.add(conn)
         self.touched = time.monotonic()
+        self.seen = True
         lines = self.log_lines(conn.lang)
         shown = lines[-self.limits.welcome_log:] if self.limits.welcome_log > 0 else []
         conn.send(event("welcome", seat=seat, table=self.info(), log=shown,
@@ -736,15 +740,16 @@ class Room:
             conn.close(1000, reason)
         self.on_done(self)
 
-    async def expire(self, idle: float) -> bool:
+    async def expire(self, idle: float, unseen: float | None = None) -> bool:
         """Close the table if it is waiting, with nobody connected, untouched for ``idle``
-        seconds; whether it was closed."""
+        seconds (``unseen`` if nobody ever connected to it); whether it was closed."""
         async with self.lock:
+            wait = idle if self.seen or unseen is None else min(idle, unseen)
             if (self.gone or not self.held() or self.status != "waiting" or self.conns
-                    or time.monotonic() - self.touched < idle):
+                    or time.monotonic() - self.touched < wait):
                 return False
             await self._shut("the table expired")
-            log.info("table %s: closed after %g s waiting with nobody there", self.code, idle)
+            log.info("table %s: closed after %g s waiting with nobody there", self.code, wait)
             return True
 
     async def _rematch(self, conn: Connection, msg: Rematch) -> None:

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from sqlalchemy import (
     JSON,
@@ -50,8 +50,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-if TYPE_CHECKING:
-    from eights.server.leases import Leases
+from eights.server.leases import LEASE_KEY, Leases, lease_timeout
 
 __all__ = [
     "ActionData",
@@ -64,7 +63,9 @@ __all__ = [
     "TableData",
     "TableWrite",
     "TooMany",
+    "Unreachable",
     "Writer",
+    "check_sqlite_path",
     "make_db_engine",
     "normalize_url",
 ]
@@ -78,9 +79,6 @@ key is the schema's hash, so databases in other schemas never wait on each other
 MIGRATING = "migrate"
 CREATING = "create"
 """The advisory lock creations take turns on (with :data:`LOCKS`), per schema."""
-LEASE_KEY = "hashtextextended(current_schema() || '/' || %s, 0)"
-"""PostgreSQL's key of the lease of a table (``%s``: its code; see :mod:`eights.server.leases`):
-one 64-bit advisory lock, per schema."""
 OPEN = ("waiting", "playing")
 """Statuses of tables the server keeps running (restored at start-up)."""
 
@@ -208,7 +206,9 @@ class TableData:
     """When the turn timer of the step ``turn_version`` runs out."""
     turn_version: int | None = None
     creator: str | None = None
-    """The client address that created the table."""
+    """Who created the table (:func:`eights.server.limits.creator_key`)."""
+    updated_at: dt.datetime | None = None
+    """When the table's row last changed (its creation, a status, a deal...)."""
     house: dict[str, Any] | None = None
     """The rules object the table was made with, if any (:attr:`TableRow.house`)."""
     meta: dict[str, Any] = field(default_factory=dict)
@@ -232,10 +232,34 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def check_sqlite_path(url: str) -> None:
+    """Refuse (``ValueError``) a SQLite URL that does not name its file plainly: a ``file:``
+    URI (``?uri=true``) may name the file other than the server locks it (its own lock is on
+    the path, :meth:`Store.claim`), with options such as ``nolock`` or ``immutable``, and
+    makes folders named ``file:`` of its own. A plain path names the file.
+
+    >>> check_sqlite_path("sqlite:////srv/eights/server.sqlite3")
+    >>> try:
+    ...     check_sqlite_path("sqlite:///file:/srv/b.sqlite3?uri=true")
+    ... except ValueError as exc:
+    ...     print(str(exc)[:39])
+    the SQLite database must be a plain path
+    """
+    parsed = make_url(normalize_url(url))
+    database = parsed.database or ""
+    uri = str(parsed.query.get("uri", "")).lower() not in ("", "false", "0", "no")
+    if database.startswith("file:") or uri:
+        raise ValueError("the SQLite database must be a plain path, such as "
+                         "sqlite:////srv/eights/server.sqlite3: 'file:' names and ?uri=true are "
+                         "refused (the server locks the file a path names; a URI could name it "
+                         "otherwise)")
+
+
 def make_db_engine(url: str) -> Engine:
     """An engine for ``url``; a SQLite file's directory is created, WAL mode is on."""
     parsed = make_url(normalize_url(url))
     if parsed.get_backend_name() == "sqlite":
+        check_sqlite_path(url)
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         # How long a write waits for another connection's lock (``?timeout=`` in the URL).
@@ -253,8 +277,6 @@ def make_db_engine(url: str) -> Engine:
         return engine
     engine = create_engine(parsed, pool_pre_ping=True)
     if engine.dialect.name == "postgresql":
-        from eights.server.leases import lease_timeout
-
         idle = f"{round(lease_timeout() * 1000)}ms"
 
         @event.listens_for(engine, "connect")
@@ -270,12 +292,16 @@ def make_db_engine(url: str) -> Engine:
     return engine
 
 
-def _count_open(connection: Connection, creator: str | None) -> tuple[int, int]:
-    row = connection.execute(
-        select(func.count(), func.coalesce(func.sum(case((TableRow.creator == creator, 1),
-                                                         else_=0)), 0))
-        .where(TableRow.status.in_(OPEN))).one()
-    return int(row[0]), int(row[1])
+def _count_open(connection: Connection, creator: str | None,
+                network: str | None = None) -> tuple[int, int, int]:
+    """Open tables: in all, made by ``creator``, and made in ``network`` (the start of the
+    creators' keys, :func:`eights.server.limits.network_of`; 0 without one)."""
+    mine = func.coalesce(func.sum(case((TableRow.creator == creator, 1), else_=0)), 0)
+    near = (func.coalesce(func.sum(case((TableRow.creator.startswith(network), 1), else_=0)), 0)
+            if network is not None else func.coalesce(func.sum(0), 0))
+    row = connection.execute(select(func.count(), mine, near)
+                             .where(TableRow.status.in_(OPEN))).one()
+    return int(row[0]), int(row[1]), int(row[2])
 
 
 class TooMany(RuntimeError):
@@ -288,6 +314,15 @@ class SeatTaken(RuntimeError):
 
 class DatabaseInUse(RuntimeError):
     """Another server process serves this database (:meth:`Store.claim`)."""
+
+
+class Unreachable(RuntimeError):
+    """The database cannot be reached (its driver's reason, in one line)."""
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 Op = Callable[[Session], None]
@@ -370,11 +405,21 @@ class Store:
         if path is not None:
             self._claim_file(path)
         elif self.shared:
-            from eights.server.leases import Leases
-
-            leases = Leases(self)
+            leases = Leases(self._own_connection)
             leases.start()
             self.leases = leases
+
+    def _own_connection(self) -> Any:
+        """A DBAPI connection of its own (a session outside the pool: a lease's,
+        :class:`~eights.server.leases.Leases`); :class:`Unreachable` when the database cannot
+        be reached."""
+        try:
+            raw = self.engine.raw_connection()
+        except Exception as exc:
+            raise Unreachable(_first_line(exc)) from exc
+        connection = raw.driver_connection
+        raw.detach()  # its own session, never handed back to the pool
+        return connection
 
     def _claim_file(self, path: Path) -> None:
         import fcntl
@@ -488,8 +533,14 @@ class Store:
     def count_open(self, creator: str) -> tuple[int, int]:
         """Open tables in the database: in all, and created from the address ``creator``
         (every server process counts the same rows)."""
+        total, mine, _ = self.count_near(creator, None)
+        return total, mine
+
+    def count_near(self, creator: str, network: str | None) -> tuple[int, int, int]:
+        """Open tables in the database: in all, created by ``creator``, and created in
+        ``network`` (:func:`eights.server.limits.network_of`)."""
         with self.engine.connect() as connection:
-            return _count_open(connection, creator)
+            return _count_open(connection, creator, network)
 
     def open_codes(self, *, unleased: bool = False) -> list[str]:
         """The codes of the open tables; ``unleased``: only those no server process holds the
@@ -560,6 +611,7 @@ class Store:
             host_hash=row.host_hash, title=row.title, public=row.public,
             turn_timer=row.turn_timer, round=row.round, turn_deadline=_aware(row.turn_deadline),
             turn_version=row.turn_version, creator=row.creator,
+            updated_at=_aware(row.updated_at),
             seats=[SeatData(x.seat, x.name, x.bot, x.token_hash) for x in seats],
             actions=[ActionData(a.seq, a.round, a.seat, a.action, a.source) for a in actions],
         )
@@ -578,24 +630,29 @@ class Store:
 
     @staticmethod
     def add_table(data: TableData, *, tables: int | None = None,
-                  per_creator: int | None = None) -> TableWrite:
-        """Store a new table, if the database holds fewer than ``tables`` open tables in all
-        and fewer than ``per_creator`` created from ``data.creator`` (:class:`TooMany`
-        otherwise): counted and stored in one transaction, creations taking turns (on
-        PostgreSQL an advisory lock for the transaction, across processes; a SQLite file
-        has one writer), so that a burst of creations never passes a bound."""
+                  per_creator: int | None = None, network: str | None = None,
+                  per_network: int | None = None) -> TableWrite:
+        """Store a new table, if the database holds fewer than ``tables`` open tables in all,
+        fewer than ``per_creator`` created by ``data.creator``, and fewer than
+        ``per_network`` created in ``network`` (:class:`TooMany` otherwise): counted and
+        stored in one transaction, creations taking turns (on PostgreSQL an advisory lock
+        for the transaction, across processes; a SQLite file has one writer), so that a
+        burst of creations never passes a bound."""
         def op(s: Session) -> None:
-            if tables is not None or per_creator is not None:
+            if tables is not None or per_creator is not None or per_network is not None:
                 connection = s.connection()
                 if connection.dialect.name == "postgresql":
                     connection.execute(text("SELECT pg_advisory_xact_lock(:c, hashtext(:what || "
                                             "current_schema()))"), {"c": LOCKS, "what": CREATING})
-                total, mine = _count_open(connection, data.creator)
+                total, mine, near = _count_open(connection, data.creator, network)
                 if tables is not None and total >= tables:
                     raise TooMany("the server holds its maximum of open tables; try again later")
                 if per_creator is not None and mine >= per_creator:
                     raise TooMany(f"at most {per_creator} open tables from one address; close "
                                   "one first")
+                if per_network is not None and network is not None and near >= per_network:
+                    raise TooMany(f"at most {per_network} open tables from one network; close "
+                                  "one first, or try again later")
             s.add(TableRow(code=data.code, title=data.title, rules=data.rules,
                            overrides=data.overrides, house=data.house, meta=data.meta or None,
                            players=data.players, seed=data.seed,

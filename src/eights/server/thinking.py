@@ -47,8 +47,21 @@ from eights.engine.observation import Observation
 from eights.engine.rules import Rules
 from eights.server.protocol import ErrorCode, ProtocolError
 
-__all__ = ["BOTS", "CLIENT_OPTIONS", "CLIENT_WORDS", "INLINE_BOTS", "Pool", "Thinker",
-           "check_bot", "check_options", "default_workers", "seated_bot", "server_bot", "table_fits"]
+__all__ = [
+    "BOTS",
+    "CLIENT_OPTIONS",
+    "CLIENT_WORDS",
+    "INLINE_BOTS",
+    "Pool",
+    "Thinker",
+    "check_bot",
+    "check_options",
+    "default_workers",
+    "die_with",
+    "seated_bot",
+    "server_bot",
+    "table_fits",
+]
 
 log = logging.getLogger("eights.server")
 
@@ -232,13 +245,13 @@ WATCH = 0.5
 
 def _worker_started(parent: int) -> None:
     """A worker process: below the server's priority, so people's tables go first; and it dies
-    with the server ``parent``, even one killed by ``kill -9`` (:func:`_die_with`)."""
+    with the server ``parent``, even one killed by ``kill -9`` (:func:`die_with`)."""
     with contextlib.suppress(OSError):  # not allowed here: the same priority
         os.nice(10)
-    _die_with(parent)
+    die_with(parent)
 
 
-def _die_with(parent: int) -> None:
+def die_with(parent: int) -> None:
     """End this process when process ``parent`` ends. On Linux the kernel sends it SIGKILL
     (``prctl(PR_SET_PDEATHSIG)``) the moment the thread that started it ends (the server's
     event loop: the server); everywhere, a watchdog thread looks every :data:`WATCH` seconds
@@ -387,8 +400,10 @@ class Thinker:
             raise TimeoutError
         return values
 
-    def close(self) -> None:
-        """Drop the queued moves and let the workers go (a move under way ends by its budget)."""
+    def close(self, wait: bool = False) -> None:
+        """Drop the queued moves and let the workers go (a move under way ends by its budget);
+        with ``wait``, once they have ended (a server stopping: a pool left behind makes the
+        resource tracker report its semaphores leaked)."""
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            executor.shutdown(wait=wait, cancel_futures=True)
