@@ -38,11 +38,18 @@ import orjson
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from eights.engine.actions import Action
 from eights.engine.record import Record, record_of
 from eights.i18n import LANGUAGES, translator
-from eights.i18n.advice import decision_words, mark_words, mistake_words, summary_words
+from eights.i18n.advice import (
+    decision_json,
+    decision_mistake,
+    meaning_words,
+    move_words,
+    summary_words,
+)
 from eights.i18n.text import action_words
-from eights.lab.review import positions, review_seats
+from eights.lab.review import RULE, positions, review_seats
 from eights.server.protocol import Count, ErrorCode, ProtocolError, Token, describe_errors
 from eights.server.room import Room, hash_token
 from eights.server.thinking import Pool
@@ -121,22 +128,18 @@ def review_round(record: dict[str, Any], seat: int, round_no: int, lang: str,
                           on_progress=told).seat(seat)
     _ = translator(lang)
     decisions = []
-    for d in result.decisions:
-        decisions.append({
-            "round": d.round, "turn": d.turn, "mark": d.mark, "mark_text": mark_words(d.mark, _),
-            "played": str(d.played.action), "played_text": action_words(d.played.action, _),
-            "best": str(d.best.action), "best_text": action_words(d.best.action, _),
-            "loss": round(d.loss, 4), "win": round(d.played.win, 4),
-            "best_win": round(d.best.win, 4),
-            "text": decision_words(d.round, d.turn, d.played.action, d.best.action, d.mark,
-                                   d.played.win, d.best.win, _),
-            "actions": [a.to_json() | {"text": action_words(a.action, _)} for a in d.actions],
-        })
-    worst = [mistake_words(d.played.action, d.best.action, d.played.win, d.best.win, _)
-             for d in result.worst()]
+    for d in result.decisions:  # the review's values (d.to_json()) and its words
+        data = d.to_json()
+        for a in data["actions"]:
+            a["text"] = action_words(Action.parse(a["action"]), _)
+        decisions.append(data | decision_json(d, _) | {
+            "win": round(d.played.win, 4), "best_win": round(d.best.win, 4)})
+    worst = [_("{where}: {words}", where=move_words(d.move, d.round, _),
+               words=decision_mistake(d, _)) for d in result.worst()]
     return {"seat": seat, "round": round_no, "accuracy": round(result.accuracy, 4),
             "mean_loss": round(result.mean_loss, 4),
             "summary": summary_words(result.accuracy, result.mean_loss, result.counts(), _),
+            "meaning": meaning_words(_), "rule": RULE.to_json(),
             "counts": result.counts(), "decisions": decisions, "worst": worst,
             "cpu": round(time.thread_time() - start, 3)}
 
@@ -215,9 +218,10 @@ class Reviewer:
         record = ended_rounds(room, request.round)
         key = (room.code, seat, request.round, request.lang)
         kept = self._kept.get(key)
+        names = {"names": room.names(request.lang)}  # for the counts of the review's positions
         if kept is not None:
             self._kept.move_to_end(key)
-            return kept
+            return kept | names
         table = self.table(room.code)
         if table.busy:
             raise ProtocolError(ErrorCode.TOO_MANY, "a review of this table is under way; ask "
@@ -262,7 +266,7 @@ class Reviewer:
 
         waiting.add_done_callback(finished)
         try:
-            return await asyncio.wait_for(asyncio.shield(waiting), self.limits.wait)
+            return await asyncio.wait_for(asyncio.shield(waiting), self.limits.wait) | names
         except TimeoutError:
             raise ProtocolError(ErrorCode.UNAVAILABLE, "the server is busy with the tables in "
                                 "play, which go first; the review goes on: ask again in a "

@@ -135,10 +135,11 @@ MESSAGES: tuple[str, ...] = (
     # the review of a round (review.js)
     _("Review my play"), _("The search is reviewing your play…"), _("Your play in round {n}"),
     _("You had no choice to make in this round."), _("better: {action}"),
-    _("Your largest mistakes"), _("No mistake: every decision was good or best."),
+    _("Your largest mistakes"), _("No mistake: every move was best, as good as the best, or good."),
     _("Record of table {code}"),
     _("Only the players of this table can review their play."), _("Download the record"),
     _("Back to the table"), _("Every round of the match and its review"),
+    _("{name}: {count}"),  # the card counts of a reviewed position
 )
 """Every message id the page shows (the page falls back to the id itself)."""
 
