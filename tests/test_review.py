@@ -23,10 +23,14 @@ from eights.engine.rules import load_rules
 from eights.i18n import translator
 from eights.i18n.advice import (
     MARK_STYLES,
+    decision_mistake,
+    decision_words,
     hint_words,
     line_words,
+    meaning_words,
     mistake_words,
     move_words,
+    option_lines,
     summary_words,
 )
 from eights.lab import review as lab_review
@@ -45,8 +49,9 @@ from eights.lab.review import (
 from eights.session import Session
 from eights.tui.app import EightsApp
 from eights.tui.dialogs import RoundOverScreen
-from eights.tui.review import PositionScreen, ReviewScreen
+from eights.tui.review import PositionScreen, ReviewScreen, hint_line
 from stacked import stacked
+from test_browser import ARTIFACTS
 
 WORLDS = 6
 """Worlds per decision in these tests: enough to exercise the code, quick."""
@@ -97,6 +102,12 @@ def test_two_deals_that_look_the_same_to_the_seat_get_the_same_review() -> None:
     assert found[0][0].observation == found[1][0].observation
     reviews = [review(r, [0], worlds=40, seed=5).to_json() for r in records]
     assert reviews[0] == reviews[1]
+    hints = [hint_line(g.observe(0), translator("en"), seed=3, worlds=40) for g in (
+        stacked("classic", [mine, "Ah 2h 3h 4h 5h 6h Ts"], "7s", "Qs Qd Jc", dealer=1,
+                overrides=["hand_size=7"]),
+        stacked("classic", [mine, "Ac 2c 3c 4c 5c 6c Jc"], "7s", "Th 9s 4s", dealer=1,
+                overrides=["hand_size=7"]))]
+    assert hints[0] == hints[1] and hints[0].startswith("Hint, your chance to win the round")
     assert {a["action"] for a in reviews[0]["seats"][0]["decisions"][0]["actions"]} == legal
 
 
@@ -289,6 +300,30 @@ def test_the_worst_mistakes_are_told_in_words_in_english_and_french(
         played: str, best: str, lang: str, words: str) -> None:
     assert mistake_words(Action.parse(played), Action.parse(best), 0.1, 0.3,
                          translator(lang)) == words
+
+
+@pytest.mark.parametrize(("played", "line", "lang", "words"), [
+    # the wrong suit named with an eight that another eight could have played: the suit
+    ("8d=s", ["8h=h", "8d=h"], "en", "you named ♠ with the eight of diamonds; naming ♥ wins 30% "
+                                     "of the time, against 10%"),
+    ("8d=s", ["8h=h"], "en", "you kept the eight of hearts and played the eight of diamonds; the "
+                             "eight of hearts naming ♥ wins 30% of the time, against 10%"),
+    ("5c", ["8h=h", "8d=h"], "fr", "vous avez gardé le huit de cœur et joué le cinq de trèfle\u00a0; "
+                                   "le huit de cœur en demandant ♥ gagne 30\u00a0% des fois, contre "
+                                   "10\u00a0%"),
+])
+def test_a_mistake_names_the_suit_when_the_suit_named_was_the_error(
+        played: str, line: list[str], lang: str, words: str) -> None:
+    from types import SimpleNamespace as Shape
+
+    def value(action: str, win: float) -> Any:
+        return Shape(action=Action.parse(action), win=win)
+
+    best = [value(a, 0.3) for a in line]
+    decision = Shape(played=value(played, 0.1), best=best[0],
+                     lines=[Shape(values=best, rank=1), Shape(values=[value(played, 0.1)],
+                                                               rank=2)])
+    assert decision_mistake(decision, translator(lang)) == words
 
 
 @pytest.mark.parametrize(("lang", "counts", "accuracy", "loss", "words"), [
@@ -511,3 +546,42 @@ async def test_the_hint_key_values_every_move_and_is_noted(tmp_path: Path) -> No
             {"round": 1, "turn": len(session.game.history)}]
         resumed = Session.resume(session.path)
         assert resumed.hints == session.hints
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.asyncio
+async def test_the_review_and_a_position_read_whole_at_80_by_24(tmp_path: Path,
+                                                                lang: str) -> None:
+    """The review screen at 80x24 in English and French: the summary and what a percentage
+    means, each decision as the person's own move, and a position's options in lines."""
+    _ = translator(lang)
+    session = finished_session(tmp_path, seed=5)
+    app = EightsApp(session, _, speed="instant")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        result = screen.result
+        assert result is not None and result.decisions
+        summary = str(screen.query_one("#review-summary", Static).render())
+        assert summary.startswith(summary_words(result.accuracy, result.mean_loss,
+                                                result.counts(), _))
+        assert summary.endswith(meaning_words(_))
+        options = screen.query_one(OptionList)
+        assert options.region.height >= 3  # the list keeps rows of its own at 80x24
+        shown = [str(options.get_option_at_index(k).prompt) for k in range(options.option_count)]
+        assert shown == [decision_words(d, _) for d in result.decisions]
+        assert shown[0].startswith(move_words(result.decisions[0].move, 1, _))
+        app.save_screenshot(f"review-{lang}.svg", str(ARTIFACTS))
+        await pilot.press("enter")
+        position = app.screen
+        assert isinstance(position, PositionScreen)
+        panel = str(position.query_one("#evaluation", Static).render())
+        decision = result.decisions[0]
+        assert panel.splitlines()[0] == decision_words(decision, _)
+        assert [text for text, _kind in option_lines(decision, _)] == panel.splitlines()[
+            1:1 + len(decision.lines)]
+        app.save_screenshot(f"review-position-{lang}.svg", str(ARTIFACTS))
