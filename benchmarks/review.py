@@ -204,7 +204,7 @@ def judged(rows: list[dict[str, Any]], rule: lab.MarkRule) -> dict[str, Any]:
 def rule_of(args: argparse.Namespace, name: str) -> lab.MarkRule:
     base = lab.RULES[name]
     changes = {k: getattr(args, k) for k in ("measure", "z", "good", "inaccuracy", "mistake",
-                                             "floor") if getattr(args, k) is not None}
+                                             "floor", "cap") if getattr(args, k) is not None}
     return dataclasses.replace(base, **changes) if changes else base
 
 
@@ -217,7 +217,8 @@ def report(args: argparse.Namespace) -> None:
     print(f"{len(rows)} decisions from {', '.join(args.data)}")
     for name in args.rule or list(lab.RULES):
         rule = rule_of(args, name)
-        print(f"\nrule {rule.name}: {rule.measure}, z {rule.z}, floor {rule.floor}; good <= "
+        print(f"\nrule {rule.name}: {rule.measure}, z {rule.z}, floor {rule.floor}, cap "
+              f"{rule.cap}; good <= "
               f"{rule.good}, inaccuracy <= {rule.inaccuracy}, mistake <= {rule.mistake}")
         print(f"{'table':<20} {'seat 0':<8} {'rounds':>6} {'decisions':>9} {'accuracy':>9} "
               f"{'mean loss':>14}  marks ({'/'.join(lab.MARKS)})")
@@ -266,24 +267,25 @@ def scan(args: argparse.Namespace) -> None:
     at ``--spread`` times ``good`` and twice that (stability depends on them too). One
     line a rule; those meeting every target are starred."""
     rows = load_rows(args.data)
-    grid = {"win": ([0.0], [0.02, 0.03, 0.04, 0.05]),
-            "share": ([0.02, 0.05, 0.10, 0.20], [0.05, 0.08, 0.10, 0.12, 0.15, 0.20]),
-            "odds": ([0.01, 0.02, 0.05], [0.05, 0.08, 0.12, 0.16, 0.20, 0.30]),
-            "spread": ([0.05, 0.10, 0.20], [0.10, 0.15, 0.20, 0.30, 0.40])}
-    for measure in args.measure_list or list(grid):
-        floors, goods = grid[measure]
-        for z in args.z_list:
-            for floor in floors:
-                for good in goods:
-                    rule = lab.MarkRule(f"{measure}", measure, z, good, good * args.spread,
-                                        good * args.spread * 2, floor)
-                    got = judged(rows, rule)
-                    met = all(got[f"random {p}p"][0] <= 0.70 and got[f"expert {p}p"][0] >= 0.85
-                              for p in (2, 4) if f"random {p}p" in got) \
-                        and got.get("stable gap>0.05", (0.0, 0))[0] >= 0.95
-                    print(("* " if met else "  ") + f"{measure:<6} z {z:<4} floor {floor:<5} "
-                          f"good {good:<5} " + " ".join(
-                              f"{k} {v:.3f}" for k, (v, _) in got.items()), flush=True)
+    grid = {"win": ([0.0], [1.0], [0.02, 0.03, 0.04, 0.05]),
+            "share": ([0.02, 0.05, 0.10], [1.0], [0.05, 0.08, 0.10, 0.12, 0.15, 0.20]),
+            "stake": ([0.02, 0.05, 0.10], [0.5, 0.4, 0.3],
+                      [0.015, 0.02, 0.025, 0.03, 0.04, 0.05]),
+            "odds": ([0.01, 0.02, 0.05], [1.0], [0.05, 0.08, 0.12, 0.16, 0.20, 0.30]),
+            "spread": ([0.05, 0.10, 0.20], [1.0], [0.10, 0.15, 0.20, 0.30, 0.40])}
+    for kind in args.measure_list or list(grid):
+        floors, caps, goods = grid[kind]
+        measure = "share" if kind == "stake" else kind
+        for z, floor, cap, good in itertools.product(args.z_list, floors, caps, goods):
+            rule = lab.MarkRule(kind, measure, z, good, good * args.spread,
+                                good * args.spread * 2, floor, cap)
+            got = judged(rows, rule)
+            met = all(got[f"random {p}p"][0] <= 0.70 and got[f"expert {p}p"][0] >= 0.85
+                      for p in (2, 4) if f"random {p}p" in got) \
+                and got.get("stable gap>0.05", (0.0, 0))[0] >= 0.95
+            print(("* " if met else "  ") + f"{kind:<6} z {z:<4} floor {floor:<5} cap {cap:<4} "
+                  f"good {good:<5} " + " ".join(f"{k} {v:.3f}" for k, (v, _) in got.items()),
+                  flush=True)
 
 
 def speed(args: argparse.Namespace) -> None:
@@ -542,13 +544,13 @@ def main() -> None:
     r.add_argument("--rule", action="append", choices=list(lab.RULES),
                    help="a rule to replay (repeatable; default: every rule)")
     r.add_argument("--measure", choices=list(lab.MEASURES), default=None)
-    for name in ("z", "good", "inaccuracy", "mistake", "floor"):
+    for name in ("z", "good", "inaccuracy", "mistake", "floor", "cap"):
         r.add_argument(f"--{name}", type=float, default=None,
                        help=f"the rule's {name}, overridden (default: the rule's own)")
     g = sub.add_parser("scan")
     g.add_argument("data", nargs="+")
     g.add_argument("--measure", dest="measure_list", action="append",
-                   choices=list(lab.MEASURES))
+                   choices=[*lab.MEASURES, "stake"], help="stake: share with a cap below 1")
     g.add_argument("--z", dest="z_list", type=float, action="append", default=None)
     g.add_argument("--spread", type=float, default=2.5,
                    help="inaccuracy = spread x good, mistake = twice that")

@@ -212,7 +212,7 @@ def test_the_rule_is_checked_and_said_in_the_json() -> None:
     with pytest.raises(ValueError, match="thresholds must rise"):
         MarkRule("x", "share", 1.5, 0.3, 0.2, 0.1)
     assert RULE.to_json() == {"name": RULE.name, "measure": RULE.measure, "z": RULE.z,
-                              "floor": RULE.floor, "thresholds": {
+                              "floor": RULE.floor, "cap": RULE.cap, "thresholds": {
                                   "good": RULE.good, "inaccuracy": RULE.inaccuracy,
                                   "mistake": RULE.mistake}}
 

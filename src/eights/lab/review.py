@@ -102,10 +102,12 @@ INTERVAL = 1.96
 MEASURES = ("win", "share", "odds", "spread")
 """How a rule weighs the loss a move surely has (``sure``, in win chance) by what was at
 stake: ``win``, not at all (the loss itself); ``share``, as a share of the best action's
-chance (``sure / best``); ``odds``, in log-odds (``logit(best) - logit(best - sure)``);
-``spread``, as a share of the spread between the best and the worst action. ``floor`` keeps
-the stake off zero (the least best chance or spread divided by; odds' chances are kept
-within ``[floor, 1 - floor]``)."""
+chance, ``sure * cap / best`` with the best's chance kept within ``[floor, cap]`` (with
+``cap`` 1, the share itself; with a smaller ``cap``, the loss itself where the best's
+chance is ``cap`` or more, and that much larger as the chance is smaller); ``odds``, in
+log-odds (``logit(best) - logit(best - sure)``, chances kept within ``[floor, 1 -
+floor]``); ``spread``, as a share of the spread between the best and the worst action (at
+least ``floor``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,9 @@ class MarkRule:
     mistake: float
     """The largest weighed loss of each mark; above ``mistake``, a blunder."""
     floor: float = 0.0
+    cap: float = 1.0
+    """``share``: the best's chance from which a loss counts as itself (see
+    :data:`MEASURES`)."""
 
     def __post_init__(self) -> None:
         if self.measure not in MEASURES:
@@ -144,7 +149,7 @@ class MarkRule:
         """
         sure = max(0.0, loss - self.z * se)
         if self.measure == "share":
-            return sure / max(best, self.floor)
+            return sure * self.cap / min(self.cap, max(best, self.floor, 1e-9))
         if self.measure == "spread":
             return sure / max(best - worst, self.floor)
         if self.measure == "odds":
@@ -169,7 +174,7 @@ class MarkRule:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "measure": self.measure, "z": self.z, "floor": self.floor,
-                "thresholds": {"good": self.good, "inaccuracy": self.inaccuracy,
+                "cap": self.cap, "thresholds": {"good": self.good, "inaccuracy": self.inaccuracy,
                                "mistake": self.mistake}}
 
 
