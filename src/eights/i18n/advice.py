@@ -37,6 +37,7 @@ __all__ = [
     "decision_json",
     "decision_mistake",
     "decision_words",
+    "hint_json",
     "hint_words",
     "line_words",
     "mark_words",
@@ -245,6 +246,26 @@ def hint_words(lines: Sequence[Ranked], _: Translator) -> str:
         return _("Hint, your chance to win the round after each move (= as good as each "
                  "other): {options}", options=options)
     return _("Hint, your chance to win the round after each move: {options}", options=options)
+
+
+def hint_json(lines: Sequence[Ranked], _: Translator) -> dict[str, Any]:
+    """A hint for a page (the browser's practice hint): the whole line (``text``, as the
+    terminal shows it), what a percentage is (``meaning``), and every line of options
+    (``lines``: its actions in the record's notation, their words, the chance, the rank,
+    ties sharing one).
+
+    >>> from types import SimpleNamespace as Line, SimpleNamespace as Value
+    >>> from eights.i18n import translator
+    >>> hint = hint_json([Line(values=[Value(action=Action.parse("6s"), win=0.17)], rank=1)],
+    ...                  translator("en"))
+    >>> hint["lines"]
+    [{'actions': ['6s'], 'text': '6♠', 'win': 0.17, 'rank': 1}]
+    """
+    return {"text": hint_words(lines, _), "meaning": meaning_words(_),
+            "lines": [{"actions": [str(v.action) for v in line.values],
+                       "text": line_words([v.action for v in line.values], _),
+                       "win": round(line.values[0].win, 4), "rank": line.rank}
+                      for line in lines]}
 
 
 def summary_words(accuracy: float, mean_loss: float, counts: dict[str, int],
