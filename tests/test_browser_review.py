@@ -120,7 +120,8 @@ def test_each_decision_shows_the_position_as_the_person_saw_it(
     page.reload()
     page.wait_for_selector("#table[data-status='playing'] #hand .card")
     until(page, MATCH_OVER)
-    with page.expect_response(lambda r: r.url.endswith(f"/api/tables/{code}/review")) as asked:
+    with page.expect_response(lambda r: r.url.endswith(f"/api/tables/{code}/review"),
+                              timeout=60_000) as asked:
         page.locator("#review-round-1").click()
     answer = asked.value.json()
     panel = page.locator("#review-1")
