@@ -33,6 +33,7 @@ __all__ = [
     "MARK_STYLES",
     "Ranked",
     "Reviewed",
+    "SeatReviewed",
     "Valued",
     "decision_json",
     "decision_mistake",
@@ -48,6 +49,7 @@ __all__ = [
     "options_words",
     "percent",
     "play_words",
+    "review_json",
     "summary_words",
     "the_card",
 ]
@@ -97,6 +99,20 @@ class Reviewed(Protocol):
     def observation(self) -> Observation: ...
     @property
     def lines(self) -> Sequence[Ranked]: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class SeatReviewed(Protocol):
+    """A seat's reviewed decisions (:class:`eights.lab.review.SeatReview`)."""
+
+    @property
+    def decisions(self) -> Sequence[Reviewed]: ...
+    @property
+    def accuracy(self) -> float: ...
+    @property
+    def mean_loss(self) -> float: ...
+    def counts(self) -> dict[str, int]: ...
+    def worst(self, k: int = 3) -> Sequence[Reviewed]: ...
 
 
 MARK_STYLES: dict[str, str] = {"best": "bold green", "equal": "green", "good": "#87af5f",
@@ -370,6 +386,26 @@ def option_lines(d: Reviewed, _: Translator) -> list[tuple[str, str]]:
             text += "  ← " + ", ".join(tags)
         out.append((text, "played" if played else "best" if k == 0 else ""))
     return out
+
+
+def review_json(review: SeatReviewed, _: Translator) -> dict[str, Any]:
+    """A seat's review for a page (the browser's **Review my play**): its accuracy, mean
+    loss, marks counted and summed up in words (``summary``), what a percentage is
+    (``meaning``), every decision's values (``to_json``) with its words
+    (:func:`decision_json`; each action's ``text``), and the largest mistakes in words
+    (``worst``)."""
+    decisions = []
+    for d in review.decisions:
+        data = d.to_json()
+        for a in data["actions"]:
+            a["text"] = action_words(Action.parse(a["action"]), _)
+        decisions.append(data | decision_json(d, _) | {
+            "win": round(d.played.win, 4), "best_win": round(d.best.win, 4)})
+    return {"accuracy": round(review.accuracy, 4), "mean_loss": round(review.mean_loss, 4),
+            "summary": summary_words(review.accuracy, review.mean_loss, review.counts(), _),
+            "meaning": meaning_words(_), "counts": review.counts(), "decisions": decisions,
+            "worst": [_("{where}: {words}", where=move_words(d.move, d.round, _),
+                        words=decision_mistake(d, _)) for d in review.worst()]}
 
 
 def decision_json(d: Reviewed, _: Translator) -> dict[str, Any]:

@@ -38,17 +38,9 @@ import orjson
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from eights.engine.actions import Action
 from eights.engine.record import Record, record_of
 from eights.i18n import LANGUAGES, translator
-from eights.i18n.advice import (
-    decision_json,
-    decision_mistake,
-    meaning_words,
-    move_words,
-    summary_words,
-)
-from eights.i18n.text import action_words
+from eights.i18n.advice import review_json
 from eights.lab.review import RULE, positions, review_seats
 from eights.server.protocol import Count, ErrorCode, ProtocolError, Token, describe_errors
 from eights.server.room import Room, hash_token
@@ -126,21 +118,8 @@ def review_round(record: dict[str, Any], seat: int, round_no: int, lang: str,
 
     result = review_seats(found, [seat], quality=QUALITY, seed=SEED, worlds=worlds,
                           on_progress=told).seat(seat)
-    _ = translator(lang)
-    decisions = []
-    for d in result.decisions:  # the review's values (d.to_json()) and its words
-        data = d.to_json()
-        for a in data["actions"]:
-            a["text"] = action_words(Action.parse(a["action"]), _)
-        decisions.append(data | decision_json(d, _) | {
-            "win": round(d.played.win, 4), "best_win": round(d.best.win, 4)})
-    worst = [_("{where}: {words}", where=move_words(d.move, d.round, _),
-               words=decision_mistake(d, _)) for d in result.worst()]
-    return {"seat": seat, "round": round_no, "accuracy": round(result.accuracy, 4),
-            "mean_loss": round(result.mean_loss, 4),
-            "summary": summary_words(result.accuracy, result.mean_loss, result.counts(), _),
-            "meaning": meaning_words(_), "rule": RULE.to_json(),
-            "counts": result.counts(), "decisions": decisions, "worst": worst,
+    words = review_json(result, translator(lang))  # the review in words: eights.i18n.advice
+    return {"seat": seat, "round": round_no, **words, "rule": RULE.to_json(),
             "cpu": round(time.thread_time() - start, 3)}
 
 
