@@ -267,12 +267,12 @@ def scan(args: argparse.Namespace) -> None:
     at ``--spread`` times ``good`` and twice that (stability depends on them too). One
     line a rule; those meeting every target are starred."""
     rows = load_rows(args.data)
-    grid = {"win": ([0.0], [1.0], [0.02, 0.03, 0.04, 0.05]),
-            "share": ([0.02, 0.05, 0.10], [1.0], [0.05, 0.08, 0.10, 0.12, 0.15, 0.20]),
-            "stake": ([0.02, 0.05, 0.10], [0.5, 0.4, 0.3],
-                      [0.015, 0.02, 0.025, 0.03, 0.04, 0.05]),
-            "odds": ([0.01, 0.02, 0.05], [1.0], [0.05, 0.08, 0.12, 0.16, 0.20, 0.30]),
-            "spread": ([0.05, 0.10, 0.20], [1.0], [0.10, 0.15, 0.20, 0.30, 0.40])}
+    grid = {"win": ([0.0], [1.0], [0.02, 0.025, 0.03, 0.035, 0.04]),
+            "share": ([0.05], [1.0], [0.06, 0.08, 0.10, 0.12, 0.15]),
+            "stake": ([0.05], [0.5, 0.4, 0.3, 0.25, 0.2],
+                      [0.025, 0.03, 0.035, 0.04, 0.045, 0.05]),
+            "odds": ([0.02], [1.0], [0.10, 0.12, 0.14, 0.16, 0.20]),
+            "spread": ([0.05, 0.10, 0.20], [1.0], [0.20, 0.30, 0.40])}
     for kind in args.measure_list or list(grid):
         floors, caps, goods = grid[kind]
         measure = "share" if kind == "stake" else kind

@@ -32,10 +32,11 @@ reviews show it as a tie.
 ==============  =========================================================================
 
 The loss it surely has is the loss less ``z`` standard errors (noise is not blamed on the
-player). It is **weighed by what was at stake** (:data:`MEASURES`): as a share of the best
-action's chance, so that giving up 2 points of a 5% chance counts as much as 20 points of
-a 50% one and a player far behind can still be seen to err (the measurements behind the
-rule and its thresholds: docs/bots.md, *Measurements behind the marks*).
+player). It is **weighed by what was at stake** (:data:`MEASURES`, :data:`RULE`): counted
+as itself where the best move wins 30% of the time or more, and as a share of the best
+move's chance below that, so that a player far behind can still be seen to err (the
+measurements behind the rule and its thresholds: docs/bots.md, *Measurements behind the
+marks*).
 
 A seat's **accuracy** is the share of its reviewed decisions marked ``best``, ``equal``
 or ``good``; its **mean loss** the mean of the losses, in win chance.
@@ -146,6 +147,8 @@ class MarkRule:
         0.035
         >>> round(RULES["share"].weigh(0.02, 0.0, 0.054, 0.0), 3)  # 3.4% against 5.4%
         0.37
+        >>> round(RULE.weigh(0.02, 0.0, 0.054, 0.0), 3), RULE.weigh(0.02, 0.0, 0.5, 0.0)
+        (0.111, 0.02)
         """
         sure = max(0.0, loss - self.z * se)
         if self.measure == "share":
@@ -183,17 +186,25 @@ def _logit(p: float) -> float:
 
 
 RULES: dict[str, MarkRule] = {
+    "stake": MarkRule("stake", "share", 1.5, 0.03, 0.10, 0.20, 0.02, 0.3),
     "absolute": MarkRule("absolute", "win", 1.5, 0.03, 0.10, 0.20),
-    "share": MarkRule("share", "share", 1.5, 0.10, 0.25, 0.50, 0.05),
-    "odds": MarkRule("odds", "odds", 1.5, 0.12, 0.40, 0.80, 0.01),
-    "spread": MarkRule("spread", "spread", 1.5, 0.15, 0.40, 0.70, 0.10),
+    "share": MarkRule("share", "share", 1.5, 0.08, 0.25, 0.50, 0.02),
+    "odds": MarkRule("odds", "odds", 1.5, 0.14, 0.40, 0.80, 0.02),
+    "spread": MarkRule("spread", "spread", 1.5, 0.30, 0.60, 0.90, 0.10),
 }
-"""The rules measured (docs/bots.md, *Measurements behind the marks*): ``absolute`` is the
-old one (the loss itself against bands of win chance), kept for comparison;
-``benchmarks/review.py report --rule NAME`` replays any of them on collected data."""
+"""The rules measured (docs/bots.md, *Measurements behind the marks*): ``stake``, the one
+reviews mark by; ``absolute``, the rule before it (the loss itself against bands of win
+chance), under which a player far behind could not err; ``share``, ``odds`` and ``spread``,
+the other ways of weighing the stake that were measured. ``benchmarks/review.py report
+--rule NAME`` replays any of them on collected data, with any thresholds."""
 
-RULE: MarkRule = RULES["share"]
-"""The rule reviews mark by."""
+RULE: MarkRule = RULES["stake"]
+"""The rule reviews mark by: the loss less 1.5 standard errors, counted as itself where the
+best move wins 30% of the time or more, and scaled by 0.3 over the best's chance below that
+(the chance taken as 2% at least), against the bands 0.03 (good), 0.10 (inaccuracy) and
+0.20 (mistake). Giving up 2 points of a 5.4% chance (3.4% left) weighs as 11 points, a
+mistake (9.4 with 1.5 standard errors of 0.002 taken off: an inaccuracy); the same 2
+points of a 50% chance weigh 2: a good move."""
 
 
 def mark_of(played: int, wins: Sequence[float], losses: Sequence[tuple[float, float]],
@@ -205,7 +216,7 @@ def mark_of(played: int, wins: Sequence[float], losses: Sequence[tuple[float, fl
     >>> mark_of(1, [0.5, 0.5], [(0, 0), (0.001, 0.01)])
     'equal'
     >>> mark_of(1, [0.054, 0.034], [(0, 0), (0.02, 0.002)])  # 3.4% against 5.4%: far behind
-    'mistake'
+    'inaccuracy'
     >>> mark_of(1, [0.054, 0.034], [(0, 0), (0.02, 0.002)], rule=RULES["absolute"])
     'good'
     """
