@@ -181,9 +181,10 @@ def gap(row: dict[str, Any]) -> float:
 
 def judged(rows: list[dict[str, Any]], rule: lab.MarkRule) -> dict[str, Any]:
     """What the targets read for ``rule``: accuracy of each player at 2 and at 4 players,
-    stability between seeds 1 and 2 on every decision and on those whose reference gap
-    (best less second best) exceeds 0.05, and where the played action's reference loss
-    exceeds 0.05."""
+    stability between seeds 1 and 2 on every decision, on those whose reference gap (best
+    less second best) exceeds 0.05, and on those where the played action's reference loss
+    exceeds 0.05; and how often both seeds put a decision on the same side of accuracy
+    (fine, or not)."""
     out: dict[str, Any] = {}
     for players in (2, 4):
         for player in PLAYERS:
@@ -198,6 +199,9 @@ def judged(rows: list[dict[str, Any]], rule: lab.MarkRule) -> dict[str, Any]:
         if mine:
             same = sum(row_mark(r, "s1", rule) == row_mark(r, "s2", rule) for r in mine)
             out[name] = (same / len(mine), len(mine))
+    fine = sum((row_mark(r, "s1", rule) in lab.FINE) == (row_mark(r, "s2", rule) in lab.FINE)
+               for r in rows)
+    out["same side"] = (fine / len(rows), len(rows))  # fine (best, equal, good) or not
     return out
 
 
