@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from eights.engine.game import Game
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
+from eights.i18n.text import level_words
 from eights.server.app import LEVELS
 from test_browser import (
     Server,
@@ -127,7 +128,8 @@ def test_no_screen_shows_null_undefined_or_nan(
     page.reload()
     page.wait_for_selector("#table[data-status='playing'] #hand .card")
     page.click("#rules-button")
-    expect(page.locator("#rules-overrides")).to_contain_text("rounds = 2")
+    expect(page.locator("#rules-overrides")).to_contain_text(  # the house rules in words
+        translator(lang)("{label}: {value}", label=translator(lang)("Rounds"), value="2"))
     clean(page, "rules-panel-house-rules", lang)
     page.click("#rules-close")
     until(page, ROUND_OVER)
@@ -233,7 +235,9 @@ def test_bots_have_the_terminals_names_and_a_free_seat_says_so(
     page.goto(server.url + "/")
     item = page.locator(f"#tables .table-item[data-code='{made['code']}']")
     free, first, second = _("free seat"), _("Bot {n}", n=1), _("Bot {n}", n=2)
-    expect(item.locator(".seat-names")).to_have_text(f"{free}, {free}, {first}, {second}")
+    level = level_words("greedy", _)[0]  # each bot's level beside its name (issue 34)
+    expect(item.locator(".seat-names")).to_have_text(
+        f"{free}, {free}, {first} ({level}), {second} ({level})")
     expect(item.locator(".free-seat")).to_have_count(2)
     shot(page, f"lobby-free-seat-{lang}")
     host = made["host_token"]
@@ -266,8 +270,8 @@ def test_space_does_what_the_key_help_says(
                 if a.card is not None and a.suit is None)
     page, code = seat_alone(server, browser, contexts, {
         "rules": "classic", "players": 2, "bots": {"1": "greedy"}, "seed": seed})
-    expect(page.locator("#keys")).to_have_text(
-        "Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")
+    expect(page.locator("#keys")).to_have_text(  # classic: no t, no a (issue 35)
+        "Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes.")
     expect(page.locator("#keys-marking")).to_have_count(0)
     held, before = len(hand(page)), version(page)
     page.focus(f"#hand .card[data-card='{card}']")
@@ -283,8 +287,8 @@ def test_space_does_what_the_key_help_says(
     page, code = seat_alone(server, browser, contexts, {
         "rules": "switch", "players": 2, "bots": {"1": "greedy"}, "seed": seed})
     keys = page.locator("#keys")
-    expect(keys).to_have_text("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, "
-                              "a announces.")
+    expect(keys).to_have_text("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, "
+                              "a announces.")  # switch announces its last card; no t
     expect(page.locator("#keys-marking")).to_contain_text("m or Space marks a card")
     page.focus(f"#hand .card[data-card='{alone}']")
     page.keyboard.press(" ")

@@ -5,6 +5,8 @@ beside the share that is level, and the learning curve's axis and title."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from eights.cli import app
+from eights.cli import app, install_advice, invoked_as
 
 runner = CliRunner()
 
@@ -115,3 +117,72 @@ def test_the_learning_curve_starts_at_zero_and_names_the_rules() -> None:
     assert ax.get_title() == "Eights, 4 players"
     level = [line for line in ax.get_lines() if line.get_label().startswith("level")]
     assert [line.get_ydata()[0] for line in level] == [0.25]
+
+
+# ------------------------------------------------------------------ where the game was started
+
+
+@pytest.mark.parametrize(("argv", "orig", "on_path", "typed"), [
+    ([".venv/bin/eights", "play"], [], None, ".venv/bin/eights"),  # make play
+    (["/opt/venv/bin/eights", "play"], [], "/opt/venv/bin/eights", "eights"),
+    (["eights", "play"], [], "/usr/bin/eights", "eights"),
+    (["/x/eights/cli.py", "play"], ["python3", "-m", "eights.cli", "play"], None,
+     "python3 -m eights.cli"),
+    (["/my games/bin/eights"], [], None, "'/my games/bin/eights'"),
+])
+def test_the_command_is_named_as_it_was_typed(argv: list[str], orig: list[str],
+                                              on_path: str | None, typed: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: after ``make play`` the resume line says ``.venv/bin/eights``, not an
+    ``eights`` that the PATH does not have."""
+    monkeypatch.setattr("shutil.which", lambda name: on_path)
+    assert invoked_as(argv, orig) == typed
+
+
+def test_play_names_the_resume_command_and_stops_the_background_compile(
+        monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> None:
+    """The full screen left (run stubbed): the compile started under it is stopped, and the
+    resume line uses the command as typed."""
+    from eights.fast import cache
+    from eights.tui.app import EightsApp
+
+    stand_in = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+
+    def warm() -> bool:
+        cache._warming = stand_in
+        return True
+
+    monkeypatch.setattr(cache, "warm_in_background", warm)
+    monkeypatch.setattr(EightsApp, "run", lambda self: None)
+    monkeypatch.setattr(sys, "argv", [".venv/bin/eights", "play"])
+    monkeypatch.setattr(sys, "orig_argv", [sys.executable, ".venv/bin/eights", "play"])
+    try:
+        done = runner.invoke(app, ["play", "--seed", "5", "--lang", "en"])
+        assert done.exit_code == 0, done.output
+        assert stand_in.wait(timeout=10) is not None  # stopped with the game
+    finally:
+        stand_in.kill()
+    save = next(data_dir.glob("*.json"))
+    assert done.output.splitlines()[-2:] == [
+        f"Game saved: {save}", f"Resume it with: .venv/bin/eights play --resume {save}"]
+
+
+def test_a_missing_extra_names_the_install_that_works_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: in a clone the advice is ``pip install -e '.[server]'``; the environment's
+    own pip by its path where the PATH's pip is another."""
+    clone = tmp_path / "clone"
+    (clone / "src" / "eights").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text('[project]\nname = "eights"\n')
+    (clone / ".venv" / "bin").mkdir(parents=True)
+    python = clone / ".venv" / "bin" / "python"
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    package = clone / "src" / "eights"
+    assert install_advice("server", package, clone, str(python)) == "pip install -e '.[server]'"
+    assert install_advice("server", package, tmp_path, str(python)) == (
+        f"pip install -e '{clone}[server]'")
+    assert install_advice("tui", tmp_path / "site-packages" / "eights", tmp_path,
+                          str(python)) == "pip install 'eights[tui]'"
+    (clone / ".venv" / "bin" / "pip").write_text("")
+    assert install_advice("server", package, clone, str(python)) == (
+        ".venv/bin/pip install -e '.[server]'")

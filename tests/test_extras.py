@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from eights.cli import EXTRAS
+from eights.cli import EXTRAS, install_advice
 
 CORE = {"pydantic"}
 """Libraries of an extra that a core dependency brings anyway (typer needs pydantic)."""
@@ -93,7 +93,8 @@ def test_a_command_without_its_extra_says_what_to_install(
     done = eights(tmp_path, *args)
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert (f"error: {command} needs the {extra} extra ({module} is not installed): "
-            f"pip install 'eights[{extra}]'") in done.stderr
+            f"{install_advice(extra)}") in done.stderr  # in a clone: pip install -e '.[tui]'
+    assert "[" + extra + "]" in install_advice(extra)
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "data").exists()  # nothing written before the check
 

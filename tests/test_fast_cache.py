@@ -197,3 +197,16 @@ def test_search_rolls_out_on_the_engine_while_the_kernel_compiles_then_on_it(
         stand_in.wait(timeout=30)
     bot.choose(game.observe(0), game.legal_actions(), random.Random(1))
     assert bot.last_kernel  # done: the next decision is on the kernel
+
+
+def test_the_background_compile_stops_with_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: quitting before the kernel has compiled leaves nothing running."""
+    stand_in = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    monkeypatch.setattr(cache, "_warming", stand_in)
+    try:
+        assert cache.warming()
+        assert cache.stop_warming()
+        assert stand_in.poll() is not None and not cache.warming()
+        assert not cache.stop_warming()  # nothing left to stop
+    finally:
+        stand_in.kill()

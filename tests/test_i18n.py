@@ -15,6 +15,7 @@ from eights import Action, Card, NotationError, Suit, load_rules, preset_names
 from eights.i18n import detect_language, translator
 from eights.i18n.explain import describe
 from eights.i18n.text import (
+    action_code,
     action_words,
     card_label,
     card_words,
@@ -198,10 +199,20 @@ def test_round_summary_counts_french_cards_with_french_letters() -> None:
 
 @pytest.mark.parametrize(("typed", "action"), [
     ("Qh", "Qh"), ("Dh", "Qh"), ("v♦", "Jd"), ("R♠", "Ks"), ("dh=s!", "Qh=s!"), ("10♣", "Tc"),
-    ("pioche", "draw"), ("Passer", "pass"), ("prendre", "take"), ("draw", "draw"), ("8c=h", "8c=h"),
+    ("pioche", "draw"), ("Passer", "pass"), ("prendre", "take"), ("draw", "draw"),
+    ("Dt", "Qc"), ("8c=t", "8h=c"), ("8k=p", "8d=s"), ("Tt", "Tc"), ("=p", "=s"),
 ])
-def test_french_players_may_type_the_court_letters_they_read(typed: str, action: str) -> None:
+def test_french_players_may_type_the_letters_they_read(typed: str, action: str) -> None:
+    """French courts R D V and suits t k c p (c is cœur); d h s and the symbols too."""
     assert str(read_action(typed, translator("fr"))) == action
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_action_reads_back_as_its_language_writes_it(lang: str) -> None:
+    _ = translator(lang)
+    for text in ("Qc", "Td", "8h=s", "5c!", "Jh+Js=d!", "X", "=h", "draw", "pass", "take"):
+        action = Action.parse(text)
+        assert read_action(action_code(action, _), _) == action, action_code(action, _)
 
 
 def test_english_input_is_the_canonical_notation_only() -> None:

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import selectors
+import shlex
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from eights.bots import make_bot
-from eights.engine.actions import PASS, Action
+from eights.engine.actions import DRAW, PASS, Action
 from eights.engine.cards import Suit
 from eights.i18n import translator
 from eights.plain import run_plain
@@ -131,7 +132,9 @@ def test_malformed_and_illegal_input_are_explained_and_asked_again(tmp_path: Pat
     assert (driver.read_until_prompt() or "").startswith(
         "These rules have no last-card announcement: play 9d without “!”.")
     assert driver.close() == 0
-    assert "Resume it with: eights play --resume" in driver.output
+    # the command as it was typed here (python -m eights.cli), not an eights off the PATH
+    assert f"Resume it with: {shlex.quote(sys.executable)} -m eights.cli play --resume " in \
+        driver.output
 
 
 def test_end_of_input_saves_and_exits_cleanly_and_resume_continues(tmp_path: Path) -> None:
@@ -413,15 +416,49 @@ def test_a_finished_match_is_not_offered_to_resume(tmp_path: Path) -> None:
 
 
 def test_refusals_and_suit_names_in_french() -> None:
+    """French codes throughout: the hand, the legal plays and what is typed (t k c p, R D V,
+    piocher); the English letters where they do not clash (s, h, d)."""
     text, session = plain_game("classic", ["8d 5c Th 9s Qs", "3c 4c 6c 7c 9d"], "5h",
                                dealer=1, overrides=["hand_size=5"], lang="fr",
-                               lines=["9s", "Th=s", "8d=z", "8d=cœur"])
-    legal = f"Coups possibles{NB}: 5c 8d=c 8d=d 8d=h 8d=s Th draw"
-    assert answers(text)[:3] == [
+                               lines=["9s", "Th=s", "8d=z", "Dt", "8k=cœur"])
+    assert f"Player, votre main{NB}: 5t 8k 10c 9p Dp\n" in text
+    assert f"Tapez une carte (7c), d pour piocher, p pour passer{NB}; une carte qui change la " \
+        f"couleur, tapée seule (8c), fait demander laquelle.\n" in text
+    legal = f"Coups possibles{NB}: 5t 8k=t 8k=k 8k=c 8k=p 10c piocher"
+    assert answers(text)[:4] == [
         f"9♠ n’est ni de la couleur ni de la valeur de la carte du dessus, 5♥. {legal}",
         f"10♥ ne demande pas de couleur{NB}: elle ne se pose pas sur tout ici{NB}; seuls les "
         f"8 demandent une couleur. {legal}",
-        f"«{NB}z{NB}» n’est pas une couleur. Demandez-en une avec =c =d =h =s, ou par son "
+        f"«{NB}z{NB}» n’est pas une couleur. Demandez-en une avec =t =k =c =p, ou par son "
         f"nom{NB}: trèfle, carreau, cœur, pique.",
+        f"Vous n’avez pas Dt en main. {legal}",
     ]
     assert session.game.history[0] == (0, Action.parse("8d=h"))
+
+
+def test_french_words_leave_and_take_back() -> None:
+    """``quitter`` leaves and ``annuler`` takes back, as ``quit`` and ``undo`` do; ``Dt``
+    (dame de trèfle) and ``piocher`` play."""
+    text, session = plain_game("classic", ["Qc 5d 9h", "3c 4c 6c"], "Qh", "2s 2d",
+                               dealer=1, overrides=["hand_size=3"], lang="fr",
+                               lines=["Dt", "annuler", "piocher", "quitter", "5k"])
+    assert answers(text) == ["Vous jouez D♣", "Votre dernier coup est repris.",
+                             "Vous piochez 2♠"]  # nothing is read after quitter
+    assert session.game.history[0] == (0, DRAW)
+
+
+@pytest.mark.parametrize(("rules", "lang", "line"), [
+    ("mau-mau", "en", "Type a card (9h), d to draw, p to pass; a wild card alone (Jh) asks for "
+                      "the suit."),
+    ("switch", "fr", f"Plusieurs cartes de même valeur se jouent en un coup, la dernière "
+                     f"dessus{NB}: 7c+7p (Ac+Ap=k demande une couleur)."),
+    ("classic", "en", "Type a card (7h), d to draw, p to pass."),
+])
+def test_the_examples_are_the_cards_of_these_rules(rules: str, lang: str, line: str) -> None:
+    """Issue 35: with jacks wild the help names a jack, not an 8 (and classic's 8s made plain
+    name no wild card at all); in French, in French letters."""
+    overrides = ["hand_size=3"] + (["cards.8.wild=false", "cards.8.name_suit=false"]
+                                   if rules == "classic" else [])
+    text, _session = plain_game(rules, ["9c Tc 8d", "Ac Kc Qc"], "9h", dealer=1,
+                                overrides=overrides, lang=lang)
+    assert line in text.splitlines()

@@ -23,6 +23,7 @@ from eights.engine.rules import load_rules
 from eights.i18n import translator
 from eights.i18n.advice import (
     MARK_STYLES,
+    HintLine,
     decision_mistake,
     decision_words,
     hint_words,
@@ -367,17 +368,11 @@ def test_decisions_are_the_persons_own_moves_counted_from_1(lang: str,
 
 
 def test_hints_say_what_the_numbers_are_and_show_ties_as_ties() -> None:
-    from types import SimpleNamespace
-
-    def lines(*rows: tuple[list[str], float, int]) -> list[Any]:
-        return [SimpleNamespace(rank=rank, values=[
-            SimpleNamespace(action=Action.parse(a), win=win) for a in actions])
-            for actions, win, rank in rows]
-
-    assert hint_words(lines((["6s"], 0.17, 1), (["draw"], 0.12, 2)), translator("en")) == (
+    assert hint_words([HintLine(("6s",), 0.17, 1), HintLine(("draw",), 0.12, 2)],
+                      translator("en")) == (
         "Hint, your chance to win the round after each move: 6♠ 17% · draw 12%")
-    assert hint_words(lines((["8d=h", "8h=h"], 0.31, 1), (["7s"], 0.30, 1),
-                            (["draw"], 0.12, 3)), translator("fr")) == (
+    assert hint_words([HintLine(("8d=h", "8h=h"), 0.31, 1), HintLine(("7s",), 0.30, 1),
+                       HintLine(("draw",), 0.12, 3)], translator("fr")) == (
         "Conseil, votre chance de gagner la manche après chaque coup (= aussi bons l’un que "
         "l’autre)\u00a0: 8♦ ou 8♥, demande ♥ 31\u00a0% = 7♠ 30\u00a0% · piocher 12\u00a0%")
     assert line_words([Action.parse("8d=h!"), Action.parse("8h=h!")], translator("en")) == (

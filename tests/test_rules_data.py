@@ -15,7 +15,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from eights import Card, CardRule, Game, Rank, Rules, RulesError, Suit, load_rules, preset_names
-from eights.engine.rules import CARD_CONFLICTS, FrozenMap, GoingOut, WildIf
+from eights.engine.rules import CARD_CONFLICTS, CARD_NEEDS, FrozenMap, GoingOut, WildIf
 from eights.engine.tables import tables_for
 from test_properties import cards_in_play, check_step, full_deck
 
@@ -89,8 +89,7 @@ ON: dict[str, Any] = {
 }
 """A value that turns each card field on (classic's 8 has no draw, so it may cancel)."""
 
-NEEDS = {"not_on": "wild", "stack": "draw", "cancelled_by": "draw", "again_penalty": "again",
-         "wild_if": "wild", "stack_with": "draw", "pass_on": "skip"}
+NEEDS = CARD_NEEDS
 """A field that means something only with another one (refused alone, tested in
 test_rules_files.py)."""
 

@@ -10,8 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from eights import CardRule, DrawPolicy, Rank, Rules, RulesError, Scoring, load_rules, preset_names
-from eights.engine.rules import BlockedScoring
+from eights import (
+    Card,
+    CardRule,
+    DrawPolicy,
+    Rank,
+    Rules,
+    RulesError,
+    Scoring,
+    load_rules,
+    preset_names,
+)
+from eights.engine.rules import CARD_NEEDS, NEEDS, BlockedScoring
 from eights.i18n.explain import describe
 
 PRESETS = ["black-jack", "classic", "crazy-eights", "huit-americain", "huit-fou", "last-card",
@@ -341,10 +351,14 @@ def test_bad_value_in_an_extended_file_names_that_file(tmp_path: Path) -> None:
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    path = tmp_path / "nowhere.toml"
-    message = rules_error(path)
-    assert str(path) in message
-    assert "not a readable file" in message
+    """Issue 35: ``-r missing.toml`` says there is no such file (and a folder that it is one)."""
+    presets = ", ".join(PRESETS)
+    assert rules_error("missing.toml") == (
+        f"rules file 'missing.toml': no such file (the presets are {presets})")
+    assert rules_error(str(tmp_path)) == (
+        f"rules {str(tmp_path)!r}: a directory, not a rules file; give a preset ({presets}) "
+        f"or a TOML file")
+    assert rules_error("huit") == f"unknown rules 'huit': not a preset ({presets}) and no such file"
 
 
 def test_unknown_preset_lists_the_presets() -> None:
@@ -493,9 +507,9 @@ def test_explanation_reflects_a_house_file(tmp_path: Path) -> None:
     assert "Jokers per deck: 2." in text and "Jokers per deck" not in base
     assert "joker 50" in text  # the joker's points are listed once jokers are on
     assert "321" in text and "321" not in base
-    assert "7s: no effect." in text
     assert "7s: the next player loses their turn" in base
-    assert "7s: the next player loses their turn" not in text
+    assert not [line for line in lines if line.strip().startswith("7s")]  # a plain card is
+    # no special card (issue 35: "Special cards: 8s: no effect")
 
 
 def test_explanation_of_a_file_without_specials(tmp_path: Path) -> None:
@@ -518,3 +532,64 @@ def test_an_unknown_key_suggests_the_likely_one(tmp_path: Path) -> None:
     path = write(tmp_path / "typo.toml", 'extends = "classic"\n[cards.8]\nwld = true\n')
     assert "unknown key 'cards.8.wld'; did you mean 'wild'? card keys are" in rules_error(path)
     assert "did you mean" not in rules_error("classic", ["zzzzzz=1"])  # nothing close
+
+
+# --------------------------------------------------------------------------- fields that follow
+
+ON = {"wild_if": "no-suit", "not_on": ["2"], "stack": True, "stack_with": ["5c"],
+      "cancelled_by": ["8"], "pass_on": True, "again_penalty": 2}
+"""A value that turns each card field of CARD_NEEDS on (classic's 8 has no draw: it may cancel)."""
+NEEDED_ON = {"wild": True, "draw": 2, "skip": True, "again": True}
+
+
+def test_every_field_that_needs_another_is_declared() -> None:
+    assert CARD_NEEDS == {"wild_if": "wild", "not_on": "wild", "stack": "draw",
+                          "stack_with": "draw", "cancelled_by": "draw", "pass_on": "skip",
+                          "again_penalty": "again"}
+    assert NEEDS == {"overflow": "hand_limit"}
+    assert set(ON) == set(CARD_NEEDS) and set(NEEDED_ON) == set(CARD_NEEDS.values())
+
+
+@pytest.mark.parametrize(("field", "needed"), sorted(CARD_NEEDS.items()))
+def test_a_card_field_follows_the_field_it_needs(field: str, needed: str) -> None:
+    """Turning the needed field off takes the field along; setting the field where it has
+    nothing to apply to is refused, naming both."""
+    base = load_rules("classic", {"cards": {"5": {needed: NEEDED_ON[needed], field: ON[field]}}})
+    assert getattr(base.card(Rank.FIVE), field) != getattr(CardRule(), field)
+    off = {"wild": False, "draw": 0, "skip": False, "again": False}[needed]
+    assert load_rules(base, {f"cards.5.{needed}": off}).card(Rank.FIVE) == CardRule()
+    with pytest.raises(RulesError, match=rf"key 'cards\.5\.{field}' has bad value .*; allowed: "
+                                         rf".* unless {needed} (= true|is set) \(without "
+                                         rf"'{needed}', '{field}' has nothing to apply to\)"):
+        load_rules(base, {f"cards.5.{needed}": off, f"cards.5.{field}": ON[field]})
+
+
+def test_turning_off_the_10_of_huit_americain_drops_its_penalty(tmp_path: Path) -> None:
+    """Issue 35: ``again = false`` alone is accepted, and the words say nothing of a penalty."""
+    house = write(tmp_path / "house.toml", """
+        extends = "huit-americain"
+        [cards.T]
+        again = false
+        """)
+    rules = load_rules(house)
+    assert rules.card(Rank.TEN) == CardRule()
+    assert not [line for line in describe(rules)
+                if line.strip().startswith("10s") or "play again" in line]
+    assert load_rules("huit-fou", ["hand_limit=0"]).overflow is False  # HF9 follows HF6
+    assert rules_error("classic", ["cards.5.again_penalty=2"]) == (
+        "preset 'classic' with overrides: key 'cards.5.again_penalty' has bad value 2; "
+        "allowed: 0 unless again = true (without 'again', 'again_penalty' has nothing to "
+        "apply to)")
+
+
+def test_a_cards_own_table_over_its_ranks_and_any_way_to_name_a_rank(tmp_path: Path) -> None:
+    house = write(tmp_path / "house.toml", """
+        extends = "huit-americain"
+        [cards.Th]
+        again = false
+        [cards.10]
+        again_penalty = 3
+        """)
+    rules = load_rules(house)
+    assert rules.rule_of(Card.parse("Th")) == CardRule()  # its rank's penalty follows it
+    assert rules.card(Rank.TEN) == CardRule(again=True, again_penalty=3)  # [cards.10] is T

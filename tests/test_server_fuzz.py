@@ -64,6 +64,8 @@ WELL_FORMED: dict[str, dict[str, Any]] = {
     "seat_bot": {"token": HOST, "seat": 0, "bot": "greedy"},
     "close": {"token": OTHER},
     "rematch": {"token": TOKEN},  # refused while the match is played
+    "hint": {"token": TOKEN, "version": VERSION},  # refused: two people, no practice
+    "undo": {"token": TOKEN, "version": VERSION},
     "ping": {},
 }
 assert sorted(WELL_FORMED) == sorted(TYPES)

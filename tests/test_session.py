@@ -211,3 +211,15 @@ def test_count_words_tells_a_seat_out_by_its_place() -> None:
     words = [count_words(obs, s, translator("en")) for s in range(3)]
     assert words == ["Out: place 1", "3 cards", "3 cards"]
     assert count_words(obs, 0, translator("fr")) == "Sorti\u00a0: place 1"
+
+
+def test_a_french_save_resumed_in_english_renames_the_seats_named_by_default(
+        tmp_path: Path) -> None:
+    """Issue 35: "Robot 1" of a French game is "Bot 1" in English; a chosen name stays."""
+    session = Session.start("classic", 4, bots=["greedy"], humans=2, names=["Ana"], seed=3,
+                            save_dir=tmp_path, lang="fr")
+    assert session.names == ["Ana", "Joueur 2", "Robot 1", "Robot 2"]
+    assert session.path is not None
+    assert Session.resume(session.path, "en").names == ["Ana", "Player 2", "Bot 1", "Bot 2"]
+    assert Session.resume(session.path).names == session.names  # no language: as saved
+    assert session.resume_command() == f"eights play --resume {session.path}"

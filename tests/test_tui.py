@@ -34,7 +34,7 @@ from eights.engine.observation import Observation
 from eights.engine.record import record_of
 from eights.engine.rules import load_rules, preset_names
 from eights.i18n import translator
-from eights.i18n.text import card_label, match_words, suit_key, suit_words
+from eights.i18n.text import card_label, match_words, suit_key, suit_words, table_words
 from eights.session import Seat, Session
 from eights.tui import app as tui_app
 from eights.tui.app import EightsApp, TableScreen, is_wild
@@ -853,6 +853,40 @@ async def test_every_table_fits_80_by_24(rules: str, players: int, lang: str,
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("rules", ["classic", "switch", "huit-americain"])
+async def test_80_by_24_keeps_every_key(rules: str, lang: str, tmp_path: Path) -> None:
+    """Issue 35: in French the bar lost « Aide (?) » and « Nouvelle (n) », in English Switch
+    lost « Help (?) ». Key first (``? Aide``), every key fits, the announcement's longer
+    label too (the header: test_tui_players.py)."""
+    app = start(tmp_path, rules, seed=3, players=4, lang=lang)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot, app)
+        for announcing in (False, True) if load_rules(rules).announce_last_card else (False,):
+            app.table.announce = announcing
+            await pilot.pause()
+            bar = list(app.table.query("#actions > Button").results(Button))
+            shown = {str(b.id) for b in bar if b.display}
+            assert {"draw", "pass", "undo", "rules", "new", "quit"} <= shown, shown
+            assert all(inside(b, Region(0, 0, *SMALL)) for b in bar if b.display)
+            help_key = next(b for b in bar if b.id == "rules")
+            assert str(help_key.label) == ("? Aide" if lang == "fr" else "? Help")
+
+
+def test_plain_mode_and_the_full_screen_say_the_direction_alike() -> None:
+    """Issue 35: plain mode said "Direction: →", the full screen "↓ clockwise"."""
+    game = Game(load_rules("huit-fou"), 3, seed=2)
+    session = Session(game, [Seat("Ana"), Seat("Bob"), Seat("Cy")], path=None, bot_seed="x")
+    for lang in ("en", "fr"):
+        _ = translator(lang)
+        plain = table_words(game, session.names, _)
+        screen = table_lines(game.observe(0), session.names, _, 0)
+        direction = [line for line in plain if line.startswith(_("Direction: {arrow}", arrow=""))]
+        assert direction and direction[0] in screen
+    assert "Direction: ↓ clockwise" in table_words(game, session.names, translator("en"))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_the_cards_played_before_and_the_hand_box_fit_80_by_24(lang: str,
                                                                      tmp_path: Path) -> None:
     """Later in a round, with cards played before the up-card: their heading is whole (it
@@ -1074,12 +1108,13 @@ async def test_the_chosen_card_is_never_a_wild_card_when_another_will_do(tmp_pat
             nonlocal seen
             hand = obs.hand
             chosen = hand[app.table.selected]
-            wild = [is_wild(c, obs) for c in hand]
-            if not all(wild):
-                assert not is_wild(chosen, obs), (hand, chosen)
             playable = {a.card for a in obs.legal if a.card is not None}
             if any(c in playable and not is_wild(c, obs) for c in hand):
-                assert chosen in playable
+                assert chosen in playable and not is_wild(chosen, obs), (hand, chosen)
+            elif playable:  # only wild cards play: the cursor is on one (issue 35)
+                assert chosen in playable, (hand, chosen)
+            elif not all(is_wild(c, obs) for c in hand):
+                assert not is_wild(chosen, obs), (hand, chosen)
             seen += 1
             return seen > 12
 
@@ -1226,7 +1261,7 @@ async def test_the_round_summary_keeps_its_keys_in_view_at_80_by_24(
         assert app.session.observe(0).round == 2
 
 
-def test_default_selection_rests_on_a_wild_card_only_when_nothing_else_is_there() -> None:
+def test_default_selection_rests_on_a_wild_card_only_when_nothing_else_plays() -> None:
     from dataclasses import replace
 
     from eights.engine.cards import Card
@@ -1243,8 +1278,9 @@ def test_default_selection_rests_on_a_wild_card_only_when_nothing_else_is_there(
     assert case("8h 7c 9d", "8h=c 8h=d 8h=h 8h=s 7c draw") == 1  # the 7, not the 8
     assert case("8h 7c 9d 9c", "8h=c 8h=d 8h=h 8h=s 7c 9c draw", current=3) == 3  # kept
     assert case("8h 7c 9d 9c", "8h=c 8h=d 8h=h 8h=s 7c 9c draw", current=0) == 1
-    assert case("8h 7d 9d", "8h=c 8h=d 8h=h 8h=s draw") == 1  # no other play: not the 8 either
-    assert case("7d 8h 9d", "8h=c 8h=d 8h=h 8h=s pass", drawn="8h") == 0  # even just drawn
+    assert case("8h 7d 9d", "8h=c 8h=d 8h=h 8h=s draw") == 0  # the only play (issue 35)
+    assert case("7d 8h 9d", "draw") == 0  # nothing plays: the first card that is not wild
+    assert case("7d 8h 9d", "8h=c 8h=d 8h=h 8h=s pass", drawn="8h") == 1  # just drawn, alone
     assert case("7d 9c 9d", "9c pass", drawn="9c") == 1  # a drawn card that plays: chosen
     assert case("8h 8s", "8h=c 8h=d 8h=h 8h=s 8s=c 8s=d 8s=h 8s=s") == 0  # only eights
 
@@ -1524,26 +1560,28 @@ async def test_ts10_ts11_ts12_calls_and_a_round_played_on_with_placings(tmp_path
 
 
 @pytest.mark.asyncio
-async def test_the_key_bar_leaves_out_rules_and_undo_before_it_is_cut(tmp_path: Path) -> None:
-    """At 80 columns in French the mark key (SW3) takes the room of Rules (?) and New (n):
-    the bar is whole, and ? still opens the rules, n the new match; a wider screen shows
-    every key."""
-    app = start(tmp_path, "switch", seed=3, players=4, lang="fr")
+async def test_the_key_bar_leaves_out_new_and_undo_before_it_is_cut(tmp_path: Path) -> None:
+    """A house with every key of the bar (mark, take, announce) at 80 columns in French: New
+    (n) gives way first, Help (?) stays; n still opens the new match, and a wider screen
+    shows every key with its words first (« Piocher (d) »)."""
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "switch"\nreplace_after_play = true\n', "utf-8")
+    session = Session.start(load_rules(house), 4, bots=["greedy"], seed=3, save_dir=tmp_path,
+                            lang="fr")
+    app = EightsApp(session, translator("fr"), speed="instant")
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
         bar = {b.id: b.display for b in app.table.query("#actions > Button")}
-        assert bar["mark"] and bar["announce"] and bar["undo"] and bar["quit"]
-        assert not bar["rules"] and not bar["new"] and not bar["take"]
+        assert bar["mark"] and bar["take"] and bar["announce"] and bar["rules"] and bar["quit"]
+        assert not bar["new"]
         assert_table_fits(app, "fr")
-        await pilot.press("question_mark")
-        assert isinstance(app.screen, RulesScreen)
-        await pilot.press("escape")
         await pilot.press("n")
         assert isinstance(app.screen, NewMatchScreen)
         await pilot.press("escape")
-        await pilot.resize_terminal(120, SIZE[1])  # the eight keys take 112 columns in French
+        await pilot.resize_terminal(130, SIZE[1])  # the nine keys take 124 columns in French
         await pilot.pause()
-        assert app.table.query_one("#rules").display and app.table.query_one("#new").display
+        assert all(b.display for b in app.table.query("#actions > Button"))
+        assert str(app.table.query_one("#draw", Button).label) == "Piocher (d)"
         assert_table_fits(app, "fr")
 
 

@@ -148,6 +148,9 @@ async def test_a_match_started_with_a_model_keeps_it_on_the_new_match_screen(
     assert session.seats[1].player == spec
     app = EightsApp(session, translator("en"), speed="instant")
     async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()  # the header names the model as the screen does (issue 35)
+        sub_title = str(app.table.sub_title)
+        assert "Bots: Learned: my-bot" in sub_title and "model=" not in sub_title
         screen = await open_new(pilot, app)
         assert screen.levels == (*LEVELS, spec) and screen.choice().level == spec
         about = str(screen.query_one("#new-about", Static).render())

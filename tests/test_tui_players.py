@@ -61,12 +61,12 @@ def header(app: EightsApp) -> str:
 @pytest.mark.parametrize(("lang", "bots", "expected"), [
     ("en", ("greedy",), "Eights — Round 1 · Bots: Greedy · Speed: instant (+/−)"),
     ("en", ("expert", "random"), "Eights — Round 1 · Bots: Expert, Random · Speed: instant (+/−)"),
-    ("fr", ("greedy",), f"Manche 1 · Robots{NB}: Glouton · Rythme{NB}: instantané (+/−)"),
+    ("fr", ("greedy",), f"Huit (règles anglaises) — Manche 1 · Robots{NB}: Glouton"),
 ])
 async def test_the_header_says_the_bots_level_and_calls_their_speed_speed(
         tmp_path: Path, lang: str, bots: tuple[str, ...], expected: str) -> None:
-    """At 80 columns the whole line shows; in French the rules' title gives way to it (the
-    window's title keeps it)."""
+    """At 80 columns the whole line shows; in French the speed gives way to the rules' title
+    (issue 35: the title was lost), and the status line says a new speed."""
     app = start(tmp_path, lang=lang, bots=bots)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
@@ -75,8 +75,12 @@ async def test_the_header_says_the_bots_level_and_calls_their_speed_speed(
         assert cell_len(expected) <= title.content_region.width
         assert app.title == translator(lang)("Eights")
         await pilot.press("minus")
-        assert header(app).endswith(translator(lang)("Speed: {speed} (+/−)", speed=translator(
-            lang)("fast")))
+        fast = translator(lang)("Speed: {speed} (+/−)", speed=translator(lang)("fast"))
+        if lang == "en":
+            assert header(app).endswith(fast)
+        else:
+            assert header(app) == expected
+        assert str(app.table.query_one("#prompt", Static).render()) == fast
         await pilot.resize_terminal(140, 30)  # room for the title too
         await pilot.pause()
         assert header(app).startswith(translator(lang)("Eights") + " — ")
@@ -194,12 +198,16 @@ async def test_tab_tab_down_enter_chooses_a_level_and_never_cancels(tmp_path: Pa
 async def test_the_quit_dialog_shows_its_three_buttons_whole_at_80_by_24(tmp_path: Path,
                                                                          lang: str) -> None:
     app = start(tmp_path, lang=lang)
+    app.session.program = ".venv/bin/eights"  # as make play starts it (issue 35)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot, app)
         await pilot.press("q")
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, QuitScreen)
+        said = [str(w.render()) for w in dialog.query(Static)]
+        assert translator(lang)("Resume it with: {command}", command=(
+            f".venv/bin/eights play --resume {app.session.path}")) in said
         box = dialog.query_one("#quit-dialog").content_region
         buttons = list(dialog.query(Button).results(Button))
         assert [str(b.label) for b in buttons] == [translator(lang)(t) for t in (

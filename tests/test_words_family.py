@@ -344,7 +344,7 @@ def test_name_and_multi_play_action_words() -> None:
     assert action_words(Action.parse("Jh+Js=d!"), FR) == (
         "V♥+V♠, demande ♦, en annonçant sa dernière carte")
     assert str(read_action("V♥+V♠", FR)) == "Jh+Js"
-    assert str(read_action("dh+ds=c", FR)) == "Qh+Qs=c"
+    assert str(read_action("dh+ds=t", FR)) == "Qh+Qs=c"
 
 
 def mau_mau_pass_on() -> Game:
@@ -556,3 +556,15 @@ def test_mm1_ts1_a_short_pack_is_listed_from_low_to_ace() -> None:
     assert "Decks of 36 cards (6, 7, 8, 9, 10, jack, queen, king, ace)" in (
         rules_text("tschau-sepp", EN))
     assert "(7, 8, 9, 10, valet, dame, roi, as)" in rules_text("mau-mau", FR)
+
+
+def test_a_plain_card_is_no_special_card_and_a_neutral_8_says_its_points() -> None:
+    """Issue 35: an 8 that is neither wild nor names a suit still scores 50, and the rules
+    say so; a card whose table does nothing, at its face value, is not listed."""
+    neutral = ["cards.8.wild=false", "cards.8.name_suit=false"]
+    assert "  8s: no effect, but each left in a hand counts 50 points." in describe(
+        load_rules("crazy-eights", neutral), EN)
+    assert f"  Les 8{NB}: sans effet, mais 50 points par carte restée en main." in describe(
+        load_rules("crazy-eights", neutral), FR)
+    lines = describe(load_rules("huit-americain", ["cards.7.skip=false"]), EN)
+    assert not [line for line in lines if line.strip().startswith("7s")]

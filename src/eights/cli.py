@@ -16,6 +16,7 @@ import math
 import os
 import random
 import shlex
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -143,7 +144,40 @@ def _need(extra: str, command: str, *modules: str, instead: str = "") -> None:
             importlib.import_module(module)
         except ImportError:
             _fail(f"{command} needs the {extra} extra ({module} is not installed): "
-                  f"pip install 'eights[{extra}]'" + (f" ({instead})" if instead else ""), 1)
+                  f"{install_advice(extra)}" + (f" ({instead})" if instead else ""), 1)
+
+
+def install_advice(extra: str, package: Path | None = None, cwd: Path | None = None,
+                   executable: str | None = None) -> str:
+    """The ``pip install`` that brings ``extra`` into the environment that runs eights:
+    ``pip install 'eights[server]'``, or from a clone (eights installed from its source
+    tree, as ``make`` does) ``pip install -e '.[server]'`` (the clone's path when run from
+    elsewhere); the environment's own pip by its path where ``pip`` on the PATH is
+    another (``.venv/bin/pip`` under ``make play``)."""
+    package = Path(__file__).resolve().parent if package is None else package
+    cwd = Path.cwd().resolve() if cwd is None else cwd
+    root = package.parent.parent  # src/eights -> the clone
+    pyproject = root / "pyproject.toml"
+    clone = (package.parent.name == "src" and pyproject.is_file()
+             and 'name = "eights"' in pyproject.read_text("utf-8"))
+    if clone:
+        where = "." if root == cwd else str(root)
+        target = f"-e {shlex.quote(f'{where}[{extra}]')}"
+    else:
+        target = shlex.quote(f"eights[{extra}]")
+    pip = Path(sys.executable if executable is None else executable).parent / "pip"
+    found = shutil.which("pip")
+    if not pip.exists() or (found is not None and Path(found).resolve() == pip.resolve()):
+        return f"pip install {target}"
+    return f"{shlex.quote(_shown(pip, cwd))} install {target}"
+
+
+def _shown(path: Path, cwd: Path) -> str:
+    """``path`` relative to ``cwd`` where it lies inside it, else absolute."""
+    try:
+        return str(path.relative_to(cwd))
+    except ValueError:
+        return str(path)
 
 
 def _check_output(path: Path, option: str, *, directory: bool = False) -> None:
@@ -313,7 +347,7 @@ def play(
         _need("tui", "eights play", instead="or play in plain lines: eights play --plain")
     if resume is not None:
         try:
-            session = Session.resume(resume)
+            session = Session.resume(resume, _.lang)
         except (EightsError, ValueError) as exc:
             _fail(str(exc))
     else:
@@ -327,17 +361,43 @@ def play(
                                     seed=seed, save_dir=default_save_dir(), lang=_.lang)
         except (EightsError, ValueError) as exc:
             _fail(str(exc))
+    session.program = invoked_as()
     if plain:
         raise typer.Exit(run_plain(session, _, sys.stdin, sys.stdout))
-    from eights.fast.cache import warm_in_background
+    from eights.fast.cache import stop_warming, warm_in_background
     from eights.tui.app import EightsApp
 
     warm_in_background()  # a cold kernel compiles under the game; search rolls out on the engine meanwhile
     tui = EightsApp(session, _, speed=speed)
-    tui.run()
+    try:
+        tui.run()
+    finally:
+        stop_warming()  # a compile not done by now is started again next time
     session = tui.session  # the match played last (n starts a new one)
     if session.path is not None and session.path.exists():
         typer.echo(_("Game saved: {path}", path=session.path))
+        command = session.resume_command()
+        if command is not None and not session.game.match_over:
+            typer.echo(_("Resume it with: {command}", command=command))
+
+
+def invoked_as(argv: list[str] | None = None, orig_argv: list[str] | None = None) -> str:
+    """How this ``eights`` command was typed, to print a command that works where it was
+    started (the resume line): ``eights`` where that is on the PATH, else the path as typed
+    (``.venv/bin/eights`` under ``make play``), or ``python -m eights.cli``."""
+    argv = sys.argv if argv is None else argv
+    orig = getattr(sys, "orig_argv", []) if orig_argv is None else orig_argv
+    if "-m" in orig[1:-1]:  # python -m eights.cli …
+        module = orig[orig.index("-m", 1) + 1]
+        return f"{shlex.quote(orig[0])} -m {module}"
+    typed = argv[0] if argv and argv[0] and not argv[0].startswith("-") else "eights"
+    name = Path(typed).name
+    if name == typed:  # found on the PATH
+        return shlex.quote(name)
+    found = shutil.which(name)
+    if found is not None and Path(found).resolve() == Path(typed).resolve():
+        return shlex.quote(name)  # a path to what the PATH finds anyway
+    return shlex.quote(typed)
 
 
 @rules_app.command("list")

@@ -1,20 +1,23 @@
 """``eights play --plain``: the game in plain lines on stdin and stdout.
 
 For pipes, screen readers and scripts. Before each of a person's turns it
-prints the table, the hand and the legal actions in canonical notation
-(``7h``, ``8h=s``, ``7h+7s``, ``=s``, ``draw``…), then reads one line. The
-keys of the full screen work too: ``d`` draws, ``p`` passes (or lets a skip
-fall on you, MM5), ``t`` takes the top card (LH5); a wild card typed without
-its suit (``8h``, ``Ah+As``) asks for the suit. Several cards of one rank go
-down as one play (SW3: ``7h+7s``, the last one on top); a wild starter's
-suit is named with ``=s`` (TS3); a suit may be named by its name too (``8h=hearts``,
-``8h=cœur``, or ``cœur`` when asked). Unknown or illegal input gets a one-line
-explanation (a card you do not hold, a card that matches neither the suit nor the
-rank to follow, a forced draw or a skip waiting, a suit named with a card that is
-not wild, a word that is not a suit, an announcement that does not apply, cards
+prints the table, the hand and the legal actions as the player's language
+types them (:func:`~eights.i18n.text.action_code`: ``7h``, ``8h=s``, ``7h+7s``,
+``=s``, ``draw`` in English; ``7c``, ``8c=p``, ``Vc+Vp``, ``piocher`` in French,
+whose suits are t k c p and courts R D V), then reads one line. The keys of
+the full screen work too: ``d`` draws, ``p`` passes (or lets a skip fall on
+you, MM5), ``t`` takes the top card (LH5); a wild card typed without its suit
+(``8h``, ``Ah+As``) asks for the suit. Several cards of one rank go down as one
+play (SW3: ``7h+7s``, the last one on top); a wild starter's suit is named with
+``=s`` (TS3); a suit may be named by its name too (``8h=hearts``, ``8h=cœur``,
+or ``cœur`` when asked). Unknown or illegal input gets a one-line explanation
+(a card you do not hold, a card that matches neither the suit nor the rank to
+follow, a forced draw or a skip waiting, a suit named with a card that is not
+wild, a word that is not a suit, an announcement that does not apply, cards
 that cannot go down together, what the key means) and the question again.
-``undo``, ``rules`` (or ``?``) and ``quit`` are understood too. End of
-input saves and exits.
+``undo``, ``rules`` (or ``?``) and ``quit`` are understood too, in English and
+French (:data:`WORDS`: ``annuler``, ``règles``, ``quitter``). End of input saves
+and exits.
 """
 
 from __future__ import annotations
@@ -24,13 +27,15 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from eights.engine.actions import DRAW, PASS, TAKE, Action, Kind
-from eights.engine.cards import Card, Suit
+from eights.engine.cards import Card, Rank, Suit
 from eights.engine.errors import NotationError
 from eights.engine.observation import Observation
-from eights.engine.rules import GoingOut, MultiPlay, WildIf
+from eights.engine.rules import CardRule, GoingOut, MultiPlay, Rules, WildIf
 from eights.i18n import Translator
 from eights.i18n.explain import describe, ranks_words
 from eights.i18n.text import (
+    action_code,
+    card_code,
     card_label,
     card_words,
     rank_words,
@@ -43,23 +48,47 @@ from eights.i18n.text import (
 )
 from eights.session import Session, count_words
 
-__all__ = ["KEYS", "card_refusal", "multi_refusal", "refusal", "run_plain", "suit_refusal"]
+__all__ = ["KEYS", "WORDS", "card_refusal", "codes", "multi_refusal", "refusal", "run_plain",
+           "suit_refusal"]
 
 KEYS: dict[str, Action] = {"d": DRAW, "p": PASS, "t": TAKE}
 """The one-letter keys of the full screen, understood here too."""
+WORDS: dict[str, str] = {
+    "quit": "quit", "q": "quit", "exit": "quit", "quitter": "quit",
+    "rules": "rules", "?": "rules", "help": "rules", "règles": "rules", "regles": "rules",
+    "aide": "rules",
+    "undo": "undo", "u": "undo", "annuler": "undo", "reprendre": "undo",
+}
+"""The words that are not actions, in English and French: leave (saving), the rules, undo."""
+
+
+def codes(actions: Sequence[Action], _: Translator) -> str:
+    """Actions as a player of this language types them (:func:`action_code`), one space
+    apart: ``7h 8h=s draw``, ``7c 8c=p piocher``."""
+    return " ".join(action_code(a, _) for a in actions)
+
+
+def examples(rules: Rules, players: int, _: Translator) -> tuple[Card, Card | None]:
+    """A card to show how one is typed (a 7 where the deck has one, and no card with a rule
+    of its own), and a wild card that names a suit (``None`` where no card names one)."""
+    deck = sorted(set(rules.deck(players)),
+                  key=lambda c: (c.suit is not Suit.HEARTS, c.rank is not Rank.SEVEN, c))
+    plain = next((c for c in deck if rules.rule_of(c) == CardRule()), deck[0])
+    wild = next((c for c in deck if rules.rule_of(c).name_suit), None)
+    return plain, wild
 
 
 def refusal(action: Action, obs: Observation, _: Translator) -> str:
     """Why ``action`` is refused to the seat of ``obs`` (to play), in one line, saying what
     to do instead (the legal actions)."""
     legal, hand, rules = obs.legal, obs.hand, obs.rules
-    actions = " ".join(str(a) for a in legal)
+    actions = codes(legal, _)
     missing = Counter(action.cards) - Counter(hand)
     if missing:
-        return _("You don’t hold {card}. Legal: {actions}", card=str(min(missing)),
+        return _("You don’t hold {card}. Legal: {actions}", card=card_code(min(missing), _),
                  actions=actions)
     if action.card is not None and action.announce and action.without_announce() in legal:
-        plain = str(action.without_announce())
+        plain = action_code(action.without_announce(), _)
         if not rules.announce_last_card:
             return _("These rules have no last-card announcement: play {action} without “!”.",
                      action=plain)
@@ -77,7 +106,7 @@ def refusal(action: Action, obs: Observation, _: Translator) -> str:
             return why
     if action.kind is Kind.NAME:
         return _("{action} names a suit only for a wild starter, before the first play. "
-                 "Legal: {actions}", action=str(action), actions=actions)
+                 "Legal: {actions}", action=action_code(action, _), actions=actions)
     if action == PASS and DRAW in legal:
         return _("p (pass) is not allowed now; to draw, type d. Legal: {actions}",
                  actions=actions)
@@ -85,7 +114,7 @@ def refusal(action: Action, obs: Observation, _: Translator) -> str:
         why = card_refusal(action, obs, _)
         if why is not None:
             return _("{why} Legal: {actions}", why=why, actions=actions)
-    return _("{action} is not allowed now. Legal: {actions}", action=str(action),
+    return _("{action} is not allowed now. Legal: {actions}", action=action_code(action, _),
              actions=actions)
 
 
@@ -106,7 +135,7 @@ def card_refusal(action: Action, obs: Observation, _: Translator) -> str | None:
                  card=label, ranks=ranks_words(namers, _))
     if any(a.cards == action.cards for a in obs.legal):  # the card goes down, written otherwise
         return _("With {card}, play: {plays}.", card=label, plays=" / ".join(
-            str(a) for a in obs.legal if a.cards == action.cards))
+            action_code(a, _) for a in obs.legal if a.cards == action.cards))
     if obs.drawn is not None and card != obs.drawn:
         return _("After a draw only the card drawn, {card}, may be played.",
                  card=card_label(obs.drawn, _))
@@ -147,33 +176,34 @@ def suit_refusal(text: str, _: Translator) -> str | None:
     named = tail.strip().removesuffix("!").strip()
     if not equals or not head.strip() or not named or read_suit(named, _) is not None:
         return None
-    return _("“{text}” is not a suit. Name one with =c =d =h =s, or by its name: {names}.",
-             text=named, names=", ".join(suit_words(s, _) for s in Suit))
+    return _("“{text}” is not a suit. Name one with {keys}, or by its name: {names}.",
+             text=named, keys=" ".join("=" + suit_key(s, _) for s in Suit),
+             names=", ".join(suit_words(s, _) for s in Suit))
 
 
 def multi_refusal(action: Action, obs: Observation, _: Translator) -> str | None:
     """Why a play of several cards (SW3) is refused, or ``None`` when the cards could go
     down together and only the suit or the call is wrong."""
     legal, rules = obs.legal, obs.rules
-    actions = " ".join(str(a) for a in legal)
+    actions = codes(legal, _)
     cards = action.cards
     if rules.multi_play is MultiPlay.NONE:
         return _("These rules play one card at a time: {action} is not allowed. Legal: {actions}",
-                 action=str(action), actions=actions)
+                 action=action_code(action, _), actions=actions)
     if len({c.rank for c in cards}) > 1:
         return _("The cards of one play must be of one rank: {action} is not allowed. "
-                 "Legal: {actions}", action=str(action), actions=actions)
+                 "Legal: {actions}", action=action_code(action, _), actions=actions)
     if len({rules.rule_of(c) for c in cards}) > 1:  # BJ: black and red jacks differ
         return _("The cards of one play must have one rule: {action} mixes cards that do not. "
-                 "Legal: {actions}", action=str(action), actions=actions)
+                 "Legal: {actions}", action=action_code(action, _), actions=actions)
     wanted = Counter(cards)
     same = [a for a in legal if len(a.cards) == len(cards) and Counter(a.cards) == wanted]
     if any(a.card == action.card for a in same):
         return None
     if same:  # a card under the top must be playable
         return _("{action}: a card under the top one must be playable now; with these cards "
-                 "play {plays}", action=str(action),
-                 plays=" / ".join(sorted({str(a.without_announce()) for a in same})))
+                 "play {plays}", action=action_code(action, _),
+                 plays=" / ".join(sorted({action_code(a.without_announce(), _) for a in same})))
     top = rules.rule_of(cards[-1])
     if cards[-1].rank in top.not_on:  # MM6: jacks never go down several at once
         return _("Cards of rank {rank} never go down together here (one may not cover "
@@ -211,8 +241,9 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
         say()
         if path is not None:
             say(_("Game saved: {path}", path=path))
-            if not session.game.match_over:  # a finished match has nothing to resume
-                say(_("Resume it with: eights play --resume {path}", path=path))
+            command = session.resume_command()
+            if command is not None and not session.game.match_over:  # a finished match:
+                say(_("Resume it with: {command}", command=command))  # nothing to resume
         return 0
 
     def ask_suit(card: Card, suits: Sequence[Suit]) -> Suit | None:
@@ -235,10 +266,24 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
     game = session.game
     say(_("{title} — {n} players. Type an action, “rules”, “undo” or “quit”.",
           title=_(game.rules.title), n=game.n))
-    say(_("Type a card (7h), d to draw, p to pass; a wild card alone (8h) asks for the suit."))
-    if game.rules.multi_play is not MultiPlay.NONE:  # SW3
-        say(_("Several cards of one rank go down as one play, the last one on top: 7h+7s "
-              "(Ah+As=d names a suit)."))
+    plain, wild = examples(game.rules, game.n, _)
+    if wild is None:
+        say(_("Type a card ({card}), d to draw, p to pass.", card=card_code(plain, _)))
+    else:  # the wild card of these rules, not always an 8
+        say(_("Type a card ({card}), d to draw, p to pass; a wild card alone ({wild}) asks "
+              "for the suit.", card=card_code(plain, _), wild=card_code(wild, _)))
+    if game.rules.multi_play is not MultiPlay.NONE:  # SW3: 7h+7s, Ah+As=d
+        deck = sorted(set(game.rules.deck(game.n)))
+        both = action_code(Action.play_many([c for c in deck if c.rank is plain.rank][-2:]), _)
+        namers = [] if wild is None else [c for c in deck if c.rank is wild.rank
+                                          and game.rules.rule_of(c).name_suit][-2:]
+        if len(namers) < 2:
+            say(_("Several cards of one rank go down as one play, the last one on top: "
+                  "{cards}.", cards=both))
+        else:
+            say(_("Several cards of one rank go down as one play, the last one on top: "
+                  "{cards} ({named} names a suit).", cards=both,
+                  named=action_code(Action.play_many(namers, Suit.DIAMONDS), _)))
     if session.path is not None:
         say(_("This game is saved as you play: {path}", path=session.path))
     if game.history:  # a resumed game: this round so far, as it was told
@@ -275,7 +320,7 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
         say(_("Others: {list}", list=" · ".join(others)))
         hand = game.hand(seat)
         say(_("{name}, your hand: {cards}", name=session.names[seat],
-              cards=" ".join(str(c) for c in hand)))
+              cards=" ".join(card_code(c, _) for c in hand)))
         say("   " + ", ".join(card_words(c, _) for c in hand))
         legal = game.legal_actions()
         if obs.naming:  # TS3, UC3
@@ -286,20 +331,20 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
                   rank=rank_words(obs.up_card.rank, _)))
         elif obs.skip_due:
             say(_("A skip falls on you: p to miss your turn."))
-        say(_("Legal: {actions}", actions=" ".join(str(a) for a in legal)))
+        say(_("Legal: {actions}", actions=codes(legal, _)))
         while True:
             answer = ask("> ")
             if answer is None:
                 return goodbye()
             line = answer
-            word = line.lower()
-            if word in ("quit", "q", "exit"):
+            word = WORDS.get(line.lower())
+            if word == "quit":
                 return goodbye()
-            if word in ("rules", "?", "help"):
+            if word == "rules":
                 for text in describe(game.rules, _):
                     say(text)
                 continue
-            if word in ("undo", "u"):
+            if word == "undo":
                 if session.undo():
                     say(_("Your last move is taken back."))
                     break
@@ -307,14 +352,14 @@ def run_plain(session: Session, _: Translator, stdin: TextIO, stdout: TextIO) ->
                 continue
             if not line:
                 continue
-            action = KEYS.get(word)
+            action = KEYS.get(line.lower())
             if action is None:
                 try:
                     action = read_action(line, _)
                 except NotationError:
                     say(suit_refusal(line, _) or _("“{text}” is not an action. Legal: {actions}",
                                                    text=line,
-                                                   actions=" ".join(str(a) for a in legal)))
+                                                   actions=codes(legal, _)))
                     continue
             if action.card is not None and action.suit is None and action not in legal:
                 named = [a for a in legal if a.cards == action.cards and a.suit is not None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import random
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,10 +28,11 @@ from eights.engine.game import Game, Step
 from eights.engine.observation import Observation
 from eights.engine.record import Record, load_record, record_of, replay
 from eights.engine.rules import Rules, load_rules
-from eights.i18n import Translator, translator
+from eights.i18n import LANGUAGES, Translator, translator
 from eights.i18n.text import describe_move, hand_count_words
 
-__all__ = ["BotTurn", "Seat", "Session", "Told", "count_words", "default_save_dir"]
+__all__ = ["BotTurn", "Seat", "Session", "Told", "count_words", "default_name",
+           "default_save_dir"]
 
 
 def default_save_dir() -> Path:
@@ -41,6 +43,25 @@ def default_save_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("eights")) / "games"
+
+
+def default_name(index: int, humans: int, human: bool, _: Translator) -> str:
+    """The name a seat gets when none is given: ``Player`` (``Player 2`` with several
+    people) for the person ``index`` of ``humans``, ``Bot 1`` for the bot ``index``."""
+    if not human:
+        return _("Bot {n}", n=index + 1)
+    return _("Player") if humans == 1 else _("Player {n}", n=index + 1)
+
+
+def _rename_defaults(seats: list[Seat], _: Translator) -> None:
+    """Give the seats still named by default (in any language) their names in ``_``'s."""
+    humans = sum(seat.human for seat in seats)
+    kinds = ([s for s in seats if s.human], [s for s in seats if not s.human])
+    for group in kinds:
+        for index, seat in enumerate(group):
+            if any(seat.name == default_name(index, humans, seat.human, translator(lang))
+                   for lang in LANGUAGES):
+                seat.name = default_name(index, humans, seat.human, _)
 
 
 def count_words(obs: Observation, seat: int, _: Translator) -> str:
@@ -119,6 +140,10 @@ class Session:
         self.hints: list[tuple[int, int]] = []
         """The decisions a hint was asked for: (round, actions of the round before it); the
         saved record's ``meta.hints`` lists them."""
+        self.program = "eights"
+        """How the ``eights`` command is typed where this match was started, for the line
+        that says how to resume it (``.venv/bin/eights`` under ``make play``: the command
+        line sets it)."""
 
     # ------------------------------------------------------------------ set-up
 
@@ -153,14 +178,14 @@ class Session:
         seats: list[Seat] = []
         for s in range(n):
             if s < humans:
-                default = _("Player") if humans == 1 else _("Player {n}", n=s + 1)
+                default = default_name(s, humans, True, _)
                 name = names[s] if s < len(names) and names[s] else default
                 seats.append(Seat(name))
             else:
                 spec = specs[(s - humans) % len(specs)]
                 bot = make_bot(spec)
                 spec = getattr(bot, "spec", spec)  # a model's path made absolute: resumes anywhere
-                seats.append(Seat(_("Bot {n}", n=s - humans + 1), spec, bot))
+                seats.append(Seat(default_name(s - humans, humans, False, _), spec, bot))
         if seed is None:
             seed = random.SystemRandom().randrange(10**9)
         game = Game(rules_obj, n, seed=seed, dealer=n - 1)  # seat 0 plays first
@@ -173,13 +198,15 @@ class Session:
         return session
 
     @classmethod
-    def resume(cls, path: Path) -> Session:
+    def resume(cls, path: Path, lang: str | None = None) -> Session:
         """Continue a saved game (its seats come from the record's ``meta``).
 
         The undo stack is rebuilt: every action of the person in the current
         round can be taken back, as before the game was left. The bots'
         generator at each of those positions is the one a resume there would
-        give (``{seed}/bots/{actions so far}``).
+        give (``{seed}/bots/{actions so far}``). With ``lang``, a seat still under the
+        name it was given by default (``Robot 1`` in a French game) takes that name in
+        ``lang`` (``Bot 1``); a name a person chose stays.
         """
         record = load_record(path)
         raw = record.meta.get("seats")
@@ -203,6 +230,8 @@ class Session:
         game = replay(record, before)
         seats = [Seat(s["name"]) if s["player"] == "human"
                  else Seat(s["name"], s["player"], make_bot(s["player"])) for s in raw]
+        if lang is not None:
+            _rename_defaults(seats, translator(lang))
         session = cls(game, seats, path=path, bot_seed=f"{record.seed}/bots/{done}", undo=undo)
         hints = record.meta.get("hints")
         if isinstance(hints, list):
@@ -388,6 +417,13 @@ class Session:
         tmp.write_text(self.record().dumps(), "utf-8")
         tmp.replace(self.path)
         return self.path
+
+    def resume_command(self) -> str | None:
+        """The command that continues this match, typed where it was started
+        (:attr:`program`): ``eights play --resume PATH``; ``None`` when it is not saved."""
+        if self.path is None:
+            return None
+        return f"{self.program} play --resume {shlex.quote(str(self.path))}"
 
     def forget_save(self) -> None:
         """Delete the saved file (the player chose not to keep the game)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import tomllib
 from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from enum import Enum
 from functools import cache
 from importlib import resources
@@ -227,10 +227,10 @@ class CardRule:
     """Playable on any up-card when no forced draw is pending (HF4, CL3, HA6, HA12)."""
     name_suit: bool = False
     """The player names the suit to follow (HF4, CL3, LH3)."""
-    wild_if: WildIf = WildIf.ALWAYS
+    wild_if: WildIf = field(default=WildIf.ALWAYS, metadata={"needs": "wild"})
     """When this wild card may be played: 'always', or 'no-suit' (only by a player holding
     no card of the suit to follow, wild cards aside: UC8). Needs ``wild``."""
-    not_on: frozenset[Rank] = frozenset()
+    not_on: frozenset[Rank] = field(default=frozenset(), metadata={"needs": "wild"})
     """Up-card ranks this wild card may not cover (HA6: no 8 on a 2)."""
     takes_covered_rank: bool = False
     """The card takes the rank of the card it covers (LH4)."""
@@ -238,25 +238,25 @@ class CardRule:
     """The card to match stays the one beneath (HA12 joker)."""
     draw: int = 0
     """Cards the next player must draw (HF7, HF8, HA7, HA8, HA12)."""
-    stack: bool = False
+    stack: bool = field(default=False, metadata={"needs": "draw"})
     """A pending draw can be answered by the same rank, adding ``draw`` (HF7, HA7)."""
-    stack_with: frozenset[Card] = frozenset()
+    stack_with: frozenset[Card] = field(default=frozenset(), metadata={"needs": "draw"})
     """Cards that may be played on a pending draw whose last card is this one, each adding
     its own ``draw`` (BJ3: 2s and black jacks). A rank stands for its cards that have a
     draw; ``stack`` adds the card's own rank."""
-    cancelled_by: frozenset[Card] = frozenset()
+    cancelled_by: frozenset[Card] = field(default=frozenset(), metadata={"needs": "draw"})
     """Cards (or ranks: every card of the rank) that may be played on the pending draw and
     cancel it (HA7: an 8; BJ4: the red jacks)."""
     skip: bool = False
     """The next player loses their turn (HF10 Q, HA10 7)."""
-    pass_on: bool = False
+    pass_on: bool = field(default=False, metadata={"needs": "skip"})
     """The skipped player may play a card of this rank instead of losing their turn; the
     skip then falls on the player after them (``pass`` accepts it: MM5, PE8 toggles)."""
     reverse: bool = False
     """The direction of play reverses; no effect with two players (HF10 A, HA9 J)."""
     again: bool = False
     """The player must play again (HA11 10)."""
-    again_penalty: int = 0
+    again_penalty: int = field(default=0, metadata={"needs": "again"})
     """Cards drawn by a player who must play again and cannot (HA11)."""
     any_follows: bool = False
     """While this card is the up-card and no forced draw is pending, any card may be played
@@ -338,7 +338,7 @@ class Rules:
     """After playing, a player may take the top card of the stock (LH5)."""
     hand_limit: int = 0
     """Most cards a hand may hold; 0 for no limit (HF6)."""
-    overflow: bool = False
+    overflow: bool = field(default=False, metadata={"needs": "hand_limit"})
     """Forced-draw cards past the limit go back to the attacker, then become penalty (HF9)."""
     reshuffle: bool = True
     """An empty stock is rebuilt from the discard pile but its top card (HA5, HF13, CL6)."""
@@ -640,10 +640,15 @@ def _resolve(spec: str | Path | Mapping[str, Any], seen: tuple[str, ...]) -> tup
             table.setdefault("name", path.stem)
             base_dir = path.parent
         else:
-            raise RulesError(
-                f"unknown rules {text_spec!r}: not a preset ({', '.join(preset_names())}) "
-                "and not a readable file"
-            )
+            presets = ", ".join(preset_names())
+            if path.is_dir():
+                raise RulesError(f"rules {text_spec!r}: a directory, not a rules file; give a "
+                                 f"preset ({presets}) or a TOML file")
+            if text_spec.endswith(".toml") or "/" in text_spec or "\\" in text_spec:
+                raise RulesError(f"rules file {text_spec!r}: no such file (the presets are "
+                                 f"{presets})")
+            raise RulesError(f"unknown rules {text_spec!r}: not a preset ({presets}) and no "
+                             f"such file")
     parent = table.pop("extends", None)
     table = _unalias(table, origin)
     for key, value in table.items():  # each file answers for its own values
@@ -669,13 +674,64 @@ def _resolve(spec: str | Path | Mapping[str, Any], seen: tuple[str, ...]) -> tup
 
 
 def _merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(base)
+    """``top`` (a file, the overrides) over ``base`` (what it extends), table by table; a
+    field of ``base`` made moot by ``top`` follows it (:func:`_follow`), and ``[cards]``
+    tables meet whatever way each names a rank or a card (``[cards.10]`` changes the
+    ``[cards.T]`` below it)."""
+    out = _follow(base, top, NEEDS)
     for key, value in top.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+        if key == "cards" and isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merge_cards(out[key], value)
+        elif isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
             out[key] = _merge(out[key], value)
         else:
             out[key] = value
     return out
+
+
+def _merge_cards(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``[cards]`` of ``top`` over those of ``base``: each table over the one of the same
+    rank or card, its moot fields following it (:func:`_follow`)."""
+    out = dict(base)
+    names = {_card_key(key): key for key in out}
+    for key, value in top.items():
+        below = names.setdefault(_card_key(key), key)  # the key below keeps its place
+        if below in out and isinstance(value, Mapping) and isinstance(out[below], Mapping):
+            value = {**_follow(out[below], value, CARD_NEEDS), **value}
+        out[below] = value
+    return out
+
+
+def _card_key(key: Any) -> str:
+    """A ``[cards]`` key as one text for each rank or card (``10``, ``t`` and ``T`` are
+    ``T``; ``js`` is ``Js``); a key that is neither stays as it is (refused later)."""
+    text = str(key)
+    for parse in (Rank.parse, Card.parse):
+        try:
+            value = parse(text)
+        except NotationError:
+            continue
+        return value.letter if isinstance(value, Rank) else str(value)
+    return text
+
+
+def _follow(base: Mapping[str, Any], top: Mapping[str, Any],
+            needs: Mapping[str, str]) -> dict[str, Any]:
+    """``base`` without the fields that ``top`` makes moot: a field that needs another
+    (:data:`NEEDS`, :data:`CARD_NEEDS`) goes back to its default when ``top`` turns that
+    other field off and does not set the field itself. ``again = false`` over
+    huit-americain's 10 drops its ``again_penalty``; ``hand_limit = 0`` over huit-fou drops
+    its ``overflow``."""
+    out = dict(base)
+    for name, needed in needs.items():
+        if name in out and name not in top and needed in top and _off(top[needed]):
+            del out[name]
+    return out
+
+
+def _off(value: Any) -> bool:
+    """A value that turns a field others need off: false or 0 (the fields' defaults)."""
+    return value is False or (type(value) is int and value == 0)
 
 
 ALIASES: dict[str, tuple[str, dict[bool, str]]] = {
@@ -731,6 +787,18 @@ def _parse_overrides(overrides: Sequence[str] | Mapping[str, Any]) -> dict[str, 
 
 _FIELDS = {f.name: f for f in fields(Rules) if f.init and "file_key" not in f.metadata}
 _CARD_FIELDS = {f.name: f for f in fields(CardRule)}
+
+NEEDS: dict[str, str] = {f.name: f.metadata["needs"] for f in _FIELDS.values()
+                         if "needs" in f.metadata}
+"""The fields of :class:`Rules` that mean something only while another is on (not at its
+default: false or 0), from the ``needs`` of their declaration: ``{field: the field it
+needs}``. Such a field follows the one it needs: a file that turns that one off leaves
+it at its default (:func:`_follow`), and a file that sets it while that one is off is
+refused (:func:`_check`)."""
+CARD_NEEDS: dict[str, str] = {f.name: f.metadata["needs"] for f in _CARD_FIELDS.values()
+                              if "needs" in f.metadata}
+"""The same for the fields of :class:`CardRule` (``again_penalty`` needs ``again``,
+``stack`` a ``draw``, ``pass_on`` a ``skip``…)."""
 
 
 def _build(table: Mapping[str, Any], origin: str) -> Rules:
@@ -988,8 +1056,9 @@ def _card_rules(spec: CardSpec, origin: str) -> tuple[dict[Rank, CardRule], dict
     ``cancelled_by`` every card of the rank."""
     ranks, cards = spec
 
-    def fields_of(card: Card) -> dict[str, Any]:
-        return {**ranks.get(card.rank, {}), **cards.get(card, {})}
+    def fields_of(card: Card) -> dict[str, Any]:  # the card's own table over its rank's
+        own = cards.get(card, {})
+        return {**_follow(ranks.get(card.rank, {}), own, CARD_NEEDS), **own}
 
     def expand(items: tuple[Rank | Card, ...], drawing: bool, where: str) -> frozenset[Card]:
         out: set[Card] = set()
@@ -1049,8 +1118,7 @@ def _check(rules: Rules, origin: str) -> None:
     if not low <= rules.default_players <= high:
         raise _bad(origin, "default_players", rules.default_players,
                    f"a number within players = [{low}, {high}]")
-    if rules.overflow and not rules.hand_limit:
-        raise _bad(origin, "overflow", True, "false unless hand_limit is set")
+    _check_needs(rules, "", NEEDS, origin)
     if rules.overflow and rules.serve_last_draw:
         raise RulesError(f"{origin}: 'overflow' cannot be combined with 'serve_last_draw' "
                          f"(the cards past the limit would go back to the player who has just "
@@ -1070,27 +1138,7 @@ def _check(rules: Rules, origin: str) -> None:
                          f"together, and placings rank players one by one); allowed: one of "
                          f"them")
     for where, rank, rule in _card_tables(rules):
-        if rule.stack and not rule.draw:
-            raise _bad(origin, f"{where}.stack", True, "false unless the card has a draw")
-        if rule.cancelled_by and not rule.draw:
-            raise _bad(origin, f"{where}.cancelled_by", card_list(rule.cancelled_by),
-                       "[] unless the card has a draw")
-        if rule.stack_with and not rule.draw:
-            raise _bad(origin, f"{where}.stack_with", card_list(rule.stack_with),
-                       "[] unless the card has a draw")
-        if rule.pass_on and not rule.skip:
-            raise _bad(origin, f"{where}.pass_on", True, "false unless skip = true (only a "
-                                                         "skip can be passed on)")
-        if rule.again_penalty and not rule.again:
-            raise _bad(origin, f"{where}.again_penalty", rule.again_penalty,
-                       "0 unless again = true")
-        if rule.wild_if is not WildIf.ALWAYS and not rule.wild:
-            raise _bad(origin, f"{where}.wild_if", rule.wild_if.value,
-                       "'always' unless wild = true (a card that is not wild plays by suit "
-                       "or rank)")
-        if rule.not_on and not rule.wild:
-            raise _bad(origin, f"{where}.not_on", sorted(r.letter for r in rule.not_on),
-                       "[] unless wild = true (a card that is not wild plays by suit or rank)")
+        _check_needs(rule, f"{where}.", CARD_NEEDS, origin)
         if rule.going_out is GoingOut.SUIT and rank is Rank.JOKER:
             raise _bad(origin, f"{where}.going_out", "suit",
                        "'yes', 'no' or 'penalty' for a joker (it has no suit to follow)")
@@ -1133,6 +1181,34 @@ def _check(rules: Rules, origin: str) -> None:
         # A joker without a rule could only match another joker; make it explicit.
         raise _bad(origin, "jokers", rules.jokers,
                    "0 unless [cards.X] says what a joker does (e.g. wild = true)")
+
+
+def _check_needs(obj: Rules | CardRule, prefix: str, needs: Mapping[str, str],
+                 origin: str) -> None:
+    """Refuse a field set while the field it needs is off (:data:`NEEDS`): ``again_penalty
+    = 2`` on a card that does not play again."""
+    defaults = _FIELDS if isinstance(obj, Rules) else _CARD_FIELDS
+    for name, needed in needs.items():
+        value = getattr(obj, name)
+        if value != _field_default(defaults[name]) and _off(getattr(obj, needed)):
+            on = f"{needed} = true" if isinstance(getattr(obj, needed), bool) else \
+                f"{needed} is set"
+            raise _bad(origin, f"{prefix}{name}", _to_plain(value),
+                       f"{_toml_text(_to_plain(_field_default(defaults[name])))} unless {on} "
+                       f"(without {needed!r}, {name!r} has nothing to apply to)")
+
+
+def _field_default(f: Any) -> Any:
+    return f.default_factory() if f.default is MISSING else f.default
+
+
+def _toml_text(value: Any) -> str:
+    """A default as a rules file writes it (``false``, ``0``, ``[]``, ``'always'``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
 
 
 def _card_tables(rules: Rules) -> list[tuple[str, Rank, CardRule]]:

@@ -6,12 +6,15 @@ typed. Nothing here repeats the rules: the keys, their types and defaults are th
 fields of :class:`~eights.engine.rules.Rules` and
 :class:`~eights.engine.rules.CardRule`, the descriptions are their docstrings, the
 allowed words are the enums' values, the ranges are the loader's
-:data:`~eights.engine.rules.LIMITS`, and the pairs one card may not set together are
-:data:`~eights.engine.rules.CARD_CONFLICTS`.
+:data:`~eights.engine.rules.LIMITS`, the pairs one card may not set together are
+:data:`~eights.engine.rules.CARD_CONFLICTS`, and the fields that need another are the
+``needs`` of their declaration (:data:`~eights.engine.rules.NEEDS`).
 
 Its keywords mean the same in the older drafts that some editors still read (taplo
 reads draft 4), but for ``prefixItems`` (the ranges of a ``[players, value]`` pair) and
-``propertyNames`` (the ranks of ``[cards]`` and ``[points]``), which they skip.
+``propertyNames`` (the ranks of ``[cards]`` and ``[points]``), which they skip. A field
+that needs another (``again_penalty`` needs ``again``: :data:`~eights.engine.rules.NEEDS`)
+says so, and a table that turns the one off while it sets the other fails.
 
 The schema judges one file on its own. What depends on the file it extends (a
 ``stack`` needs a ``draw``, which may come from the preset) is left to the loader,
@@ -40,7 +43,9 @@ from eights.engine.cards import Card, Rank
 from eights.engine.rules import (
     ALIASES,
     CARD_CONFLICTS,
+    CARD_NEEDS,
     LIMITS,
+    NEEDS,
     NUMBER,
     CardRule,
     Rules,
@@ -77,6 +82,7 @@ def rules_schema() -> dict[str, Any]:
                                                for m in hint)
             prop["default"] = _json(_default(f))
             properties[f.name] = prop
+    _say_needs(properties, NEEDS)
     for old, (new, values) in ALIASES.items():  # old keys that still load
         properties[old] = {
             "type": "boolean",
@@ -93,8 +99,9 @@ def rules_schema() -> dict[str, Any]:
         "type": "object",
         "properties": properties,
         "additionalProperties": False,
-        "allOf": [{"description": f"'{old}' cannot be combined with '{new}' (its old name)",
-                   "not": {"required": [old, new]}} for old, (new, _) in ALIASES.items()],
+        "allOf": [*({"description": f"'{old}' cannot be combined with '{new}' (its old name)",
+                     "not": {"required": [old, new]}} for old, (new, _) in ALIASES.items()),
+                  *_needs(properties, NEEDS)],
         "$defs": {"card": _card_schema()},
     }
 
@@ -108,6 +115,7 @@ def _card_schema() -> dict[str, Any]:
         prop["description"] = docs.get(f.name, "")
         prop["default"] = _json(_default(f))
         properties[f.name] = prop
+    _say_needs(properties, CARD_NEEDS)
     conflicts = [
         {
             "description": f"'{second}' cannot be combined with '{first}': {reason}",
@@ -125,8 +133,29 @@ def _card_schema() -> dict[str, Any]:
                        "by suit or rank; a card's table overrides its rank's, field by field.",
         "properties": properties,
         "additionalProperties": False,
-        "allOf": conflicts,
+        "allOf": [*conflicts, *_needs(properties, CARD_NEEDS)],
     }
+
+
+def _say_needs(properties: dict[str, Any], needs: Mapping[str, str]) -> None:
+    """Say in each field that needs another (:data:`~eights.engine.rules.NEEDS`) that it
+    follows that one."""
+    for name, needed in needs.items():
+        properties[name]["description"] += (
+            f" Needs '{needed}': where '{needed}' is off it has nothing to apply to, and a "
+            f"file that turns '{needed}' off puts it back to its default.")
+
+
+def _needs(properties: Mapping[str, Any], needs: Mapping[str, str]) -> list[dict[str, Any]]:
+    """A table may not turn a field off and set a field that needs it (the loader refuses
+    it too; a field set where the one it needs comes from the file extended is left to
+    the loader)."""
+    return [{"description": f"'{name}' needs '{needed}': it cannot be set where "
+                            f"'{needed}' is off",
+             "not": {"required": [needed, name],
+                     "properties": {needed: {"enum": [properties[needed]["default"]]},
+                                    name: {"not": {"enum": [properties[name]["default"]]}}}}}
+            for name, needed in needs.items()]
 
 
 def _property(name: str, hint: Any, limit_key: str) -> dict[str, Any]:

@@ -4,7 +4,8 @@ ready, compiled in the background. Nothing here imports numba.
 ``python -m eights.fast`` compiles every entry point into numba's cache (about a minute
 on two cores) and then marks the cache ready (:func:`mark_ready`). ``eights play`` checks
 :func:`ready` before its first screen and, when the cache is cold, starts that compile in
-a background process (:func:`warm_in_background`); while it runs (:func:`warming`), a
+a background process (:func:`warm_in_background`), stopped when the game ends
+(:func:`stop_warming`); while it runs (:func:`warming`), a
 search bot with ``kernel=auto`` rolls out on the reference engine instead of compiling
 the kernel itself, and moves to the kernel at its first decision after.
 """
@@ -98,15 +99,32 @@ def ready(here: Path = HERE, codes: Path = CODES) -> bool:
 def warm_in_background() -> bool:
     """Start ``python -m eights.fast`` at low priority in a process of its own, unless
     numba is missing, the cache is :func:`ready` or this process started one already.
-    Its output is dropped (it would cross the full screen); it keeps running when this
-    process exits, so that the next start finds the cache warm. Returns whether one was
-    started."""
+    Its output is dropped (it would cross the full screen). The game stops it when it
+    ends (:func:`stop_warming`): what it compiled by then stays in numba's cache, and the
+    next start compiles the rest. Returns whether one was started."""
     global _warming
     if _warming is not None or find_spec("numba") is None or ready():
         return False
     _warming = subprocess.Popen([sys.executable, "-m", "eights.fast", "--nice", "10"],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
+    return True
+
+
+def stop_warming(wait: float = 5.0) -> bool:
+    """Stop the background compile this process started, if it still runs (the game is
+    over: nothing is left running after it); returns whether one was stopped. Each
+    function numba has compiled is in its cache already (written whole, then renamed)."""
+    global _warming
+    process, _warming = _warming, None
+    if process is None or process.poll() is not None:
+        return False
+    process.terminate()
+    try:
+        process.wait(timeout=wait)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
     return True
 
 

@@ -21,7 +21,7 @@ you played the queen of hearts without announcing; the queen of hearts with the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from eights.engine.actions import Action, Kind
 from eights.engine.cards import Card, Rank
@@ -31,6 +31,7 @@ from eights.i18n.text import action_words, card_label, card_words, ordinal
 
 __all__ = [
     "MARK_STYLES",
+    "HintLine",
     "Ranked",
     "Reviewed",
     "SeatReviewed",
@@ -39,6 +40,7 @@ __all__ = [
     "decision_mistake",
     "decision_words",
     "hint_json",
+    "hint_lines",
     "hint_words",
     "line_words",
     "mark_words",
@@ -233,25 +235,39 @@ def line_words(actions: Sequence[Action], _: Translator) -> str:
     return text
 
 
-def options_words(lines: Sequence[Ranked], _: Translator) -> str:
+class HintLine(NamedTuple):
+    """A line of a hint as plain values (what a worker process sends back): its actions in
+    the record's notation, their chance of winning the round, and the line's rank."""
+
+    actions: tuple[str, ...]
+    win: float
+    rank: int
+
+
+def hint_lines(lines: Sequence[Ranked]) -> list[HintLine]:
+    """The lines of a decision's options (:class:`eights.lab.review.Line`) as plain values."""
+    return [HintLine(tuple(str(v.action) for v in line.values), line.values[0].win, line.rank)
+            for line in lines]
+
+
+def options_words(lines: Sequence[HintLine], _: Translator) -> str:
     """Every line with its chance, the best first; lines as good as each other (the same
     rank) joined by ``=``, the others by ``·``: ``6♠ 17% = 7♠ 16% · draw 12%``."""
     text = ""
     for k, line in enumerate(lines):
-        shown = f"{line_words([v.action for v in line.values], _)} {percent(line.values[0].win, _)}"
+        shown = f"{line_words([Action.parse(a) for a in line.actions], _)} {percent(line.win, _)}"
         if k:
             text += " = " if line.rank == lines[k - 1].rank else " · "
         text += shown
     return text
 
 
-def hint_words(lines: Sequence[Ranked], _: Translator) -> str:
+def hint_words(lines: Sequence[HintLine], _: Translator) -> str:
     """A hint in one line: what the numbers are, then every option, ties shown as ties.
 
-    >>> from types import SimpleNamespace as Line, SimpleNamespace as Value
     >>> from eights.i18n import translator
-    >>> lines = [Line(values=[Value(action=Action.parse(a), win=w)], rank=r)
-    ...          for a, w, r in (("6s", 0.17, 1), ("7s", 0.16, 1), ("draw", 0.12, 3))]
+    >>> lines = [HintLine(("6s",), 0.17, 1), HintLine(("7s",), 0.16, 1),
+    ...          HintLine(("draw",), 0.12, 3)]
     >>> print(hint_words(lines, translator("en")))  # doctest: +NORMALIZE_WHITESPACE
     Hint, your chance to win the round after each move (= as good as each other): 6♠ 17% = 7♠
     16% · draw 12%
@@ -264,24 +280,29 @@ def hint_words(lines: Sequence[Ranked], _: Translator) -> str:
     return _("Hint, your chance to win the round after each move: {options}", options=options)
 
 
-def hint_json(lines: Sequence[Ranked], _: Translator) -> dict[str, Any]:
+def hint_json(lines: Sequence[HintLine], _: Translator) -> dict[str, Any]:
     """A hint for a page (the browser's practice hint): the whole line (``text``, as the
-    terminal shows it), what a percentage is (``meaning``), and every line of options
-    (``lines``: its actions in the record's notation, their words, the chance, the rank,
-    ties sharing one).
+    terminal shows it), what a percentage is (``meaning``), the best action (``best``),
+    every legal action with its chance, its words, its line and rank (``options``), and
+    every line (``lines``: its actions, their words, the chance, the rank; ties share one).
 
-    >>> from types import SimpleNamespace as Line, SimpleNamespace as Value
     >>> from eights.i18n import translator
-    >>> hint = hint_json([Line(values=[Value(action=Action.parse("6s"), win=0.17)], rank=1)],
+    >>> hint = hint_json([HintLine(("8d=h", "8h=h"), 0.31, 1), HintLine(("draw",), 0.1, 2)],
     ...                  translator("en"))
-    >>> hint["lines"]
-    [{'actions': ['6s'], 'text': '6♠', 'win': 0.17, 'rank': 1}]
+    >>> hint["best"], hint["lines"][0]
+    ('8d=h', {'actions': ['8d=h', '8h=h'], 'text': '8♦ or 8♥, naming ♥', 'win': 0.31, 'rank': 1})
+    >>> [o["action"] for o in hint["options"]], hint["options"][1]["line"]
+    (['8d=h', '8h=h', 'draw'], 0)
     """
     return {"text": hint_words(lines, _), "meaning": meaning_words(_),
-            "lines": [{"actions": [str(v.action) for v in line.values],
-                       "text": line_words([v.action for v in line.values], _),
-                       "win": round(line.values[0].win, 4), "rank": line.rank}
-                      for line in lines]}
+            "best": lines[0].actions[0] if lines else None,
+            "options": [{"action": a, "win": round(line.win, 4),
+                         "text": action_words(Action.parse(a), _),
+                         "percent": percent(line.win, _), "line": k, "rank": line.rank}
+                        for k, line in enumerate(lines) for a in line.actions],
+            "lines": [{"actions": list(line.actions),
+                       "text": line_words([Action.parse(a) for a in line.actions], _),
+                       "win": round(line.win, 4), "rank": line.rank} for line in lines]}
 
 
 def summary_words(accuracy: float, mean_loss: float, counts: dict[str, int],

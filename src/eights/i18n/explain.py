@@ -207,8 +207,15 @@ def _card_line(rank: Rank, rule: CardRule, rules: Rules, _: Translator,
         return None
     if label is None:  # a whole rank: "8s: ...", « Les 8 : ... »
         ranks = _rank_plural(rank, _)
-        text = (_("{ranks}: {effects}.", ranks=ranks, effects=_("; ").join(bits)) if bits
-                else _("{ranks}: no effect.", ranks=ranks))
+        if not bits:  # a plain rank: said only for points unlike its face (a neutral 8's 50)
+            points = rules.points[rank]
+            if points == Rules().points[rank]:
+                return None
+            text = _.plural("{ranks}: no effect, but each left in a hand counts {n} point.",
+                            "{ranks}: no effect, but each left in a hand counts {n} points.",
+                            points, ranks=ranks)
+            return text[:1].upper() + text[1:]
+        text = _("{ranks}: {effects}.", ranks=ranks, effects=_("; ").join(bits))
     else:
         text = (_("{cards}: {effects}.", cards=label, effects=_("; ").join(bits)) if bits
                 else _("{cards}: no effect.", cards=label))

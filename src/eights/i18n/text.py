@@ -9,7 +9,7 @@ same game reads in English or French:
 ('dame de cœur', 'ten of spades')
 
 Cards shown with a suit symbol use the letters players write in each
-language (the typed notation stays ``Qh``, ``Jd``, in every language):
+language, and so does what they type (:func:`card_code`: ``Dc``, ``Vk`` in French):
 
 >>> card_label(Card.parse("Qs"), translator("fr")), card_label(Card.parse("Qs"), translator("en"))
 ('D♠', 'Q♠')
@@ -18,6 +18,7 @@ language (the typed notation stays ``Qh``, ``Jd``, in every language):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from eights.engine.actions import Action, Kind
 from eights.engine.cards import JOKER, Card, Rank, Suit
@@ -27,21 +28,27 @@ from eights.engine.rules import CardRule, GoingOut, Rules, Scoring
 from eights.i18n import Translator
 
 __all__ = [
+    "ACTION_KEYS",
     "BOT_LEVELS",
+    "RANK_KEYS",
     "SUIT_KEYS",
     "SUIT_WORDS",
+    "action_code",
     "action_words",
     "call_name",
     "call_words",
+    "card_code",
     "card_label",
     "card_words",
     "describe_move",
+    "direction_words",
     "hand_count_words",
     "level_name",
     "level_words",
     "levels_words",
     "match_words",
     "ordinal",
+    "own_model",
     "placings",
     "rank_label",
     "rank_words",
@@ -154,63 +161,117 @@ def read_suit(text: str, _: Translator) -> Suit | None:
     return SUIT_WORDS.get(word) if suit is None else suit
 
 
-_FRENCH_RANKS = {"r": "K", "d": "Q", "v": "J"}
-_FRENCH_WORDS = {"piocher": "draw", "pioche": "draw", "passer": "pass", "passe": "pass",
-                 "prendre": "take", "prends": "take"}
+RANK_KEYS: dict[str, dict[Rank, str]] = {
+    "en": {},
+    "fr": {Rank.KING: "R", Rank.QUEEN: "D", Rank.JACK: "V", Rank.TEN: "10"},
+}
+"""The ranks a language writes otherwise than the canonical notation (``A 2 … 9 T J Q K X``):
+French writes roi, dame, valet R D V, and 10."""
+ACTION_KEYS: dict[str, dict[Kind, str]] = {
+    "en": {},
+    "fr": {Kind.DRAW: "piocher", Kind.PASS: "passer", Kind.TAKE: "prendre"},
+}
+"""The words a language types for ``draw``, ``pass`` and ``take``."""
+_TYPED_WORDS: dict[str, dict[str, str]] = {
+    "fr": {"pioche": "draw", "passe": "pass", "prends": "take"},
+}
+"""Other words a language types for ``draw``, ``pass`` and ``take`` (besides :data:`ACTION_KEYS`)."""
+_RANK_TEXTS = frozenset(r.letter for r in Rank) | {"10"}
+
+
+def card_code(card: Card, _: Translator) -> str:
+    """A card as a player of this language types it: the canonical notation in English
+    (``Qh``, ``Tc``); in French the letters French players write, rank then suit (``Dc``
+    for the dame de cœur, ``10t`` for the 10 de trèfle: :data:`RANK_KEYS`, :data:`SUIT_KEYS`).
+
+    >>> from eights.i18n import translator
+    >>> card_code(Card.parse("Qh"), translator("fr")), card_code(Card.parse("Qh"), translator("en"))
+    ('Dc', 'Qh')
+    """
+    if card.suit is None:
+        return str(card)
+    rank = RANK_KEYS.get(_.lang, {}).get(card.rank, card.rank.letter)
+    return rank + suit_key(card.suit, _)
+
+
+def action_code(action: Action, _: Translator) -> str:
+    """An action as a player of this language types it (:func:`read_action` reads it back):
+    ``8h=s``, ``draw`` in English; ``8c=p``, ``piocher`` in French.
+
+    >>> from eights.i18n import translator
+    >>> fr = translator("fr")
+    >>> [action_code(Action.parse(a), fr) for a in ("Qc", "8d=h!", "Jh+Js", "=s", "draw")]
+    ['Dt', '8k=c!', 'Vc+Vp', '=p', 'piocher']
+    """
+    word = ACTION_KEYS.get(_.lang, {}).get(action.kind)
+    if word is not None:
+        return word
+    if not action.cards and action.suit is None:  # draw, pass, take
+        return str(action)
+    text = "+".join(card_code(c, _) for c in action.cards)
+    if action.suit is not None:
+        text += "=" + suit_key(action.suit, _)
+    return text + ("!" if action.announce else "")
 
 
 def read_action(text: str, _: Translator) -> Action:
-    """An action typed by a player: the canonical notation (``Qh``, ``8h=s!``, ``draw``) in any language.
+    """An action typed by a player: what :func:`action_code` writes in this language, and
+    the canonical notation (``Qh``, ``8h=s!``, ``draw``) where it does not clash.
 
-    In French the court letters players write are understood too (``Dh`` is
-    ``Qh``, ``V♦`` is ``Jd``, ``R♠`` is ``Ks``), and so are ``pioche``, ``passe``
-    and ``prendre``. Suit letters stay the canonical ``c d h s`` (or symbols),
-    so ``c`` is never read as cœur here. A text that is not an action raises
-    :class:`~eights.engine.errors.NotationError`.
+    In French the ranks are ``R D V`` (``10`` or ``T``) and the suits ``t k c p`` (trèfle,
+    carreau, cœur, pique; ``d h s`` and the symbols too), so ``c`` is cœur: ``Dt`` is the
+    dame de trèfle, ``Qc`` the queen of hearts. ``piocher``, ``passer`` and ``prendre``
+    (or ``pioche``…) draw, pass and take. A text that is not an action raises
+    :class:`~eights.engine.errors.NotationError`, about the text typed.
 
     >>> from eights.i18n import translator
-    >>> str(read_action("V♦", translator("fr"))), str(read_action("dh=s!", translator("fr")))
-    ('Jd', 'Qh=s!')
-    >>> str(read_action("V♥+V♠", translator("fr")))
-    'Jh+Js'
+    >>> fr = translator("fr")
+    >>> [str(read_action(t, fr)) for t in ("Dt", "V♦", "dh=p!", "Vc+Vp", "10k", "piocher")]
+    ['Qc', 'Jd', 'Qh=s!', 'Jh+Js', 'Td', 'draw']
 
-    A suit may be named by its name, in either language: ``8d=hearts``, ``8d=cœur!``.
+    A suit may be named by its name, in either language: ``8d=hearts``, ``8k=cœur!``.
 
-    >>> str(read_action("8d=hearts", translator("en"))), str(read_action("8d=cœur!", translator("fr")))
+    >>> str(read_action("8d=hearts", translator("en"))), str(read_action("8k=cœur!", fr))
     ('8d=h', '8d=h!')
     """
-    head, equals, tail = text.strip().partition("=")
-    if equals:  # a suit by its name: 8d=hearts
-        call = tail.rstrip().endswith("!")
-        named = SUIT_WORDS.get(tail.strip().removesuffix("!").strip().lower())
-        if named is not None:
-            text = f"{head}={named.letter}" + ("!" if call else "")
-    try:
-        return Action.parse(text)
-    except NotationError:
-        alias = _french_alias(text) if _.lang == "fr" else None
-        if alias is None:
-            raise
+    canonical = _typed(text, _)
+    if canonical is not None:
         try:
-            return Action.parse(alias)
+            return Action.parse(canonical)
         except NotationError:
             pass
-        raise  # the error about what was typed, not about the alias
+    return Action.parse(text)  # the error about what was typed
 
 
-def _french_alias(text: str) -> str | None:
-    """``Dh`` → ``Qh``, ``pioche`` → ``draw``; ``None`` when nothing French is recognised."""
+def _typed(text: str, _: Translator) -> str | None:
+    """What a player typed in this language's letters and words (:func:`action_code`), and
+    suits named by their names, in the canonical notation: ``Dt`` → ``Qc``, ``piocher`` →
+    ``draw``, ``8d=hearts`` → ``8d=h``; ``None`` where it is not written so."""
     raw = text.strip()
-    word = _FRENCH_WORDS.get(raw.lower())
+    words = {w: k.value for k, w in ACTION_KEYS.get(_.lang, {}).items()}
+    word = {**words, **_TYPED_WORDS.get(_.lang, {})}.get(raw.lower())
     if word is not None:
         return word
-    if "+" in raw:  # SW3: ``Vh+Vs`` is ``Jh+Js``
-        parts = [_FRENCH_RANKS.get(part[:1].lower(), part[:1]) + part[1:]
-                 for part in raw.split("+")]
-        alias = "+".join(parts)
-        return None if alias == raw else alias
-    rank = _FRENCH_RANKS.get(raw[:1].lower())
-    return None if rank is None else rank + raw[1:]
+    ranks = {text.lower(): rank.letter for rank, text in RANK_KEYS.get(_.lang, {}).items()}
+    keys = suit_keys(_)
+    head, equals, named = raw.removesuffix("!").strip().partition("=")
+    cards: list[str] = []
+    for part in (p.strip() for p in head.split("+")) if head.strip() else ():
+        if part.upper() == "X":
+            cards.append("X")
+            continue
+        suit = keys.get(part[-1:].lower())
+        rank = ranks.get(part[:-1].lower(), part[:-1].upper())
+        if suit is None or rank not in _RANK_TEXTS:
+            return None
+        cards.append(rank + suit.letter)
+    out = "+".join(cards)
+    if equals:
+        suit = read_suit(named, _)
+        if suit is None:
+            return None
+        out += "=" + suit.letter
+    return out + ("!" if raw.endswith("!") else "")
 
 
 def action_words(action: Action, _: Translator) -> str:
@@ -536,6 +597,13 @@ def placings(game: Game) -> list[int]:
     return place
 
 
+def direction_words(direction: int, _: Translator) -> str:
+    """The direction of play as the table says it: ``↓ clockwise`` (1) or ``↑
+    counter-clockwise`` (-1); the arrow follows the list of players, which goes clockwise
+    from the top."""
+    return "↓ " + _("clockwise") if direction == 1 else "↑ " + _("counter-clockwise")
+
+
 def table_words(game: Game, names: Sequence[str], _: Translator) -> list[str]:
     """The public table in a few lines: up-card, suit, direction, draws, counts."""
     lines = [_("Up-card: {card} ({words})", card=card_label(game.up_card, _),
@@ -555,7 +623,7 @@ def table_words(game: Game, names: Sequence[str], _: Translator) -> list[str]:
     if game.finished:  # TS11
         lines.append(_("Out of the round: {list}", list=", ".join(
             f"{names[s]} ({ordinal(i + 1, _)})" for i, s in enumerate(game.finished))))
-    lines.append(_("Direction: {arrow}", arrow="→" if game.direction == 1 else "←"))
+    lines.append(_("Direction: {arrow}", arrow=direction_words(game.direction, _)))
     lines.append(_("Stock: {stock} · discard: {discard}", stock=len(game.stock),
                    discard=len(game.discard)))
     return lines
@@ -652,13 +720,31 @@ def level_name(spec: str, _: Translator) -> str:
     >>> en = translator("en")
     >>> level_name("greedy", en), level_name("ismcts:time=0.5", en), level_name("mine", en)
     ('Greedy', 'Search (ismcts:time=0.5)', 'mine')
+
+    A learned bot with a model of the player's own is named by the model, as the new-match
+    screen names it (not by its path):
+
+    >>> level_name("learned:model=/home/ana/runs/my-bot/model.npz", en)
+    'Learned: my-bot'
     """
     if spec in BOT_LEVELS:
         return level_words(spec, _)[0]
+    model = own_model(spec)
+    if model is not None:  # a model of the player's own: by its folder's or file's name
+        shown = model.parent.name if model.name == "model.npz" and model.parent.name else model.stem
+        return _("Learned: {model}", model=shown)
     bot = spec.split(":", 1)[0].strip()
     if bot in BOT_LEVELS:
         return f"{level_words(bot, _)[0]} ({spec})"
     return spec
+
+
+def own_model(spec: str) -> Path | None:
+    """The model file of a learned bot with a model of its own (``learned:model=PATH``),
+    else ``None``."""
+    if not spec.startswith("learned:") or "model=" not in spec:
+        return None
+    return Path(spec.split("model=", 1)[1].split(":", 1)[0])
 
 
 def levels_words(specs: Sequence[str], _: Translator) -> str:

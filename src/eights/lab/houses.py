@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from eights.engine.errors import RulesError
-from eights.engine.rules import Rules, load_rules, preset_names
+from eights.engine.rules import CARD_NEEDS, Rules, load_rules, preset_names
 
 __all__ = ["CARD_CHOICES", "GLOBAL_CHOICES", "house_files", "house_players", "plays_like",
            "random_house", "random_table", "toml_text", "write_house"]
@@ -131,12 +131,10 @@ CARD_CHOICES: dict[str, Callable[[random.Random], Any]] = {
 is drawn."""
 
 _NEEDS: dict[str, tuple[str, ...]] = {
-    "stack": ("draw",), "stack_with": ("draw",), "cancelled_by": ("draw",),
-    "pass_on": ("skip",), "again_penalty": ("again",), "wild_if": ("wild",),
-    "not_on": ("wild",), "name_suit": ("wild",),
+    **{name: (needed,) for name, needed in CARD_NEEDS.items()}, "name_suit": ("wild",),
 }
-"""Card fields that mean nothing without another (drawn with it, so that fewer draws are
-refused)."""
+"""Card fields that mean nothing without another (:data:`~eights.engine.rules.CARD_NEEDS`,
+and a suit named by a wild card), drawn with it, so that fewer draws are refused."""
 
 
 def _card_table(rng: random.Random) -> dict[str, Any]:

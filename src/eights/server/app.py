@@ -20,7 +20,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eights import __version__
 from eights.engine.rules import load_rules, preset_names
-from eights.i18n.text import BOT_LEVELS
 from eights.server.hub import Hub
 from eights.server.limits import Limits
 from eights.server.protocol import (
@@ -29,6 +28,7 @@ from eights.server.protocol import (
     JoinTable,
     Ping,
     ProtocolError,
+    RulesCheck,
     describe_errors,
     error_event,
     event,
@@ -38,12 +38,9 @@ from eights.server.review import Reviewer, add_review_routes
 from eights.server.room import Connection, Room
 from eights.server.store import Store
 from eights.server.thinking import BOTS, Pool, table_fits
-from eights.server.web import add_web_routes
+from eights.server.web import LEVELS, add_web_routes
 
-LEVELS = tuple(level for level in BOT_LEVELS if level.split(":")[0] in BOTS)
-"""The bots' levels the new-table form offers (as the terminal's new-match screen does)."""
-
-__all__ = ["create_app", "data_dir", "default_db_url"]
+__all__ = ["LEVELS", "create_app", "data_dir", "default_db_url"]
 
 log = logging.getLogger("eights.server")
 
@@ -180,7 +177,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6,
         errors = [{**e, "loc": tuple(e.get("loc", ()))[1:]} for e in exc.errors()]
         if any(e.get("type") == "json_invalid" for e in errors):
             return _error_response(ErrorCode.BAD_MESSAGE, _BAD_BODY)
-        model = JoinTable if request.url.path.endswith("/join") else CreateTable
+        path = request.url.path
+        model = (JoinTable if path.endswith("/join") else RulesCheck if path == "/api/rules/check"
+                 else CreateTable)
         return _error_response(ErrorCode.BAD_MESSAGE,
                                describe_errors(errors, list(model.model_fields)))
 

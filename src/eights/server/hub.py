@@ -22,11 +22,12 @@ from typing import Any
 
 from eights.engine.errors import EightsError, RulesError
 from eights.engine.record import record_of
-from eights.engine.rules import load_rules, preset_names
+from eights.engine.rules import preset_names
+from eights.server.house import CAPS, CARD_CAPS, table_rules_of
 from eights.server.leases import LeaseLost, Leases
 from eights.server.limits import Limits, TokenBucket
 from eights.server.protocol import CreateTable, ErrorCode, ProtocolError
-from eights.server.room import Room, bot_name, hash_token, new_token, replay_table
+from eights.server.room import Room, bot_name, hash_token, new_token, replay_table, undo_steps
 from eights.server.store import OPEN, SeatData, Store, TableData, TooMany, Writer
 from eights.server.thinking import Pool, Thinker, check_bot
 
@@ -34,28 +35,11 @@ __all__ = ["CARD_OVERRIDES", "OVERRIDES", "Elsewhere", "Hub"]
 
 log = logging.getLogger("eights.server")
 
-OVERRIDES: dict[str, int | None] = {
-    "target": None, "rounds": None, "jokers": 4, "decks": 3, "hand_size": 12,
-    "hand_limit": 60, "max_draws": 60, "announce_penalty": 10,
-    "announce_last_card": None, "voluntary_draw": None, "voluntary_pass": None,
-    "special_cards": None, "reshuffle": None, "starter_effects": None, "starter_wild_any": None,
-    "replace_after_play": None, "overflow": None, "draw": None, "scoring": None,
-    "blocked_scoring": None, "starter_wild": None, "reverse_two": None,
-    "forced_draw_ends_turn": None, "serve_last_draw": None, "out_penalty": 10, "call_out": None,
-    "call_out_penalty": 10, "multi_play": None, "play_on": None,
-}
-"""Rules fields a table may change. The rules check every value (one source of truth for
-what a rule allows); a number here is this server's own cap on top of them (it bounds the
-cards in play, so the work of every move), ``None`` for no cap."""
-
-CARD_OVERRIDES: dict[str, int | None] = {
-    "wild": None, "name_suit": None, "skip": None, "reverse": None, "draw": 10, "stack": None,
-    "again": None, "again_penalty": 10, "pass_on": None, "must_cover": None, "going_out": None,
-    "out_multiplier": 4, "any_follows": None,
-}
-"""Fields of a card table a table may change, as ``cards.<rank or card>.<field>``
-(``cards.8.pass_on``, ``cards.Jc.draw``): the toggles of the family's Decisions (MM5, BJ2,
-TS6, LC5, SW10...). Lists (``stack_with``, ``cancelled_by``) are not values a table sends."""
+OVERRIDES = CAPS
+"""Rules fields a table's ``overrides`` may change, with this server's caps
+(:data:`eights.server.house.CAPS`)."""
+CARD_OVERRIDES = CARD_CAPS
+"""Fields of a card table ``overrides`` may change (:data:`eights.server.house.CARD_CAPS`)."""
 _CARD_KEY = re.compile(r"cards\.(?:[2-9TJQKA][cdhs]?|X)\.([a-z_]{1,20})")
 
 _CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -538,6 +522,31 @@ class Hub:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"turn_timer must be {low:g} to {high:g} "
                                 f"seconds, or null for no timer; got {seconds:g}")
 
+    @staticmethod
+    def _overrides(req: CreateTable) -> dict[str, Any]:
+        """The overrides of a table made from a preset (``target`` and ``rounds`` among
+        them), each a field a table may change, within this server's caps."""
+        overrides: dict[str, Any] = {}
+        for key, value in req.overrides.items():
+            card = _CARD_KEY.fullmatch(key)
+            if key not in OVERRIDES and not (card and card[1] in CARD_OVERRIDES):
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"the rules field {key!r} cannot be "
+                                    f"changed here; fields are {', '.join(sorted(OVERRIDES))}, "
+                                    f"and cards.<rank or card>.<field> for the fields "
+                                    f"{', '.join(sorted(CARD_OVERRIDES))} (every field, lists "
+                                    "included, in a rules object)")
+            top = CARD_OVERRIDES[card[1]] if card else OVERRIDES[key]
+            if top is not None and type(value) is int and value > top:  # the tighter bound first
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"preset {req.rules!r} with overrides: "
+                                    f"key {key!r} has bad value {value!r}; allowed on this "
+                                    f"server: at most {top}")
+            overrides[key] = value
+        if req.target is not None:
+            overrides["target"] = req.target
+        if req.rounds is not None:
+            overrides["rounds"] = req.rounds
+        return overrides
+
     def _check_bounded(self, preset: str, target: int, rounds: int) -> None:
         """Every match ends: it has a target score or a number of rounds, and at most
         :attr:`Limits.rounds` rounds."""
@@ -577,40 +586,40 @@ class Hub:
             raise ProtocolError(ErrorCode.TOO_MANY, f"at most {self.limits.tables_per_address} open "
                                 "tables from one address; close one first")
         presets = preset_names()
-        if req.rules not in presets:
+        if isinstance(req.rules, str) and req.rules not in presets:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown rules {req.rules!r}; presets are "
-                                f"{', '.join(presets)}")
+                                f"{', '.join(presets)}, or send a rules object (the keys of a "
+                                "rules file)")
         if req.seed is not None and not self.fixed_seeds:
             raise ProtocolError(ErrorCode.BAD_REQUEST, "'seed' is refused: this server deals "
                                 "every table from its own secure randomness, so that no one "
                                 "can know the hidden cards; leave 'seed' out (only a server "
                                 "started for tests, with fixed seeds allowed, takes it)")
         self._check_timer(req.turn_timer)
+        house: dict[str, Any] | None = None
         overrides: dict[str, Any] = {}
-        for key, value in req.overrides.items():
-            card = _CARD_KEY.fullmatch(key)
-            if key not in OVERRIDES and not (card and card[1] in CARD_OVERRIDES):
-                raise ProtocolError(ErrorCode.BAD_REQUEST, f"the rules field {key!r} cannot be changed "
-                                    f"here; fields are {', '.join(sorted(OVERRIDES))}, and "
-                                    f"cards.<rank or card>.<field> for the fields "
-                                    f"{', '.join(sorted(CARD_OVERRIDES))}")
-            top = CARD_OVERRIDES[card[1]] if card else OVERRIDES[key]
-            if top is not None and type(value) is int and value > top:  # the tighter bound first
-                raise ProtocolError(ErrorCode.BAD_REQUEST, f"preset {req.rules!r} with overrides: "
-                                    f"key {key!r} has bad value {value!r}; allowed on this "
-                                    f"server: at most {top}")
-            overrides[key] = value
-        if req.target is not None:
-            overrides["target"] = req.target
-        if req.rounds is not None:
-            overrides["rounds"] = req.rounds
+        if isinstance(req.rules, str):
+            preset = req.rules
+            overrides = self._overrides(req)
+        else:  # a rules object: checked as a rules file is (server/house.py)
+            if req.overrides:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, "'overrides' goes with a preset name; "
+                                    "with a rules object, put the fields in the object")
+            house = dict(req.rules)
+            if req.target is not None:
+                house["target"] = req.target
+            if req.rounds is not None:
+                house["rounds"] = req.rounds
+            parent = house.get("extends")
+            preset = parent if isinstance(parent, str) and parent in presets else "custom"
         try:
-            rules = load_rules(req.rules, overrides)
+            rules = table_rules_of(preset, overrides, house)
             players = rules.default_players if req.players is None else req.players
             rules.check_players(players)
         except RulesError as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
-        self._check_bounded(req.rules, rules.target, rules.rounds)
+        self._check_bounded(preset if house is None else "inline rules", rules.target,
+                            rules.rounds)
         seats = [SeatData(i) for i in range(players)]
         for key, spec in req.bots.items():
             seat = int(key) if key.isascii() and key.isdecimal() and key == str(int(key)) else -1
@@ -636,14 +645,15 @@ class Hub:
         code = secrets.token_urlsafe(9)
         while code in self.rooms:  # pragma: no cover - 72 random bits
             code = secrets.token_urlsafe(9)
-        data = TableData(code=code, rules=req.rules, overrides=overrides, players=players,
+        data = TableData(code=code, rules=preset, overrides=overrides, house=house, players=players,
                          seed=secrets.randbits(63) if req.seed is None else req.seed,
                          dealer=players - 1,  # seat 0 plays first
                          status="waiting", host_hash=hash_token(host_token), seats=seats,
                          title=req.title, public=req.public, turn_timer=req.turn_timer,
                          creator=address)
         room = await self._open(data)
-        answer.update(code=code, invite=f"/t/{code}", table=room.info())
+        answer.update(code=code, invite=f"/t/{code}", host_link=f"/t/{code}#host={host_token}",
+                      table=room.info())
         return answer
 
     def runs(self, code: str) -> bool:
@@ -780,8 +790,10 @@ class Elsewhere:
     def __init__(self, data: TableData) -> None:
         self.data = data
         self.code = data.code
+        self.preset = data.rules
         self.overrides = data.overrides
-        self.rules = load_rules(data.rules, data.overrides)
+        self.house = data.house
+        self.rules = table_rules_of(data.rules, data.overrides, data.house)
 
     def info(self) -> dict[str, Any]:
         """As :meth:`Room.info` (nobody shown connected: its connections are elsewhere)."""
@@ -801,8 +813,9 @@ def _kept(code: str) -> str:
 def _record(data: TableData) -> dict[str, Any]:
     """The ``eights-record/1`` of a stored table, replayed."""
     seats = [{"name": s.name, "player": s.bot or "human"} for s in data.seats]
-    return record_of(replay_table(data), meta={"table": data.code, "title": data.title,
-                                               "seats": seats}).to_json()
+    meta = {"table": data.code, "title": data.title, "seats": seats}
+    meta.update((k, data.meta[k]) for k in ("hints", "undos") if data.meta.get(k))
+    return record_of(replay_table(data), meta=meta).to_json()
 
 
 def _same(room: Room, data: TableData) -> bool:
@@ -820,17 +833,22 @@ def _listed(data: TableData) -> dict[str, Any]:
               "kind": "bot" if x.bot else "person" if x.token_hash else "free", "bot": x.bot,
               "connected": False} for x in data.seats]
     return {"code": data.code, "title": data.title, "rules": data.rules,
-            "rules_title": _rules_title(data.rules, json.dumps(data.overrides, sort_keys=True)),
-            "overrides": data.overrides, "players": data.players, "status": data.status,
-            "round": data.round, "version": (data.turn_version or 0) + data.round - 1,
+            "rules_title": _rules_title(data.rules, json.dumps(data.overrides, sort_keys=True),
+                                        json.dumps(data.house, sort_keys=True)),
+            "overrides": data.overrides,
+            "house_rules": data.house is not None or bool(data.overrides),
+            "practice": [x.bot is None and x.token_hash is not None for x in data.seats].count(True)
+            == 1 and all(x.bot or x.token_hash for x in data.seats),
+            "players": data.players, "status": data.status,
+            "round": data.round, "version": (data.turn_version or 0) + data.round - 1 + undo_steps(data.meta),
             "public": data.public, "turn_timer": data.turn_timer, "seats": seats,
             "spectators": 0, "rematch": None}
 
 
 @functools.lru_cache(maxsize=256)
-def _rules_title(preset: str, overrides: str) -> str:
+def _rules_title(preset: str, overrides: str, house: str) -> str:
     try:
-        return load_rules(preset, json.loads(overrides)).title
+        return table_rules_of(preset, json.loads(overrides), json.loads(house)).title
     except (EightsError, ValueError):
         return preset
 

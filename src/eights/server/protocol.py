@@ -5,7 +5,7 @@ carries ``seq``, a number the client increases with each message it sends
 on that connection (a message whose ``seq`` is not above the last one is a
 stale or replayed message and is refused). The server answers with the
 events built by :func:`event`: ``welcome``, ``table``, ``state``, ``error``,
-``rematch`` and ``pong``.
+``rematch``, ``hint`` (practice) and ``pong``.
 
 HTTP requests (create a table, join a seat) are validated by the models at
 the end of this module.
@@ -18,7 +18,7 @@ Ping(seq=1, type='ping')
 ...     print(exc.code.value, exc.message.split("; ")[0])
 ...     print(exc.message.split("; ")[1])
 unknown_type unknown message type 'dance'
-types are action, close, hello, next_round, ping, rematch, seat_bot, start
+types are action, close, hello, hint, next_round, ping, rematch, seat_bot, start, undo
 """
 
 from __future__ import annotations
@@ -44,14 +44,17 @@ __all__ = [
     "CreateTable",
     "ErrorCode",
     "Hello",
+    "Hint",
     "JoinTable",
     "NextRound",
     "Ping",
     "Play",
     "ProtocolError",
     "Rematch",
+    "RulesCheck",
     "SeatBot",
     "Start",
+    "Undo",
     "error_event",
     "event",
     "parse_message",
@@ -190,16 +193,35 @@ class Rematch(_Message):
     token: Token
 
 
+class Hint(_Message):
+    """Practice (one person and bots): the search's hint for the person's decision now. The
+    answer is a ``hint`` event to this connection alone."""
+
+    type: Literal["hint"] = "hint"
+    token: Token
+    version: Count
+
+
+class Undo(_Message):
+    """Practice (one person and bots): take back the person's last decision of this round,
+    and every move after it."""
+
+    type: Literal["undo"] = "undo"
+    token: Token
+    version: Count
+
+
 class Ping(_Message):
     type: Literal["ping"] = "ping"
 
 
-ClientMessage = Annotated[Hello | Play | NextRound | Start | SeatBot | Close | Rematch | Ping,
+ClientMessage = Annotated[Hello | Play | NextRound | Start | SeatBot | Close | Rematch | Hint
+                          | Undo | Ping,
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 _MODELS: dict[str, type[_Message]] = {
-    "action": Play, "close": Close, "hello": Hello, "next_round": NextRound, "ping": Ping,
-    "rematch": Rematch, "seat_bot": SeatBot, "start": Start,
+    "action": Play, "close": Close, "hello": Hello, "hint": Hint, "next_round": NextRound,
+    "ping": Ping, "rematch": Rematch, "seat_bot": SeatBot, "start": Start, "undo": Undo,
 }
 TYPES = tuple(sorted(_MODELS))
 _COUNTS = frozenset({"seq", "version", "seat", "seed"})
@@ -294,8 +316,10 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
-    rules: Annotated[str, Field(min_length=1, max_length=40)] = "classic"
-    """A preset name (files are not read by the server)."""
+    rules: Annotated[str, Field(min_length=1, max_length=40)] | dict[str, Any] = "classic"
+    """A preset name, or a rules object: the keys of a rules file (``extends`` a preset, and
+    any field, card tables and lists included), checked as a file is
+    (:mod:`eights.server.house`). Files are never read by the server."""
     players: Annotated[int, Field(strict=True)] | None = None
     """Within the preset's range of players (its default when left out)."""
     bots: dict[Annotated[str, Field(max_length=3)], BotSpec] = Field(default_factory=dict)
@@ -330,6 +354,20 @@ class CreateTable(BaseModel):
                 raise ValueError(f"the value of {key[:40]!r} must be true or false, a whole "
                                  "number, or a string of at most 40 printable characters")
         return value
+
+
+class RulesCheck(BaseModel):
+    """``POST /api/rules/check``: a rules object, or a rules file's text, to check as a
+    rules file is (the New table form, as it is filled in)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    rules: dict[str, Any] | None = None
+    toml: Annotated[str, Field(max_length=16 * 1024)] | None = None
+    """A house-rules file's text (read as TOML, then checked as the object is)."""
+    players: Annotated[int, Field(strict=True, ge=2, le=20)] | None = None
+    """The table's player count, checked against the rules (default: theirs)."""
+    lang: Literal["en", "fr"] = "en"
 
 
 class JoinTable(BaseModel):

@@ -308,4 +308,5 @@ def add_review_routes(app: FastAPI, reviewer: Reviewer) -> None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, describe_errors(
                 errors, list(ReviewRequest.model_fields))) from None
         room = await hub.get(code, keep=False)
-        return await reviewer.review(room, body)
+        answer = await reviewer.review(room, body)
+        return {**answer, "practice": room.practice_of(body.round)}  # hints, undos (room.py)

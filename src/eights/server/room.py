@@ -13,6 +13,24 @@ whose answer was lost (the connection broke during ``COMMIT``) is looked up
 before anything else changes the table: found, it is applied and sent; not
 found, the table is unchanged. Meanwhile :attr:`Room.stalled` says so, and
 ``/api/health`` reports the server degraded.
+
+**Practice** (a table of one person and bots only, :attr:`Room.practice`) adds two
+requests, refused at any other table. A **hint** is checked under the lock (the person's
+turn, the current version), noted in the table's ``meta.hints`` (committed first, as
+every change), then thought in the bots' pool with the lock released (the search reads
+the seat's observation only) and sent to the asking connection alone; a change of the
+table meanwhile makes it stale, and it is dropped. An **undo** takes back the person's
+last decision of the round in play and every move after it: checked (the person's turn
+or a bot's, the round not over, a decision of theirs in it), committed (the actions from
+that decision on are deleted and ``meta.undos`` says what they were, in one
+transaction), then applied (the game is replayed to the decision, off the event loop),
+and every connection gets ``welcome`` again (the log rewritten) and the state. The
+record stays replayable: the stored actions are the match as played since, and the
+deal's order is the seed's, so the stock is the same cards in the same order after an
+undo (the person saw a card they drew and took back: that is why undo is practice
+only, and is written in the record). The version never goes back: an undo is one step
+(:attr:`Room.version` counts the actions taken back too), so the bots' choices after an
+undo come from new seeds (``seed/bots/version``) and may differ from the first time.
 """
 
 from __future__ import annotations
@@ -37,21 +55,24 @@ from eights.engine.errors import NotationError
 from eights.engine.game import Game, Step
 from eights.engine.observation import Observation
 from eights.engine.record import record_of, replay
-from eights.engine.rules import load_rules
 from eights.i18n import translator
 from eights.i18n.text import describe_move
+from eights.server.house import table_rules_of
 from eights.server.limits import Limits, TokenBucket
+from eights.server.practice import HINT_WAIT, hint_words
 from eights.server.protocol import (
     ClientMessage,
     Close,
     ErrorCode,
     Hello,
+    Hint,
     NextRound,
     Play,
     ProtocolError,
     Rematch,
     SeatBot,
     Start,
+    Undo,
     error_event,
     event,
 )
@@ -68,7 +89,7 @@ from eights.server.store import (
 from eights.server.thinking import BOTS, INLINE_BOTS, Thinker, check_bot, seated_bot
 
 __all__ = ["BOTS", "Connection", "Room", "bot_name", "check_bot", "event_bytes", "hash_token",
-           "new_token", "replay_table"]
+           "new_token", "replay_table", "undo_steps"]
 
 log = logging.getLogger("eights.server")
 
@@ -119,10 +140,15 @@ def bot_name(taken: Iterable[str | None]) -> str:
     return f"Bot {k}"
 
 
+def undo_steps(meta: dict[str, Any]) -> int:
+    """The steps a table's undos count in its version: the actions each took back, and one."""
+    return sum(len(u.get("actions", ())) + 1 for u in meta.get("undos", ()) if isinstance(u, dict))
+
+
 def replay_table(data: TableData) -> Game:
     """The game of a stored table: its actions replayed from the deal."""
-    game = Game(load_rules(data.rules, data.overrides), data.players, seed=data.seed,
-                dealer=data.dealer)
+    game = Game(table_rules_of(data.rules, data.overrides, data.house), data.players,
+                seed=data.seed, dealer=data.dealer)
     for action in data.actions:
         while game.round < action.round:
             game.next_round()
@@ -232,6 +258,10 @@ class Room:
         self.title = data.title
         self.preset = data.rules
         self.overrides = dict(data.overrides)
+        self.house = None if data.house is None else dict(data.house)
+        """The rules object the table was made with, if any (server/house.py)."""
+        self.meta = dict(data.meta)
+        """What the record's ``meta`` says besides the seats: ``hints`` and ``undos``."""
         self.seed = data.seed
         self.dealer = data.dealer
         self.public = data.public
@@ -281,6 +311,8 @@ class Room:
         self.on_lost: Callable[[Room], None] | None = None
         """Told when the database shows that another process changed the table meanwhile
         (a seat sold, an action stored at the same number): this copy is stale."""
+        self._hinting: asyncio.Task[None] | None = None
+        """The practice hint being thought (one at a time a table)."""
 
     # ------------------------------------------------------------------ state
 
@@ -290,8 +322,15 @@ class Room:
 
     @property
     def version(self) -> int:
-        """Steps of the game so far: actions applied and rounds dealt after the first."""
-        return self.actions + self.game.round - 1
+        """Steps of the game so far: actions applied and rounds dealt after the first, and
+        for each undo the actions it took back and one more (so it never goes back)."""
+        return self.actions + self.game.round - 1 + undo_steps(self.meta)
+
+    @property
+    def practice(self) -> bool:
+        """One person and bots only: hint and undo are offered (never with two people)."""
+        kinds = [s.kind for s in self.seats]
+        return kinds.count("person") == 1 and kinds.count("bot") == len(kinds) - 1
 
     @property
     def open(self) -> bool:
@@ -317,6 +356,8 @@ class Room:
             "rules": self.preset,
             "rules_title": self.rules.title,
             "overrides": self.overrides,
+            "house_rules": self.house is not None or bool(self.overrides),
+            "practice": self.practice,
             "players": self.n,
             "status": self.status,
             "round": self.game.round,
@@ -577,13 +618,17 @@ class Room:
                     await self._close(msg)
                 elif isinstance(msg, Rematch):
                     await self._rematch(conn, msg)
+                elif isinstance(msg, Hint):
+                    await self._hint(conn, msg)
+                elif isinstance(msg, Undo):
+                    await self._undo(conn, msg)
             except NotLeased:  # a write found the lease gone: nothing was stored, nor said
                 raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING) from None
             finally:
                 if self._unsure is not None:  # a commit got no answer: the retry task asks
                     self._schedule()
 
-    def _stale(self, conn: Connection, msg: Play | NextRound) -> bool:
+    def _stale(self, conn: Connection, msg: Play | NextRound | Hint | Undo) -> bool:
         """An action made on an older state: say so and send the current state."""
         if msg.version == self.version:
             return False
@@ -728,7 +773,7 @@ class Room:
         host = new_token()
         code = secrets.token_urlsafe(9)
         data = TableData(code=code, rules=self.preset, overrides=dict(self.overrides),
-                         players=self.n, seed=secrets.randbits(63), dealer=self.n - 1,
+                         house=self.house, players=self.n, seed=secrets.randbits(63), dealer=self.n - 1,
                          status="waiting", host_hash=hash_token(host), seats=seats,
                          title=self.title, public=self.public, turn_timer=self.turn_timer)
         room = await self.spawn(data, conn.address)
@@ -742,6 +787,133 @@ class Room:
                 fields["host_token"] = host
             other.send(event("rematch", **fields))
         self._broadcast_table()
+
+    # ------------------------------------------------------------------ practice
+
+    def _practice_seat(self, conn: Connection, token: str, doing: str) -> int:
+        """The person's seat at a practice table, for a hint or an undo (else refused)."""
+        self._check_status("playing", doing=doing)
+        if not self.practice:
+            people = sum(1 for s in self.seats if s.kind == "person")
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"cannot {doing}: hint and undo are for "
+                                f"practice, a table of one person and bots; this table has "
+                                f"{people} people")
+        seat = conn.seat
+        if seat is None or not _matches(token, self.seats[seat].token_hash):
+            raise ProtocolError(ErrorCode.BAD_TOKEN, f"cannot {doing}: only the person "
+                                "playing this table can, with their seat token")
+        return seat
+
+    def practice_of(self, round_no: int) -> dict[str, Any]:
+        """The hints asked and the moves taken back in round ``round_no`` (for its review):
+        ``{"hints": [turn, …], "undos": [{"turn", "actions"}, …]}``, a turn counting the
+        round's actions before the decision."""
+        def here(items: Any) -> list[dict[str, Any]]:
+            return [x for x in items or () if isinstance(x, dict) and x.get("round") == round_no]
+        return {"hints": [h["turn"] for h in here(self.meta.get("hints"))],
+                "undos": [{"turn": u["turn"], "actions": u["actions"]}
+                          for u in here(self.meta.get("undos"))]}
+
+    async def _hint(self, conn: Connection, msg: Hint) -> None:
+        """Under the lock: check, note the hint in ``meta.hints`` (committed), then think it
+        in the pool with the lock released (:meth:`_send_hint`)."""
+        seat = self._practice_seat(conn, msg.token, doing="ask for a hint")
+        if self._stale(conn, msg):
+            return
+        game = self.game
+        if game.over or game.to_play != seat:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "a hint is for your own decision: ask "
+                                "on your turn")
+        if self._hinting is not None and not self._hinting.done():
+            raise ProtocolError(ErrorCode.TOO_MANY, "a hint is being thought already; it comes "
+                                "in a moment")
+        here = {"round": game.round, "turn": len(game.history)}
+        hints = [h for h in self.meta.get("hints", []) if isinstance(h, dict)]
+        if here not in hints:
+            meta = {**self.meta, "hints": [*hints, here]}
+            await self.writer.run(Store.set_table(self.code, meta=meta))
+            self.meta = meta
+        view = game.observe(seat)
+        self._hinting = asyncio.create_task(self._send_hint(conn, msg.seq, view, self.version),
+                                            name=f"table {self.code} hint")
+
+    async def _send_hint(self, conn: Connection, seq: int, view: Observation,
+                         version: int) -> None:
+        """Think the hint (the pool, :data:`HINT_WAIT` seconds at most) and send it to
+        ``conn``, unless the table moved on meanwhile."""
+        try:
+            values = await self.thinker.hint(view, HINT_WAIT)
+        except TimeoutError:
+            conn.send(error_event(ErrorCode.UNAVAILABLE, "the hint took too long: the server "
+                                  "is busy; ask again in a moment", seq))
+            return
+        except Exception:
+            log.exception("table %s: a hint failed", self.code)
+            conn.send(error_event(ErrorCode.INTERNAL, "the hint failed; ask again", seq))
+            return
+        if self.version != version:
+            return  # a move was made meanwhile: the hint is about a decision gone
+        conn.send(event("hint", seq=seq, version=version,
+                        **hint_words(values, translator(conn.lang))))
+
+    async def _undo(self, conn: Connection, msg: Undo) -> None:
+        """Take back the person's last decision of this round and every move after it
+        (the order of changes: the module's text)."""
+        seat = self._practice_seat(conn, msg.token, doing="undo")
+        if self._stale(conn, msg):
+            return
+        game = self.game
+        if game.over:
+            raise ProtocolError(ErrorCode.WRONG_STATUS, f"round {game.round} is over: a round "
+                                "that has ended is not taken back")
+        history = game.observe(seat).history
+        mine = [i for i, (who, _action) in enumerate(history) if who == seat]
+        if not mine:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"nothing to take back: you have made no "
+                                f"move in round {game.round} yet")
+        turn = mine[-1]
+        taken = [str(action) for _who, action in history[turn:]]
+        first = self.actions - len(taken) + 1
+        undos = [u for u in self.meta.get("undos", []) if isinstance(u, dict)]
+        meta = {**self.meta, "undos": [*undos, {"round": game.round, "turn": turn,
+                                                 "actions": taken}]}
+        before = await asyncio.to_thread(self._replayed, first - 1)  # off the event loop
+        try:
+            await self.writer.run(Store.take_back(self.code, first, meta))
+        except NotLeased:
+            raise ProtocolError(ErrorCode.UNAVAILABLE, _REGAINING) from None
+        except Exception:
+            # Stored or not, nobody can tell here: the table is read again from the database,
+            # the authority (the hub reloads it at the next request; the browser reconnects).
+            log.exception("table %s: storing an undo failed; the table is read again", self.code)
+            self._lost()
+            raise ProtocolError(ErrorCode.UNAVAILABLE, MOVED) from None
+        self.game, self.actions, self.meta = before, first - 1, meta
+        self._logs.clear()
+        self._schedule()
+        langs = {c.lang for c in self.conns}
+        self._logs.update(await asyncio.to_thread(lambda: {lang: self._narrate(lang)
+                                                           for lang in langs}))
+        for other in self.conns:
+            if other.joined:
+                lines = self.log_lines(other.lang)
+                shown = lines[-self.limits.welcome_log:] if self.limits.welcome_log > 0 else []
+                other.send(event("welcome", seat=other.seat, table=self.info(), log=shown,
+                                 log_skipped=len(lines) - len(shown)))
+                other.send(self.state_event(other.seat, other.lang))
+
+    def _replayed(self, actions: int) -> Game:
+        """The game after its first ``actions`` actions (the deal's order is the seed's)."""
+        record = record_of(self.game)
+        game = Game(self.rules, self.n, seed=self.seed, dealer=self.dealer)
+        left = actions
+        for r, played in enumerate(record.rounds):
+            if r:
+                game.next_round()
+            for action in played.actions[:left]:
+                game.apply(action)
+            left -= min(left, len(played.actions))
+        return game
 
     # ------------------------------------------------------------------ changing the game
 

@@ -39,6 +39,7 @@ from sqlalchemy import (
     Text,
     case,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -109,6 +110,12 @@ class TableRow(Base):
     """A preset name."""
     overrides: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     """Rules fields changed from the preset (dotted keys, TOML-like values)."""
+    house: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """The rules object the table was made with (the keys of a rules file), if any: then
+    ``rules`` is the preset it extends (``custom`` for none) and ``overrides`` is empty."""
+    meta: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """What the record's ``meta`` says besides the seats: a practice table's ``hints`` and
+    ``undos`` (server/room.py)."""
     players: Mapped[int] = mapped_column(Integer)
     seed: Mapped[int] = mapped_column(BigInteger)
     dealer: Mapped[int] = mapped_column(Integer)
@@ -202,6 +209,10 @@ class TableData:
     turn_version: int | None = None
     creator: str | None = None
     """The client address that created the table."""
+    house: dict[str, Any] | None = None
+    """The rules object the table was made with, if any (:attr:`TableRow.house`)."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """A practice table's ``hints`` and ``undos`` (:attr:`TableRow.meta`)."""
 
 
 # --------------------------------------------------------------------------- engine
@@ -510,7 +521,8 @@ class Store:
                                    .order_by(SeatRow.table_code, SeatRow.seat)):
                     seats[x.table_code].append(SeatData(x.seat, x.name, x.bot, x.token_hash))
             return [TableData(code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
-                              players=row.players, seed=0, dealer=row.dealer, status=row.status,
+                              house=row.house, meta=dict(row.meta or {}), players=row.players,
+                              seed=0, dealer=row.dealer, status=row.status,
                               host_hash="", seats=seats[row.code], title=row.title,
                               public=row.public, turn_timer=row.turn_timer, round=row.round,
                               turn_version=actions or 0)
@@ -529,7 +541,8 @@ class Store:
                      for x in s.scalars(select(SeatRow).where(SeatRow.table_code == code)
                                         .order_by(SeatRow.seat))]
             return TableData(code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
-                             players=row.players, seed=0, dealer=row.dealer, status=row.status,
+                             house=row.house, meta=dict(row.meta or {}), players=row.players,
+                             seed=0, dealer=row.dealer, status=row.status,
                              host_hash="", seats=seats, title=row.title, public=row.public,
                              turn_timer=row.turn_timer, round=row.round,
                              turn_version=actions or 0)
@@ -542,7 +555,8 @@ class Store:
                             .order_by(ActionRow.seq)).all()
         return TableData(
             code=row.code, rules=row.rules, overrides=dict(row.overrides or {}),
-            players=row.players, seed=row.seed, dealer=row.dealer, status=row.status,
+            house=row.house, meta=dict(row.meta or {}), players=row.players, seed=row.seed,
+            dealer=row.dealer, status=row.status,
             host_hash=row.host_hash, title=row.title, public=row.public,
             turn_timer=row.turn_timer, round=row.round, turn_deadline=_aware(row.turn_deadline),
             turn_version=row.turn_version, creator=row.creator,
@@ -583,7 +597,8 @@ class Store:
                     raise TooMany(f"at most {per_creator} open tables from one address; close "
                                   "one first")
             s.add(TableRow(code=data.code, title=data.title, rules=data.rules,
-                           overrides=data.overrides, players=data.players, seed=data.seed,
+                           overrides=data.overrides, house=data.house, meta=data.meta or None,
+                           players=data.players, seed=data.seed,
                            dealer=data.dealer, status=data.status, round=data.round,
                            public=data.public, turn_timer=data.turn_timer,
                            host_hash=data.host_hash, creator=data.creator))
@@ -615,11 +630,23 @@ class Store:
 
     @staticmethod
     def set_table(code: str, **values: Any) -> TableWrite:
-        """Change ``status``, ``round``, or the turn timer's ``turn_deadline`` and
-        ``turn_version``."""
+        """Change ``status``, ``round``, the turn timer's ``turn_deadline`` and
+        ``turn_version``, or ``meta``."""
         def op(s: Session) -> None:
             s.connection().execute(update(TableRow).where(TableRow.code == code)
                                    .values(updated_at=_now(), **values))
+        return TableWrite(code, op)
+
+    @staticmethod
+    def take_back(code: str, seq: int, meta: dict[str, Any]) -> TableWrite:
+        """Undo at a practice table: delete the actions from number ``seq`` on and store the
+        table's new ``meta`` (which says what was taken back), in one transaction."""
+        def op(s: Session) -> None:
+            connection = s.connection()
+            connection.execute(delete(ActionRow).where(ActionRow.table_code == code,
+                                                       ActionRow.seq >= seq))
+            connection.execute(update(TableRow).where(TableRow.code == code)
+                               .values(updated_at=_now(), meta=meta))
         return TableWrite(code, op)
 
     @staticmethod

@@ -45,6 +45,7 @@ from eights.bots.worlds import INFERENCES
 from eights.engine.actions import Action
 from eights.engine.observation import Observation
 from eights.engine.rules import Rules
+from eights.i18n.advice import HintLine
 from eights.server.protocol import ErrorCode, ProtocolError
 
 __all__ = ["BOTS", "CLIENT_OPTIONS", "CLIENT_WORDS", "INLINE_BOTS", "Pool", "Thinker",
@@ -327,6 +328,9 @@ class Thinker:
         self._executor: concurrent.futures.Executor | None = None
         self.moves: Counter[Outcome] = Counter()
         """Bot moves since the server started, by :data:`Outcome` (``/api/health``)."""
+        self.hint_worlds: int | None = None
+        """Worlds a practice hint plays (``None``: the terminal's, the ``fast`` quality;
+        tests take fewer)."""
 
     def played(self, outcome: Outcome) -> None:
         """Count one bot move made this way."""
@@ -364,6 +368,26 @@ class Thinker:
         if action is None:  # begun past its deadline: the wait ran out meanwhile
             raise TimeoutError
         return action
+
+    async def hint(self, view: Observation, wait: float) -> list[HintLine]:
+        """Practice: the search's hint for the decision ``view`` is at (the legal actions in
+        lines with their chance of winning the round, the best first: :func:`eights.server.
+        practice.hint_values`), thought in this pool; :class:`TimeoutError` after ``wait``
+        seconds."""
+        from eights.server.practice import hint_values
+
+        executor = self._start()
+        try:
+            future = executor.submit(hint_values, view, 0, self.hint_worlds,
+                                     time.monotonic() + wait)
+            values = await asyncio.wait_for(asyncio.wrap_future(future), wait)
+        except BrokenExecutor:
+            if self._executor is executor:
+                self.close()
+            raise
+        if values is None:
+            raise TimeoutError
+        return values
 
     def close(self) -> None:
         """Drop the queued moves and let the workers go (a move under way ends by its budget)."""

@@ -14,22 +14,37 @@ placeholders left in (``{name}``) for the page to fill:
 
 from __future__ import annotations
 
+import asyncio
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from eights.engine.cards import Rank
+from eights.engine.errors import RulesError
 from eights.engine.rules import MultiPlay, Rules, Scoring, load_rules, preset_names
 from eights.i18n import LANGUAGES, translator
 from eights.i18n.explain import card_effects, describe, match_goal
 from eights.i18n.text import BOT_LEVELS, level_words
-from eights.server.protocol import ErrorCode, ProtocolError
+from eights.server.house import (
+    change_words,
+    error_field,
+    form_schema,
+    house_object,
+    house_rules,
+    house_toml,
+    rank_words,
+    read_toml,
+    rules_words,
+)
+from eights.server.limits import TokenBucket
+from eights.server.protocol import ErrorCode, ProtocolError, RulesCheck
+from eights.server.thinking import BOTS, table_fits
 
-__all__ = ["MESSAGES", "PLURALS", "STATIC", "add_web_routes", "table_rules", "ui_catalog"]
+__all__ = ["LEVELS", "MESSAGES", "PLURALS", "STATIC", "add_web_routes", "table_rules", "ui_catalog"]
 
 STATIC = Path(str(resources.files("eights") / "server" / "static"))
 """The page's files."""
@@ -92,7 +107,8 @@ MESSAGES: tuple[str, ...] = (
     _("Take the top card of the stock?"), _("You must play again."),
     _("Announce your last card with this play, or pay the penalty."),
     _("Name the suit to follow"), _("You play {card}: name the suit to follow."),
-    _("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces."),
+    _("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes{more}."),
+    _(", t takes"), _(", a announces"),
     _("Dealt: round {n}."), _("turn timer: {s} s"),
     # the family: plays of several cards, a starter's suit, skips passed on, players out
     _("Play {cards}"), _("{card}, on top"), _("Marked: {cards}. Mark more of the same rank, or play them."),
@@ -127,7 +143,7 @@ MESSAGES: tuple[str, ...] = (
     _("take a card"), _("{card}, naming {suit}"), _("{play} and announce the last card"),
     # bots as the terminal names them, their levels; keys where several cards go down at once
     _("Bot {n}"), _("very hard"), _("trained"), _("very hard, learned"),
-    _("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, a announces."),
+    _("Keys: ←/→ choose a card, Enter plays it, d draws, p passes{more}."),
     _("{card} cannot go down with another card now."),
     # a rematch at the end of a match
     _("Rematch"), _("Go to the rematch"), _("Watch the rematch"),
@@ -140,6 +156,29 @@ MESSAGES: tuple[str, ...] = (
     _("Only the players of this table can review their play."), _("Download the record"),
     _("Back to the table"), _("Every round of the match and its review"),
     _("{name}: {count}"),  # the card counts of a reviewed position
+    # house rules in the New table form (house.js), the lobby's badge
+    _("House rules"), _("Loading…"), _("These rules cannot be played: see {field}."),
+    _("No change: the preset as it is."),
+    _("Every rule of the table, starting from the preset’s. The rules in words follow your "
+      "changes."),
+    _("Changed from the preset"), _("The rules in words"), _("Saved house rules"),
+    _("Saved house rules…"), _("Name"), _("Name of these house rules"), _("Save"),
+    _("Saved as {name}."), _("Forget"), _("Load a TOML file"), _("House rules as TOML"),
+    _("Read this TOML"), _("Copy as TOML"),
+    _("Copied: save it as house.toml and play it with: eights play -r house.toml"),
+    _("Copy a link"), _("Link copied: it opens this form with these house rules."),
+    _("Back to the preset"), _("Link to these house rules"), _("Which cards"),
+    _("One card’s own table"), _("fewest"), _("most"), _("{list} or {last}"),
+    _("No effect: it matches by suit or rank."),
+    # the table: settings, practice, the rules as a file, the host of an API table
+    _("Settings"), _("Sound"), _("Large four-colour cards"), _("Hint"), _("Undo"),
+    _("Looking for a hint…"), _("hint asked"), _("These rules as a file"),
+    _("Save it as house.toml and play it in the terminal: eights play -r house.toml"),
+    _("Whoever made this table holds its host token. Made through the API? Open {link} with "
+      "the host token in place of TOKEN to start it from this page (the answer’s host_link), "
+      "or send start with it on the table’s WebSocket."),
+    _("{cards} go down together only with {card} on top: mark it last."),
+    _("You took back {move}."),
 )
 """Every message id the page shows (the page falls back to the id itself)."""
 
@@ -156,6 +195,10 @@ PLURALS: tuple[tuple[str, str], ...] = (
     plural("Match: the first to win {n} round", "Match: the first to win {n} rounds"),
     plural("{k}, {n} free seat", "{k}, {n} free seats"),
     plural("{n} move", "{n} moves"),
+    plural("{n} change", "{n} changes"),
+    plural("You asked for {n} hint this round.", "You asked for {n} hints this round."),
+    plural("You took back {move} and {n} move after it.",
+           "You took back {move} and {n} moves after it."),
 )
 """Plural message ids: the page picks a form with the language's rule."""
 
@@ -203,6 +246,8 @@ def table_rules(rules: Rules, lang: str) -> dict[str, Any]:
         "multi_play": rules.multi_play is not MultiPlay.NONE,  # SW3
         "play_on": rules.play_on,  # TS11
         "call_out": rules.call_out,  # MM9, TS10
+        "take": rules.replace_after_play,  # LH5: the key t
+        "announce": rules.announce_last_card or rules.call_out,  # HA13, MM9: the key a
         "blocked_scoring": rules.blocked_scoring.value,
         "points": {rank.letter: rules.points[rank] for rank in Rank},
         "reverse": any(rules.card(rank).reverse for rank in rules.cards),
@@ -210,6 +255,39 @@ def table_rules(rules: Rules, lang: str) -> dict[str, Any]:
         "target": rules.target,
         "rounds": rules.rounds,
     }
+
+
+CHECKS_PER_SECOND = 10.0
+CHECK_BURST = 40
+"""Rules checks an address may ask for (the form asks once per change; one takes about
+20 ms of a thread)."""
+
+LEVELS = tuple(level for level in BOT_LEVELS if level.split(":")[0] in BOTS)
+"""The bots' levels the new-table form offers (as the terminal's new-match screen does)."""
+
+
+def check_rules(body: RulesCheck) -> dict[str, Any]:
+    """``POST /api/rules/check`` (off the event loop: the learned levels read their model)."""
+    if (body.rules is None) == (body.toml is None):
+        raise ProtocolError(ErrorCode.BAD_REQUEST, "send 'rules' (a rules object) or 'toml' (a "
+                            "rules file's text), one of them")
+    try:
+        house = read_toml(body.toml) if body.toml is not None else dict(body.rules or {})
+        rules = house_rules(house)
+        players = rules.default_players if body.players is None else body.players
+        rules.check_players(players)
+    except RulesError as exc:
+        message = str(exc)
+        return {"ok": False, "error": message, "field": error_field(message)}
+    return {"ok": True, "rules": house, "title": rules.title, "words": rules_words(rules, body.lang),
+            "ranks": rank_words(rules, body.lang),
+            "changes": change_words(house, body.lang), "toml": house_toml(house),
+            "players": list(rules.players), "default_players": rules.default_players,
+            "target": rules.target, "rounds": rules.rounds, "bot_players": table_fits(rules, LEVELS)}
+
+
+TITLED = _("{title} with house rules")
+"""The title of a table's rules where its house rules give none (not "Custom rules")."""
 
 
 def _language(lang: str) -> str:
@@ -243,9 +321,44 @@ def add_web_routes(app: FastAPI) -> None:
 
     @app.get("/api/tables/{code}/rules")
     async def rules(code: str, lang: str = "en") -> dict[str, Any]:
-        """The table's rules (preset and overrides) in words, ``?lang=en`` or ``fr``."""
+        """The table's rules in words, ``?lang=en`` or ``fr`` (``words``: as ``eights rules
+        show`` says them), its ``overrides``, and its rules as a house-rules file: ``house``
+        (the object, ``null`` for a preset as it is), ``toml`` (its text, for ``eights play
+        -r``) and ``changes`` (what it changes from its preset, in words)."""
         _language(lang)
         room = await app.state.hub.look(code)
         answer = table_rules(room.rules, lang)
         answer["overrides"] = room.overrides
+        house = house_object(room.preset, room.overrides, room.house)
+        if house is not None and "title" not in house:  # not "Custom rules": its preset's, changed
+            tr = translator(lang)
+            answer["title"] = tr("{title} with house rules", title=tr(load_rules(room.preset).title)
+                                 if room.preset in preset_names() else tr(room.rules.title))
+        answer.update(words=rules_words(room.rules, lang), house=house,
+                      toml=house_toml(house) if house is not None else None,
+                      changes=change_words(house, lang) if house is not None else [])
         return answer
+
+    @app.get("/api/rules/schema")
+    async def rules_form(lang: str = "en") -> dict[str, Any]:
+        """The house rules the New table form offers: every key of a rules file, grouped as
+        a player thinks of them, with words in ``lang``, and every preset's values."""
+        return form_schema(_language(lang))
+
+    checks: dict[str, TokenBucket] = {}
+
+    @app.post("/api/rules/check")
+    async def rules_check(body: RulesCheck, request: Request) -> dict[str, Any]:
+        """Check a rules object (or a rules file's ``toml`` text) as a rules file is: ``ok``
+        with the rules in ``words`` and the object; else ``ok: false`` with the rules' own
+        ``error`` and the ``field`` it is about."""
+        address = request.client.host if request.client is not None else "unknown"
+        bucket = checks.get(address)
+        if bucket is None:
+            if len(checks) > 10_000:
+                checks.clear()
+            bucket = checks[address] = TokenBucket(CHECKS_PER_SECOND, CHECK_BURST)
+        if not bucket.take():
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"at most {CHECKS_PER_SECOND:g} rules "
+                                "checks a second from one address; wait a moment")
+        return await asyncio.to_thread(check_rules, body)

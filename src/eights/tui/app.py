@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -69,6 +70,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -113,14 +115,27 @@ SHORT = 32
 TALL = 40
 """From this many lines on, the hand shows big cards."""
 NARROW = 100
-"""Below this many columns the keys of the bottom bar stand without gaps between them."""
-SPARE_KEYS = ("rules", "new", "undo")
-"""Buttons of the bottom bar left out, in this order, when the bar would not fit the width
-(their keys still work; ``?`` is told in the log at the start)."""
-HEADER_MARGIN = 16
-"""Columns of the header that its title cannot use (the icon on the left, the margins)."""
+"""Below this many columns the keys of the bottom bar are written key first, ``d Draw``
+(:func:`key_first`), without padding."""
+SPARE_KEYS = ("new", "undo", "rules")
+"""Buttons of the bottom bar left out, in this order, when the bar would still not fit the
+width (their keys still work); the help (``?``), which tells every key, goes last."""
+HEADER_MARGIN = 18
+"""Columns of the header that its title cannot use: the icon on the left (8) and the
+space of the clock on the right (10), Textual's ``HeaderIcon`` and ``HeaderClockSpace``."""
+KEY_LABEL = re.compile(r"(?P<words>.+) \((?P<key>[^()]+)\)")
+"""A key's label as the catalog writes it: ``Draw (d)``, « Piocher (d) »."""
 FLASH_SECONDS = 4.0
 """How long a message about a key that does not apply stays on the status line."""
+
+
+def key_first(label: str) -> Content:
+    """A key's label for a narrow bar: the key first, in the accent colour, then the words
+    (``d Draw`` for ``Draw (d)``); a label of another form stays as it is."""
+    found = KEY_LABEL.fullmatch(label)
+    if found is None:
+        return Content(label)
+    return Content.assemble((found["key"], "$accent"), " " + found["words"])
 
 
 def is_wild(card: Card, obs: Observation) -> bool:
@@ -138,11 +153,14 @@ def plays_of(legal: Sequence[Action], cards: Sequence[Card]) -> list[Action]:
 
 
 def default_selection(obs: Observation, current: int = -1) -> int:
-    """The card chosen at the start of a turn: never a wild card when another will do.
+    """The card chosen at the start of a turn: never a wild card when another will do,
+    and never a card that cannot be played when one can (the prompt says Enter plays it).
 
     The card just drawn when it can be played (and is not wild), else the card
     already chosen when it is playable and not wild, else the first playable
-    card that is not wild, else the first card that is not wild, else the first.
+    card that is not wild, else the first playable card (a wild one: Enter opens the
+    suit picker, and Escape there plays nothing), else the first card that is not
+    wild, else the first.
     """
     hand = obs.hand
     playable = {a.card for a in obs.legal if a.card is not None}
@@ -154,7 +172,7 @@ def default_selection(obs: Observation, current: int = -1) -> int:
         return hand.index(obs.drawn)
     if 0 <= current < len(hand) and good(current):
         return current
-    for test in (good, lambda i: not is_wild(hand[i], obs)):
+    for test in (good, lambda i: hand[i] in playable, lambda i: not is_wild(hand[i], obs)):
         first = next((i for i in range(len(hand)) if test(i)), None)
         if first is not None:
             return first
@@ -163,6 +181,10 @@ def default_selection(obs: Observation, current: int = -1) -> int:
 
 class ActionButton(Button, can_focus=False):
     """A compact button of the bottom bar (keys do the same; it never takes focus)."""
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """The label and its line-pad (Textual's Button counts a line-pad of 1 always)."""
+        return cell_len(str(self.label)) + 2 * self.styles.line_pad
 
 
 def speed_words(speed: str, _: Translator) -> str:
@@ -237,6 +259,8 @@ class TableScreen(Screen[None]):
         """Positions in the hand of the cards marked to go down together (SW3), in the
         order they were marked; cleared at each new decision."""
         self._flash_timer: Timer | None = None
+        self.labels: dict[str, str] = {}
+        """The label of each button of the bottom bar, by its id, as the catalog writes it."""
 
     @property
     def seat(self) -> int:
@@ -258,17 +282,16 @@ class TableScreen(Screen[None]):
         yield Static(id="prompt", markup=False)
         with Vertical(id="hand-box"):
             yield HandFan(self.tr, id="hand")
+        self.labels.update({
+            "mark": _("Mark (m)"), "draw": _("Draw (d)"), "pass": _("Pass (p)"),
+            "take": _("Take (t)"), "announce": _("Announce (a)"), "undo": _("Undo (u)"),
+            "rules": _("Help (?)"), "new": _("New (n)"), "quit": _("Quit (q)")})
+        actions = {"mark": "mark", "draw": "draw", "pass": "pass_turn", "take": "take",
+                   "announce": "toggle_announce", "undo": "undo", "rules": "rules",
+                   "new": "new_match", "quit": "quit_game"}
         with Horizontal(id="actions"):
-            yield ActionButton(_("Mark (m)"), id="mark", compact=True, action="screen.mark")
-            yield ActionButton(_("Draw (d)"), id="draw", compact=True, action="screen.draw")
-            yield ActionButton(_("Pass (p)"), id="pass", compact=True, action="screen.pass_turn")
-            yield ActionButton(_("Take (t)"), id="take", compact=True, action="screen.take")
-            yield ActionButton(_("Announce (a)"), id="announce", compact=True,
-                               action="screen.toggle_announce")
-            yield ActionButton(_("Undo (u)"), id="undo", compact=True, action="screen.undo")
-            yield ActionButton(_("Help (?)"), id="rules", compact=True, action="screen.rules")
-            yield ActionButton(_("New (n)"), id="new", compact=True, action="screen.new_match")
-            yield ActionButton(_("Quit (q)"), id="quit", compact=True, action="screen.quit_game")
+            for key, label in self.labels.items():
+                yield ActionButton(label, id=key, compact=True, action=f"screen.{actions[key]}")
         yield Static(id="too-small", markup=False)
 
     def on_mount(self) -> None:
@@ -311,19 +334,24 @@ class TableScreen(Screen[None]):
                 width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]))
 
     def _fit_keys(self, width: int) -> None:
-        """Show the buttons of the bottom bar these rules use; leave out :data:`SPARE_KEYS`
-        while the bar would be wider than ``width``."""
+        """Show the buttons of the bottom bar these rules use, key first where the terminal
+        is narrow (:func:`key_first`); leave out :data:`SPARE_KEYS` while the bar would
+        still be wider than ``width``."""
         rules = self.obs.rules
         shown = {"mark": rules.multi_play is not MultiPlay.NONE,
                  "take": rules.replace_after_play,
                  "announce": rules.announce_last_card or rules.call_out}
-        gap = 0 if width < NARROW else 1
+        narrow = width < NARROW
+        around = 1 if narrow else 3  # narrow: a gap after each; else line-pad 1 and a gap
         buttons = list(self.query("#actions > Button").results(Button))
         for button in buttons:
             button.display = shown.get(button.id or "", True)
+            label = self.labels[button.id or ""]
+            button.label = key_first(label) if narrow else label
+            button.styles.line_pad = 0 if narrow else 1  # CSS takes no 0 for line-pad
 
-        def needed() -> int:
-            return sum(cell_len(str(b.label)) + 2 + gap for b in buttons if b.display)
+        def needed() -> int:  # the last button's gap may fall off the edge
+            return sum(cell_len(str(b.label)) + around for b in buttons if b.display) - 1
 
         for spare in SPARE_KEYS:
             if needed() <= width:
@@ -585,9 +613,11 @@ class TableScreen(Screen[None]):
         prompt.set_class(self.flash_text is not None, "-flash")
         set_text(prompt, self.flash_text if self.flash_text is not None else self.prompt())
 
-    def flash(self, text: str) -> None:
-        """Say on the status line, for a few seconds, why a key does nothing."""
-        self.app.bell()
+    def flash(self, text: str, *, bell: bool = True) -> None:
+        """Say on the status line, for a few seconds, why a key does nothing (with the bell)
+        or what a key has changed (``bell=False``)."""
+        if bell:
+            self.app.bell()
         self.flash_text = text
         if self._flash_timer is not None:
             self._flash_timer.stop()
@@ -726,7 +756,7 @@ class TableScreen(Screen[None]):
             return
         _ = self.tr
         button = self.query_one("#announce", Button)
-        button.label = _("Announcing! (a)") if announce else _("Announce (a)")
+        self.labels["announce"] = _("Announcing! (a)") if announce else _("Announce (a)")
         button.set_class(announce, "-on")
         self._fit_keys(self.size.width)
         self._show_prompt()
@@ -740,22 +770,23 @@ class TableScreen(Screen[None]):
 
     def _show_title(self) -> None:
         """The rules' title, the round, the level the bots play at and their speed, in the
-        header; where that would not fit the width, without the title (the terminal's window
-        still shows it), then without the keys of the speed."""
+        header; where that would not fit the width, without the keys of the speed, then
+        without the speed (the status line says it when it changes), then without the title
+        (the terminal's window still shows it)."""
         _ = self.tr
         title = _(self.obs.rules.title)
         bots = [seat.player for seat in self.session.seats if not seat.human]
         head = [_("Round {n}", n=self.obs.round),
                 *([_("Bots: {levels}", levels=levels_words(bots, _))] if bots else [])]
         speed = speed_words(self.speed, _)
-        long = " · ".join([*head, _("Speed: {speed} (+/−)", speed=speed)])
-        short = " · ".join([*head, _("Speed: {speed}", speed=speed)])
+        subs = [" · ".join([*head, _("Speed: {speed} (+/−)", speed=speed)]),
+                " · ".join([*head, _("Speed: {speed}", speed=speed)]), " · ".join(head)]
         room = self.app.size.width - HEADER_MARGIN
         self.app.title = title
-        if cell_len(f"{title} — {long}") <= room:
-            self.title, self.sub_title = None, long
-        else:
-            self.title, self.sub_title = "", long if cell_len(long) <= room else short
+        fits: list[tuple[str | None, str]] = [
+            (None, sub) for sub in subs if cell_len(f"{title} — {sub}") <= room]
+        fits += [("", sub) for sub in subs if cell_len(sub) <= room]
+        self.title, self.sub_title = (fits or [("", subs[-1])])[0]
 
     # ------------------------------------------------------------------ actions
 
@@ -975,16 +1006,20 @@ class TableScreen(Screen[None]):
                                          key_lines(self.obs.rules, self.tr)))
 
     def action_speed(self, step: int) -> None:
-        """One step faster (1) or slower (-1)."""
+        """One step faster (1) or slower (-1), said on the status line (a narrow header
+        leaves the speed out)."""
         i = SPEEDS.index(self.speed) + step
         if 0 <= i < len(SPEEDS):
             self.speed = SPEEDS[i]
+            self.flash(self.tr("Speed: {speed} (+/−)", speed=speed_words(self.speed, self.tr)),
+                       bell=False)
         else:
             self.app.bell()
 
     def action_quit_game(self) -> None:
         self._pause_bots()
-        self.app.push_screen(QuitScreen(self.session.path, self.tr), self._quit_answer)
+        self.app.push_screen(QuitScreen(self.session.path, self.tr,
+                                        resume=self.session.resume_command()), self._quit_answer)
 
     def action_new_match(self) -> None:
         """Choose a new match (:class:`NewMatchScreen`); a match in progress is left first."""
@@ -1011,7 +1046,7 @@ class TableScreen(Screen[None]):
                     self._start_new(choice, discard=answer == "discard")
 
             self.app.push_screen(QuitScreen(self.session.path, _, _(
-                "Leave this match for a new one?")), answer)
+                "Leave this match for a new one?"), resume=self.session.resume_command()), answer)
         else:
             self._start_new(choice)
 
@@ -1026,6 +1061,7 @@ class TableScreen(Screen[None]):
                                 humans=len(old.humans), names=[old.names[s] for s in old.humans],
                                 seed=seed, save_dir=None if path is None else path.parent,
                                 lang=self.tr.lang)
+        session.program = old.program
         if discard:
             old.forget_save()
         self._cancel_timer()

@@ -189,12 +189,16 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("escape", "answer('')", show=False),
     ]
 
-    def __init__(self, path: Path | None, _: Translator, title: str | None = None) -> None:
+    def __init__(self, path: Path | None, _: Translator, title: str | None = None, *,
+                 resume: str | None = None) -> None:
         super().__init__()
         self.path = path
         self.tr = _
         self.title_text = title
         """The question asked (default: leave the game?)."""
+        self.resume = resume
+        """The command that resumes the match where it was started
+        (:meth:`eights.session.Session.resume_command`)."""
 
     def compose(self) -> ComposeResult:
         _ = self.tr
@@ -204,8 +208,9 @@ class QuitScreen(ModalScreen[str | None]):
             if self.path is not None:
                 yield Static(_("This game is saved as you play: {path}", path=self.path),
                              markup=False)
-                yield Static(_("Resume it with: eights play --resume {path}", path=self.path),
-                             markup=False)
+                if self.resume is not None:
+                    yield Static(_("Resume it with: {command}", command=self.resume),
+                                 markup=False)
             with Horizontal(classes="buttons"):
                 # compact: the three fit 80 columns in French too
                 yield Button(_("Keep the save (k)"), id="keep", variant="primary", compact=True,

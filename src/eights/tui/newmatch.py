@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -26,7 +25,7 @@ from textual.widgets import Button, Label, RadioButton, RadioSet, Select, Static
 from eights.bots import check_table, make_bot
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.i18n import Translator
-from eights.i18n.text import BOT_LEVELS
+from eights.i18n.text import BOT_LEVELS, level_name, own_model
 from eights.i18n.text import level_words as words_of_level
 from eights.session import Session
 
@@ -45,17 +44,16 @@ CURRENT = "current"
 
 def own_level(spec: str) -> bool:
     """Whether ``spec`` is a learned bot with its own model (``learned:model=PATH``)."""
-    return spec.startswith("learned:") and "model=" in spec
+    return own_model(spec) is not None
 
 
 def level_words(level: str, _: Translator) -> tuple[str, str]:
-    """The name of ``level`` (a spec of :data:`LEVELS`, or :func:`own_level`'s) and what it
-    does, in one line (:func:`eights.i18n.text.level_words`)."""
-    if own_level(level):
-        path = Path(level.split("model=", 1)[1].split(":", 1)[0])
-        shown = path.parent.name if path.name == "model.npz" and path.parent.name else path.stem
-        return (_("Learned: {model}", model=shown),
-                _("Your model, {path}.", path=str(path)))
+    """The name of ``level`` (a spec of :data:`LEVELS`, or :func:`own_level`'s, named as the
+    table's header names it: :func:`eights.i18n.text.level_name`) and what it does, in one
+    line (:func:`eights.i18n.text.level_words`)."""
+    model = own_model(level)
+    if model is not None:
+        return level_name(level, _), _("Your model, {path}.", path=str(model))
     return words_of_level(level, _)
 
 

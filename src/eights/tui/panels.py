@@ -19,6 +19,7 @@ from eights.i18n.text import (
     action_words,
     card_label,
     card_words,
+    direction_words,
     match_words,
     rank_words,
     suit_words,
@@ -113,8 +114,7 @@ def table_lines(obs: Observation, names: Sequence[str], _: Translator,
         lines.append(_("Skip waiting: {n}", n=obs.skip_due))
     if obs.must_play_again and obs.to_play is not None:
         lines.append(_("{name} must play again", name=names[obs.to_play]))
-    arrow = "↓ " + _("clockwise") if obs.direction == 1 else "↑ " + _("counter-clockwise")
-    lines.append(_("Direction: {arrow}", arrow=arrow))
+    lines.append(_("Direction: {arrow}", arrow=direction_words(obs.direction, _)))
     lines.append(_("Stock: {stock} · discard: {discard}", stock=obs.stock,
                    discard=len(obs.discard)))
     lines.append(match_words(obs.rules, _))

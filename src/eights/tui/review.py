@@ -36,6 +36,7 @@ from eights.i18n.advice import (
     MARK_STYLES,
     decision_mistake,
     decision_words,
+    hint_lines,
     hint_words,
     meaning_words,
     move_words,
@@ -73,7 +74,7 @@ def hint_line(observation: Observation, _: Translator, seed: int = 0,
                     observation.legal[0])
     options = evaluate_options(observation, worlds or QUALITIES[HINT_QUALITY],
                                decision_rng(seed, here))
-    return hint_words(options.lines, _)
+    return hint_words(hint_lines(options.lines), _)
 
 
 def evaluation_lines(decision: Decision, _: Translator) -> list[Text]:

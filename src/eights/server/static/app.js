@@ -8,6 +8,8 @@ import { showRecord } from "./review.js";
 
 async function main() {
   installSprite();
+  // The large four-colour deck, where this browser chose it (the table's settings).
+  document.body.classList.toggle("deck-four", localStorage.getItem("eights.deck") === "four");
   const lang = chooseLanguage();
   const root = document.getElementById("app");
   try {

@@ -154,7 +154,7 @@ export function faceSVG(card) {
     else centre = PIPS[rank].map(([x, y]) => pip(suit, x, y, 40, y > 140)).join("");
     body = corner(rank, suit) + `<g transform="rotate(180 100 140)">${corner(rank, suit)}</g>` + centre;
   }
-  return `<svg class="face ${colour}" viewBox="0 0 ${W} ${H}" aria-hidden="true" focusable="false">
+  return `<svg class="face ${colour}${suit ? ` suit-${suit}` : ""}" viewBox="0 0 ${W} ${H}" aria-hidden="true" focusable="false">
     <rect class="edge" x="2" y="2" width="${W - 4}" height="${H - 4}" rx="16" fill="url(#face-sheen)"/>
     ${body}</svg>`;
 }
@@ -171,7 +171,7 @@ export function backSVG() {
 
 /** A suit symbol as a small SVG (for the named suit and the suit picker). */
 export function suitSVG(suit) {
-  return `<svg class="suit-icon ${isRed(`x${suit}`) ? "red" : "black"}" viewBox="0 0 100 100"
+  return `<svg class="suit-icon ${isRed(`x${suit}`) ? "red" : "black"} suit-${suit}" viewBox="0 0 100 100"
     aria-hidden="true" focusable="false"><use href="#suit-${suit}"/></svg>`;
 }
 
@@ -187,7 +187,7 @@ export function indexSVG(card) {
   const label = rankLabel(rank);
   const size = label.length > 1 ? 50 : 60;
   const spacing = label.length > 1 ? ' letter-spacing="-4"' : "";
-  return `<svg class="face ${isRed(card) ? "red" : "black"} index-card" viewBox="0 0 100 140" aria-hidden="true" focusable="false">
+  return `<svg class="face ${isRed(card) ? "red" : "black"} suit-${card[1]} index-card" viewBox="0 0 100 140" aria-hidden="true" focusable="false">
     <rect class="edge" x="2" y="2" width="96" height="136" rx="10" fill="url(#face-sheen)"/>
     <text x="50" y="62" font-size="${size}"${spacing} text-anchor="middle">${label}</text>
     ${pip(card[1], 50, 98, 44)}</svg>`;

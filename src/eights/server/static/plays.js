@@ -54,15 +54,18 @@ export function canJoin(legal, marked, card) {
 }
 
 /** The legal plays of exactly the `marked` cards (in the order they were marked), with the
- * call or not. The top card is the last marked that may be on top; the plays differ only by
- * the suit they name.
+ * call or not, the card marked last on top (as the README says): none when the rules do not
+ * let that card be on top (SW3: a card under it must be playable; `topsOfCards` says which
+ * may). The plays differ only by the suit they name.
  *
  * playsOfCards(["7c+7h", "7h+7c", "Kh"], ["7h", "7c"], false) -> ["7h+7c"] */
 export function playsOfCards(legal, marked, call) {
-  const plays = withCall(legal.filter((a) => cardsOf(a).length && sameCards(cardsOf(a), marked)), call);
-  for (let k = marked.length - 1; k >= 0; k -= 1) {
-    const onTop = plays.filter((a) => cardOf(a) === marked[k]);
-    if (onTop.length) return onTop;
-  }
-  return [];
+  const top = marked[marked.length - 1];
+  return withCall(legal.filter((a) => cardsOf(a).length && sameCards(cardsOf(a), marked)), call)
+    .filter((a) => cardOf(a) === top);
+}
+
+/** The cards that may be on top of a play of exactly the `marked` cards, in any order. */
+export function topsOfCards(legal, marked) {
+  return [...new Set(legal.filter((a) => cardsOf(a).length && sameCards(cardsOf(a), marked)).map(cardOf))];
 }

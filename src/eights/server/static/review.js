@@ -10,6 +10,7 @@
 import { cardPretty, cardWords, lang, suitWords, SUIT_SYMBOLS, t, tn } from "./i18n.js";
 import { indexSVG } from "./cards.js";
 import { el, getJSON, postJSON, seatOf } from "./storage.js";
+import { notePractice } from "./practice.js";
 
 const FINE = ["best", "equal", "good"];
 
@@ -56,6 +57,7 @@ export async function fillReview(panel, code, token, round) {
     }
   }
   panel.replaceChildren(...parts);
+  notePractice(panel, review); // practice.js: the hints asked and the moves taken back
 }
 
 /** One decision: its line (where, mark, what was played and what was better), opened on

@@ -73,3 +73,22 @@ export function el(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+/** House rules kept in this browser by name: {name: rules object}. */
+export function savedHouses() {
+  try {
+    const data = JSON.parse(get("eights.houses"));
+    return data && typeof data === "object" && !Array.isArray(data) ? data : {};
+  } catch {
+    return {};
+  }
+}
+export const keepHouse = (name, house) => set("eights.houses", JSON.stringify({ ...savedHouses(), [name]: house }));
+export function forgetHouse(name) {
+  const houses = savedHouses();
+  delete houses[name];
+  set("eights.houses", JSON.stringify(houses));
+}
+/** A page setting kept in this browser ("eights.sound", "eights.deck"). */
+export const setting = (key) => get(`eights.${key}`);
+export const keepSetting = (key, value) => set(`eights.${key}`, value);

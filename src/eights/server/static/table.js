@@ -8,10 +8,12 @@ import { cardPretty, cardWords, lang, levelName, seatName, suitWords, SUIT_SYMBO
 import { backSVG, faceSVG, indexSVG, suitSVG } from "./cards.js";
 import { TableSocket } from "./net.js";
 import { reviewButton } from "./review.js";
-import { canJoin, cardOf, cardsOf, groupable, playsOfCards, withCall } from "./plays.js";
+import { canJoin, cardOf, cardsOf, groupable, playsOfCards, topsOfCards, withCall } from "./plays.js";
 import {
-  el, forgetSeat, getJSON, hostTokenOf, keepHostToken, keepName, keepSeat, postJSON, savedName, seatOf,
+  el, forgetSeat, getJSON, hostTokenOf, keepHostToken, keepName, keepSeat, keepSetting, postJSON, savedName, seatOf,
+  setting,
 } from "./storage.js";
+import { setSound, sound, soundOn } from "./sound.js";
 
 const SUITS = ["c", "d", "h", "s"];
 const MOTION = !matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -43,6 +45,8 @@ class TablePage {
     this.handIndex = -1; // the card that had the focus last
     this.usingKeys = false;
     this.rules = null; // the table's rules in words and numbers (GET /api/tables/CODE/rules)
+    this.hint = null; // practice: the last hint event (for the decision at its version)
+    this.hinting = false; // practice: a hint asked for and not come yet
     this.fresh = false; // a welcome just brought the whole log: the state that follows adds nothing
     this.online = false;
   }
@@ -62,6 +66,13 @@ class TablePage {
   // ---------------------------------------------------------------- opening
 
   async open() {
+    this.takeHostLink();
+    window.addEventListener("hashchange", () => {
+      if (this.takeHostLink() && this.table) {
+        if (this.table.status === "waiting") this.renderWaiting();
+        else if (this.view) this.render();
+      }
+    });
     let table;
     try {
       table = await getJSON(`/api/tables/${encodeURIComponent(this.code)}`);
@@ -85,6 +96,16 @@ class TablePage {
     if (table.status === "waiting") this.renderWaiting();
     this.connect(mine ? mine.token : null); // without a seat: watch (the waiting room stays live)
     document.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  /** A table made through the API: its host opens /t/CODE#host=TOKEN (the answer's
+   * host_link) to hold it in this browser; the token leaves the address at once. */
+  takeHostLink() {
+    const given = /^#host=([A-Za-z0-9_-]{1,100})$/.exec(location.hash);
+    if (!given) return false;
+    keepHostToken(this.code, given[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+    return true;
   }
 
   connect(token) {
@@ -181,6 +202,9 @@ class TablePage {
       case "state":
         this.onState(message);
         break;
+      case "hint":
+        this.onHint(message);
+        break;
       case "error":
         this.onError(message);
         break;
@@ -191,6 +215,7 @@ class TablePage {
 
   onError(message) {
     this.busy = false;
+    this.hinting = false;
     if (message.code === "bad_token" && message.seq === 1 && this.socket.token) {
       // The seat was given to a bot, or the token is not this table's: forget it and watch.
       forgetSeat(this.code);
@@ -253,13 +278,105 @@ class TablePage {
     if (!view.legal.some((a) => a.endsWith("!"))) this.announce = false;
     this.marked = [];
     this.timerEnd = message.timer === null ? null : Date.now() + message.timer * 1000;
+    if (!this.hint || this.hint.version !== message.version) this.hint = null;
     this.render();
     if (previous && message.last) this.animate(previous.view, message, rects);
+    this.sounds(previous, message);
     // TS3, UC3: the suit of a wild starter is named first; the picker opens by itself, once.
     if (this.naming() && this.namingAsked !== message.version && !document.querySelector("dialog[open]")) {
       this.namingAsked = message.version;
       this.nameStarter();
     }
+  }
+
+  /** The sounds of a change (sound.js; off unless turned on): a card played or drawn, the
+   * end of a round, and your turn coming. */
+  sounds(previous, message) {
+    const view = message.view;
+    if (!previous) return;
+    const last = message.last;
+    if (view.round_over && !previous.view.round_over) sound("round");
+    else if (last && cardOf(last.action)) sound("play");
+    else if (last && last.action === "draw") sound("draw");
+    const mine = (v) => this.seat !== null && v.to_play === this.seat && v.legal.length > 0 && !v.round_over;
+    if (mine(view) && !mine(previous.view)) setTimeout(() => sound("turn"), 180);
+  }
+
+  // ---------------------------------------------------------------- practice
+
+  /** Practice (one person and bots): hint and undo are offered to the person playing. */
+  practising() {
+    return Boolean(this.table && this.table.practice && this.seat !== null && seatOf(this.code));
+  }
+
+  canHint() {
+    const view = this.view;
+    return this.practising() && !this.hinting && !view.round_over && view.to_play === this.seat
+      && view.legal.length > 1;
+  }
+
+  canUndo() {
+    const view = this.view;
+    return this.practising() && !view.round_over && view.history.some(([seat]) => seat === this.seat);
+  }
+
+  askHint() {
+    const mine = seatOf(this.code);
+    if (!this.canHint() || !mine) return;
+    if (this.socket.send("hint", { token: mine.token, version: this.state.version })) {
+      this.hinting = true;
+      this.hintLine.textContent = t("Looking for a hint…");
+      this.renderActions();
+    }
+  }
+
+  askUndo() {
+    const mine = seatOf(this.code);
+    if (!this.canUndo() || !mine || this.busy) return;
+    if (this.socket.send("undo", { token: mine.token, version: this.state.version })) this.busy = true;
+  }
+
+  onHint(message) {
+    this.hinting = false;
+    if (!this.state || message.version !== this.state.version) return; // about a decision gone
+    this.hint = message;
+    this.renderActions();
+    this.renderHand();
+    this.renderHint();
+  }
+
+  renderHint() {
+    if (!this.hintLine) return;
+    const text = this.hint ? this.hint.text : "";
+    if (this.hintLine.textContent !== text && !this.hinting) this.hintLine.textContent = text;
+    this.hintLine.hidden = !this.practising();
+  }
+
+  /** The card (or button) the hint finds best, for the decision shown. */
+  hinted() {
+    return this.hint && this.state && this.hint.version === this.state.version ? this.hint.best : null;
+  }
+
+  // ---------------------------------------------------------------- settings
+
+  /** Sound on or off, and the large four-colour deck: one toggle each, remembered. */
+  settingsBar() {
+    const toggle = (id, icon, label, on, flip) => {
+      const button = el("button", { type: "button", class: "subtle small-button setting", id, "aria-pressed": String(on()), title: label },
+        el("span", { class: "setting-icon", "aria-hidden": "true" }, icon), el("span", { class: "setting-label" }, label));
+      button.addEventListener("click", () => {
+        flip(!on());
+        button.setAttribute("aria-pressed", String(on()));
+      });
+      return button;
+    };
+    return el("div", { class: "settings", role: "group", "aria-label": t("Settings") },
+      toggle("sound-toggle", "♪", t("Sound"), soundOn, setSound),
+      toggle("deck-toggle", "♣♦", t("Large four-colour cards"), () => setting("deck") === "four", (on) => {
+        keepSetting("deck", on ? "four" : null);
+        document.body.classList.toggle("deck-four", on);
+        if (this.view) this.render();
+      }));
   }
 
   /** Whether this seat is to name the suit of a wild starter now (the `=s` actions). */
@@ -298,19 +415,15 @@ class TablePage {
     return canJoin(this.view.legal, this.markedCards(), card);
   }
 
-  /** The legal plays of exactly the marked cards, the last marked that may be on top on top. */
+  /** The legal plays of exactly the marked cards, the card marked last on top. */
   markedPlays() {
     return playsOfCards(this.view.legal, this.markedCards(), this.announce);
   }
 
-  /** The hand index of the marked card that goes on top, or -1. */
+  /** The hand index of the marked card that goes on top (the one marked last), or -1 when the
+   * marked cards cannot go down with it on top. */
   markedTop() {
-    const plays = this.markedPlays();
-    const top = plays.length ? cardOf(plays[0]) : null;
-    for (let k = this.marked.length - 1; k >= 0; k -= 1) {
-      if (this.view.hand[this.marked[k]] === top) return this.marked[k];
-    }
-    return -1;
+    return this.markedPlays().length ? this.marked[this.marked.length - 1] : -1;
   }
 
   /** A click (or Enter) on the card at `index` of the hand. A card that may go down with
@@ -414,6 +527,8 @@ class TablePage {
     else if (key === "t" && this.view.legal.includes("take")) this.send("take");
     else if (key === "a" && this.view.legal.some((a) => a.endsWith("!"))) this.toggleAnnounce();
     else if (key === "n" && this.naming()) this.nameStarter();
+    else if (key === "h" && this.canHint()) this.askHint();
+    else if (key === "u" && this.canUndo()) this.askUndo();
     else if (key === "escape" && this.marked.length) this.clearMarks();
     else return;
     event.preventDefault();
@@ -458,7 +573,20 @@ class TablePage {
     const dialog = this.rulesDialog;
     const rules = this.rules;
     if (!rules) return;
-    const overrides = Object.entries(this.table.overrides || {});
+    const changes = rules.changes || [];
+    const toml = rules.toml ? el("pre", { class: "rules-toml", id: "rules-toml", tabindex: "0" }, rules.toml) : null;
+    const copy = toml ? el("button", { type: "button", class: "small-button", id: "rules-copy" }, t("Copy as TOML")) : null;
+    if (copy) {
+      copy.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(rules.toml);
+        } catch {
+          getSelection().selectAllChildren(toml);
+          document.execCommand("copy");
+        }
+        copy.textContent = t("Copied");
+      });
+    }
     dialog.replaceChildren(...[
       el("h2", { id: "rules-title" }, t("Rules: {title}", { title: rules.title })),
       rules.source ? el("p", { class: "muted small" }, rules.source) : null,
@@ -471,9 +599,12 @@ class TablePage {
       rules.specials.length
         ? el("ul", { class: "rules-list", id: "rules-specials" }, rules.specials.map((line) => el("li", {}, line)))
         : el("p", { id: "rules-specials" }, t("No card has an effect: match the suit or the rank.")),
-      overrides.length ? el("h3", {}, t("House rules at this table")) : null,
-      overrides.length ? el("ul", { class: "rules-list", id: "rules-overrides" },
-        overrides.map(([key, value]) => el("li", {}, el("code", {}, `${key} = ${value}`)))) : null,
+      changes.length ? el("h3", {}, t("House rules at this table")) : null,
+      changes.length ? el("ul", { class: "rules-list", id: "rules-overrides" }, changes.map((line) => el("li", {}, line))) : null,
+      toml ? el("details", { class: "rules-details", id: "rules-file" },
+        el("summary", {}, t("These rules as a file")),
+        el("p", { class: "muted small" }, t("Save it as house.toml and play it in the terminal: eights play -r house.toml")),
+        toml, el("div", { class: "dialog-buttons" }, copy)) : null,
       el("details", { class: "rules-details" },
         el("summary", {}, t("All the rules")),
         rules.details.map((line) => el("p", { class: line.startsWith("  ") ? "indent" : "" }, line.trim()))),
@@ -502,6 +633,16 @@ class TablePage {
    * seat still holding cards. */
   placeOf(seat) {
     return (this.view.finished || []).indexOf(seat) + 1;
+  }
+
+  /** The keys of this table in a line: t and a only where the rules take a card (LH5) or
+   * announce (HA13, MM9). */
+  keyLine() {
+    const more = (this.rules && this.rules.take ? t(", t takes") : "")
+      + (this.rules && this.rules.announce ? t(", a announces") : "");
+    return this.multiPlay()
+      ? t("Keys: ←/→ choose a card, Enter plays it, d draws, p passes{more}.", { more })
+      : t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes{more}.", { more });
   }
 
   /** Whether plays of several cards of one rank are allowed here (SW3): the keys differ. */
@@ -590,6 +731,8 @@ class TablePage {
     room.waiting.hidden = joining;
     room.waiting.textContent = free.length ? t("Waiting for players…") : t("Waiting for the host to start the match…");
     if (host && !free.length) room.waiting.hidden = true;
+    // A table made through the API has its host wherever its host token is: say how to start.
+    room.hostHelp.hidden = Boolean(host) || Boolean(free.length) || joining;
     if (joining && !room.focused) {
       room.focused = true;
       room.name.focus();
@@ -641,6 +784,9 @@ class TablePage {
       seats: el("ul", { class: "seat-list", "aria-live": "polite" }),
       notice: el("p", { class: "notice", role: "status" }),
       waiting: el("p", { class: "muted waiting-host" }),
+      hostHelp: el("p", { class: "muted small host-help", id: "host-help", hidden: true },
+        t("Whoever made this table holds its host token. Made through the API? Open {link} with the host token in place of TOKEN to start it from this page (the answer’s host_link), or send start with it on the table’s WebSocket.",
+          { link: `/t/${this.code}#host=TOKEN` })),
       host: el("div", { class: "dialog-buttons" },
         el("button", { type: "button", class: "subtle", id: "close-table", onclick: () => this.askClose() }, t("Close the table")),
         seatBots, start),
@@ -651,7 +797,7 @@ class TablePage {
       table.title ? el("p", { class: "muted" }, t("{title}, {n} players", { title: tableTitle({ ...table, title: "" }), n: table.players })) : null,
       el("div", { class: "invite" }, el("label", { for: "invite" }, t("Invite friends with this link:")),
         el("div", { class: "invite-row" }, inviteField, copy)),
-      room.seats, room.notice, join, room.waiting, room.host,
+      room.seats, room.notice, join, room.waiting, room.hostHelp, room.host,
       el("a", { class: "button subtle", href: "/" }, t("Back to the lobby")));
     this.room = room;
     this.page.replaceChildren(room.box);
@@ -666,6 +812,7 @@ class TablePage {
     this.tableInfo = el("div", { class: "table-info", id: "table-info" });
     this.lastMove = el("p", { class: "last-move", id: "last-move" });
     this.status = el("p", { class: "status", id: "status", "aria-live": "polite" });
+    this.hintLine = el("p", { class: "hint-line", id: "hint-line", role: "status", "aria-live": "polite", hidden: true });
     this.actions = el("div", { class: "actions", id: "actions" });
     this.hand = el("div", { class: "hand", id: "hand", role: "group", "aria-label": t("Your hand") });
     this.hand.addEventListener("keydown", (event) => this.onHandKey(event));
@@ -684,12 +831,12 @@ class TablePage {
     this.summary.addEventListener("cancel", (event) => event.preventDefault());
     this.page.replaceChildren(
       el("section", { class: "play-area" },
-        el("div", { class: "table-tools" }, this.rulesButton(), this.hostBar),
+        el("div", { class: "table-tools" }, this.rulesButton(), this.settingsBar(), this.hostBar),
         el("div", { class: "felt", id: "felt" },
           this.direction,
           this.opponents,
           el("div", { class: "centre" }, this.stock, this.discard, this.tableInfo)),
-        this.lastMove, this.status, this.actions, this.me, this.hand),
+        this.lastMove, this.status, this.hintLine, this.actions, this.me, this.hand),
       this.side, this.suitDialog, this.summary,
       el("div", { class: "fly-layer", id: "fly-layer", "aria-hidden": "true" }),
       el("div", { class: "toast", id: "toast", role: "alert", hidden: true }));
@@ -741,6 +888,7 @@ class TablePage {
     this.renderMe();
     this.renderHand();
     this.renderSide();
+    this.renderHint();
     this.renderSummary();
   }
 
@@ -868,8 +1016,14 @@ class TablePage {
     if (this.naming()) return t("The starter {card} is wild: name the suit to follow.", { card: cardPretty(view.up_card) });
     if (this.marked.length) {
       const cards = this.markedCards().map(cardPretty).join(" ");
-      return this.markedPlays().length ? t("Marked: {cards}. Mark more of the same rank, or play them.", { cards })
-        : t("Marked: {cards}. Mark another card to go with them.", { cards });
+      if (this.markedPlays().length) return t("Marked: {cards}. Mark more of the same rank, or play them.", { cards });
+      const tops = topsOfCards(legal, this.markedCards());
+      if (tops.length) { // SW3: the card marked last goes on top, and the rules refuse it there
+        const names = tops.map(cardPretty);
+        const card = names.length > 1 ? t("{list} or {last}", { list: names.slice(0, -1).join(", "), last: names.at(-1) }) : names[0];
+        return t("{cards} go down together only with {card} on top: mark it last.", { cards, card });
+      }
+      return t("Marked: {cards}. Mark another card to go with them.", { cards });
     }
     if (view.skip_due && legal.includes("pass")) {
       return t("{card} skips you: pass the skip on with a card of its rank, or accept it.", { card: cardPretty(view.up_card) });
@@ -942,6 +1096,17 @@ class TablePage {
         "aria-pressed": String(this.announce), "aria-keyshortcuts": "a", onclick: () => this.toggleAnnounce(),
       }, out ? t("Call going out") : t("Announce last card"), el("kbd", { "aria-hidden": "true" }, "a")));
     }
+    if (this.practising() && !this.view.round_over) {
+      const best = this.hinted();
+      for (const b of buttons) if (best && b.id === best) b.classList.add("hinted");
+      buttons.push(el("button", {
+        type: "button", id: "hint", class: "action practice", disabled: !this.canHint(), "aria-keyshortcuts": "h",
+        onclick: () => this.askHint(),
+      }, t("Hint"), el("kbd", { "aria-hidden": "true" }, "h")), el("button", {
+        type: "button", id: "undo", class: "action practice", disabled: !this.canUndo(), "aria-keyshortcuts": "u",
+        onclick: () => this.askUndo(),
+      }, t("Undo"), el("kbd", { "aria-hidden": "true" }, "u")));
+    }
     if (this.view.round_over && !this.view.match_over) {
       const next = el("button", { type: "button", id: "next-round-bar", class: "action primary", onclick: () => this.nextRound() }, t("Next round"));
       buttons.splice(0, buttons.length, next);
@@ -976,6 +1141,8 @@ class TablePage {
     const groupable = myTurn ? this.groupable() : new Set();
     const marking = this.marked.length > 0;
     const top = marking ? this.markedTop() : -1;
+    const best = this.hinted();
+    const bestCard = best ? cardOf(best) : null;
     const previous = this.handCards || [];
     const left = [...previous];
     const cards = view.hand.map((card, i) => {
@@ -988,7 +1155,7 @@ class TablePage {
       if (k >= 0) left.splice(k, 1);
       const node = el("button", {
         type: "button",
-        class: `card${playable ? " playable" : ""}${marked ? " marked" : ""}${i === top ? " top-card" : ""}${view.drawn === card ? " drawn" : ""}${arrived ? " arrived" : ""}`,
+        class: `card${playable ? " playable" : ""}${marked ? " marked" : ""}${i === top ? " top-card" : ""}${view.drawn === card ? " drawn" : ""}${arrived ? " arrived" : ""}${card === bestCard ? " hinted" : ""}`,
         "data-card": card,
         "aria-label": i === top ? t("{card}, on top", { card: words }) : playable ? t("{card}, playable", { card: words }) : words,
         "aria-disabled": String(!playable),
@@ -1024,9 +1191,7 @@ class TablePage {
           el("th", { scope: "col" }, t("Hand")), el("th", { scope: "col", class: "num" }, t("Score")))),
         el("tbody", {}, rows))),
       el("section", { class: "panel log-panel" }, el("h2", {}, t("Log")), logList),
-      el("p", { class: "muted small keys", id: "keys" }, this.multiPlay()
-        ? t("Keys: ←/→ choose a card, Enter plays it, d draws, p passes, t takes, a announces.")
-        : t("Keys: ←/→ choose a card, Enter or Space plays it, d draws, p passes, t takes, a announces.")),
+      el("p", { class: "muted small keys", id: "keys" }, this.keyLine()),
       this.multiPlay() ? el("p", { class: "muted small keys", id: "keys-marking" }, t("Several cards of one rank: m or Space marks a card, Enter plays the marked cards with that card on top, Esc clears.")) : "");
     logList.scrollTop = logList.scrollHeight;
   }
