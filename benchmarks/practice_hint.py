@@ -44,9 +44,9 @@ def main() -> None:
             view = decision(name, players, seed)
             with cpu_time() as cpu:
                 values = hint_values(view, 0, None)
-            assert values is not None and sorted(a for a, _ in values) == sorted(
-                str(a) for a in view.legal), "a hint values every legal action once"
-            assert all(0.0 <= win <= 1.0 for _, win in values)
+            assert values is not None and sorted(a for line in values for a in line.actions) \
+                == sorted(str(a) for a in view.legal), "a hint values every legal action once"
+            assert all(0.0 <= line.win <= 1.0 for line in values)
             spent.append(cpu.seconds)
         row = {"rules": name, "players": players, "deals": args.deals,
                "cpu_ms_median": round(1000 * statistics.median(spent), 1),

@@ -35,6 +35,7 @@ once its mark cannot change would make long rounds fast enough.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import math
@@ -46,14 +47,15 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from eights import Game, load_rules
+from eights import Action, Game, load_rules
 from eights.bots import make_bot
 from eights.bots.ismcts import Evaluation
 from eights.engine.record import Record, record_of
+from eights.engine.rules import Scoring
 from eights.lab import review as lab
-from eights.lab.review import Position, evaluate_position, positions, review_bot
+from eights.lab.review import evaluate_position, positions, review_bot
 
-TABLES = (("classic", 2), ("classic", 4), ("huit-americain", 4))
+TABLES = (("classic", 2), ("huit-americain", 2), ("classic", 4), ("huit-americain", 4))
 PLAYERS = ("expert", "greedy", "random")
 BINS = (0.0, 0.01, 0.03, 0.07, 0.15, 1.01)
 
@@ -69,15 +71,26 @@ def played_round(rules: str, players: int, seed: int, seat0: str) -> Record:
     return record_of(game)
 
 
-def check(position: Position, best: str, played: str, worlds: int) -> tuple[float, float]:
-    """The best action's win chance minus the played one's on fresh worlds (seed 3)."""
-    ev = review_bot().evaluate(position.observation, list(position.observation.legal),
-                               random.Random(f"check:{position.round}:{position.turn}"), worlds)
-    names = [str(a) for a in ev.actions]
-    return ev.paired(names.index(best), names.index(played))
+def run_of(ev: Evaluation, points: bool) -> dict[str, Any]:
+    """One evaluation of a decision as the data keeps it: every action's win chance and its
+    standard error, the top action, and every action's paired loss to the top with its
+    standard error (and the same in points where the rules score), rounded."""
+    k = len(ev.actions)
+    wins = [ev.win(i) for i in range(k)]
+    top = max(range(k), key=lambda i: (wins[i], -i))
+    pairs = [(0.0, 0.0) if i == top else ev.paired(top, i) for i in range(k)]
+    run: dict[str, Any] = {
+        "win": [round(w, 5) for w in wins], "se": [round(ev.win_se(i), 5) for i in range(k)],
+        "top": top, "d": [round(d, 5) for d, _ in pairs], "dse": [round(e, 5) for _, e in pairs]}
+    if points:
+        run["pts"] = [round(ev.mean_points(i), 3) for i in range(k)]
+    return run
 
 
 def collect(args: argparse.Namespace) -> None:
+    """Rounds played for the review, seat 0 reviewed with seeds 1 and 2, and the reference
+    (see the module text); one JSON line a decision, appended as it goes (a run stopped
+    and started again skips the rounds already written)."""
     worlds = lab.QUALITIES[args.quality]
     out = Path(args.out)
     done: set[tuple[str, int, str, int]] = set()
@@ -87,30 +100,34 @@ def collect(args: argparse.Namespace) -> None:
             row = json.loads(line)
             done.add((row["rules"], row["players"], row["player"], row["deal"]))
     bot = review_bot()
+    tables = [t for t in TABLES if args.table is None or f"{t[0]}:{t[1]}" in args.table]
     with out.open("a", encoding="utf-8") as sink:
         for deal in range(args.seed, args.seed + args.rounds):
-            for rules, players in TABLES:
+            for rules, players in tables:
                 for player in PLAYERS:
                     if (rules, players, player, deal) in done:
                         continue
                     record = played_round(rules, players, deal, player)
                     rows = []
                     for position in positions(record, [0]):
-                        start = time.thread_time()
-                        one = evaluate_position(position, worlds, 1, bot)
-                        cpu = time.thread_time() - start
-                        two = evaluate_position(position, worlds, 2, bot)
-                        row = {
-                            "rules": rules, "players": players, "player": player, "deal": deal,
-                            "round": position.round, "turn": position.turn,
-                            "k": len(one.actions), "played": str(one.played.action),
-                            "best": str(one.best.action), "loss": one.loss, "se": one.loss_se,
-                            "loss2": two.loss, "se2": two.loss_se, "cpu": cpu,
-                        }
-                        if args.check and one.best.action != one.played.action:
-                            gain, gain_se = check(position, row["best"], row["played"],
-                                                  worlds * args.check)
-                            row.update(gain=gain, gain_se=gain_se)
+                        seen = position.observation
+                        legal = list(seen.legal)
+                        scores = seen.rules.scoring is not Scoring.ROUNDS_WON
+                        row = {"rules": rules, "players": players, "player": player,
+                               "deal": deal, "round": position.round, "turn": position.turn,
+                               "move": position.move, "k": len(legal),
+                               "actions": [str(a) for a in legal],
+                               "played": legal.index(position.played)}
+                        for name, seed, many in (("s1", 1, worlds), ("s2", 2, worlds),
+                                                 ("ref", 3, worlds * args.check)):
+                            if not many:
+                                continue
+                            start = time.process_time()
+                            ev = bot.evaluate(seen, legal, lab.decision_rng(seed, position),
+                                              many)
+                            row[name] = run_of(ev, scores)
+                            if name == "s1":
+                                row["cpu"] = round(time.process_time() - start, 4)
                         rows.append(row)
                     if not rows:  # no decision with a choice: still noted as done
                         rows.append({"rules": rules, "players": players, "player": player,
@@ -122,70 +139,157 @@ def collect(args: argparse.Namespace) -> None:
                   f"{os.getloadavg()[0]:.1f}", flush=True)
 
 
-def marks(row: dict[str, Any], second: bool = False) -> str:
-    if second:
-        return lab.mark_of(row["loss2"], row["se2"])
-    return lab.mark_of(row["loss"], row["se"])
+def load_rows(paths: list[str]) -> list[dict[str, Any]]:
+    """The decisions of ``collect``'s files (rounds with no decision left out)."""
+    rows = []
+    for path in paths:
+        for line in Path(path).read_text("utf-8").splitlines():
+            row = json.loads(line)
+            if not row.get("empty"):
+                rows.append(row)
+    return rows
+
+
+def row_lines(row: dict[str, Any]) -> list[int]:
+    """Each action's line as the review forms them (:func:`eights.lab.review.alike`), by
+    the rules alone: the noise check between alike actions needs their paired difference,
+    which the data does not keep (alike actions are equal by the rules' symmetry)."""
+    rules = load_rules(row["rules"])
+    actions = [Action.parse(a) for a in row["actions"]]
+    lines: list[int] = []
+    for i, action in enumerate(actions):
+        home = next((lines[j] for j in range(i) if lab.alike(rules, actions[j], action)), None)
+        lines.append(i if home is None else home)
+    return lines
+
+
+def row_mark(row: dict[str, Any], run: str, rule: lab.MarkRule) -> str:
+    """The mark ``rule`` gives the played action of a decision in run ``s1``, ``s2``
+    (the review with seed 1 or 2) or ``ref``."""
+    data = row[run]
+    if "lines" not in row:
+        row["lines"] = row_lines(row)
+    return lab.mark_of(row["played"], data["win"], list(zip(data["d"], data["dse"], strict=True)),
+                       row["lines"], rule)
+
+
+def gap(row: dict[str, Any]) -> float:
+    """The reference's gap: its best action's win chance less its second best's."""
+    wins: list[float] = sorted(row["ref"]["win"], reverse=True)
+    return wins[0] - wins[1]
+
+
+def judged(rows: list[dict[str, Any]], rule: lab.MarkRule) -> dict[str, Any]:
+    """What the targets read for ``rule``: accuracy of each player at 2 and at 4 players,
+    stability between seeds 1 and 2 on every decision, on those whose reference gap (best
+    less second best) exceeds 0.05, and on those where the played action's reference loss
+    exceeds 0.05; and how often both seeds put a decision on the same side of accuracy
+    (fine, or not)."""
+    out: dict[str, Any] = {}
+    for players in (2, 4):
+        for player in PLAYERS:
+            mine = [r for r in rows if r["players"] == players and r["player"] == player]
+            if mine:
+                fine = sum(row_mark(r, "s1", rule) in lab.FINE for r in mine)
+                out[f"{player} {players}p"] = (fine / len(mine), len(mine))
+    for name, keep in (("stable", lambda r: True), ("stable gap>0.05", lambda r: gap(r) > 0.05),
+                       ("stable loss>0.05",
+                        lambda r: r["ref"]["d"][r["played"]] > 0.05)):
+        mine = [r for r in rows if keep(r)]
+        if mine:
+            same = sum(row_mark(r, "s1", rule) == row_mark(r, "s2", rule) for r in mine)
+            out[name] = (same / len(mine), len(mine))
+    fine = sum((row_mark(r, "s1", rule) in lab.FINE) == (row_mark(r, "s2", rule) in lab.FINE)
+               for r in rows)
+    out["same side"] = (fine / len(rows), len(rows))  # fine (best, equal, good) or not
+    return out
+
+
+def rule_of(args: argparse.Namespace, name: str) -> lab.MarkRule:
+    base = lab.RULES[name]
+    changes = {k: getattr(args, k) for k in ("measure", "z", "good", "inaccuracy", "mistake",
+                                             "floor", "cap") if getattr(args, k) is not None}
+    return dataclasses.replace(base, **changes) if changes else base
 
 
 def report(args: argparse.Namespace) -> None:
-    lab.BEST = args.best
-    lab.THRESHOLDS.update(good=args.good, inaccuracy=args.inaccuracy, mistake=args.mistake)
-    lab.Z = args.z
-    rows = [json.loads(line) for line in Path(args.data).read_text("utf-8").splitlines()]
-    decisions = [r for r in rows if not r.get("empty")]
-    deals: dict[tuple[str, int, str], set[int]] = {
-        (r["rules"], r["players"], r["player"]): set() for r in rows}
-    for r in rows:
-        deals[(r["rules"], r["players"], r["player"])].add(r["deal"])
-    print(f"marks of the loss less {lab.Z} standard errors: best <= {lab.BEST}, good <= "
-          f"{lab.THRESHOLDS['good']}, inaccuracy <= {lab.THRESHOLDS['inaccuracy']}, mistake "
-          f"<= {lab.THRESHOLDS['mistake']}")
-    print("\nordinal validity (seat 0 against experts; mean over decisions, ± its standard "
-          "error)")
-    print(f"{'table':<20} {'seat 0':<8} {'rounds':>6} {'decisions':>9} {'accuracy':>9} "
-          f"{'mean loss':>14}  marks (best/good/inacc./mistake/blunder)")
-    for rules, players in TABLES:
-        for player in PLAYERS:
-            mine = [r for r in decisions if (r["rules"], r["players"], r["player"])
-                    == (rules, players, player)]
-            if not mine:
-                continue
-            got = [marks(r) for r in mine]
-            acc = sum(m in ("best", "good") for m in got) / len(got)
-            losses = [r["loss"] for r in mine]
-            se = statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 else 0.0
-            counts = "/".join(str(got.count(m)) for m in lab.MARKS)
-            print(f"{rules + f' {players}p':<20} {player:<8} "
-                  f"{len(deals[(rules, players, player)]):>6} {len(mine):>9} {acc:>9.3f} "
-                  f"{statistics.mean(losses):>8.4f} ±{se:.4f}  {counts}")
-    print("\nstability (seeds 1 and 2, the same mark)")
-    for rules, players in TABLES:
-        mine = [r for r in decisions if (r["rules"], r["players"]) == (rules, players)]
-        if mine:
-            same = sum(marks(r) == marks(r, True) for r in mine) / len(mine)
-            print(f"{rules + f' {players}p':<20} {same:.3f} of {len(mine)} decisions")
-    if decisions:
-        same = sum(marks(r) == marks(r, True) for r in decisions) / len(decisions)
-        print(f"{'all':<20} {same:.3f} of {len(decisions)} decisions")
-    print("\ncalibration (the loss x said with seed 1; the best action's gain over the played "
-          "one on fresh worlds, seed 3)")
-    print(f"{'x':<14} {'decisions':>9} {'mean x':>8} {'gain':>8} {'± se':>7}")
+    """Every rule asked for (default: all of :data:`eights.lab.review.RULES`, the
+    thresholds overridden by the options) replayed on the data: per table and seat-0
+    player the accuracy and the marks, then the targets (accuracy at 2 and 4 players,
+    stability), then the calibration of the losses against the reference."""
+    rows = load_rows(args.data)
+    print(f"{len(rows)} decisions from {', '.join(args.data)}")
+    for name in args.rule or list(lab.RULES):
+        rule = rule_of(args, name)
+        print(f"\nrule {rule.name}: {rule.measure}, z {rule.z}, floor {rule.floor}, cap "
+              f"{rule.cap}; good <= "
+              f"{rule.good}, inaccuracy <= {rule.inaccuracy}, mistake <= {rule.mistake}")
+        print(f"{'table':<20} {'seat 0':<8} {'rounds':>6} {'decisions':>9} {'accuracy':>9} "
+              f"{'mean loss':>14}  marks ({'/'.join(lab.MARKS)})")
+        for rules, players in TABLES:
+            for player in PLAYERS:
+                mine = [r for r in rows if (r["rules"], r["players"], r["player"])
+                        == (rules, players, player)]
+                if not mine:
+                    continue
+                got = [row_mark(r, "s1", rule) for r in mine]
+                acc = sum(m in lab.FINE for m in got) / len(got)
+                losses = [r["s1"]["d"][r["played"]] if m != "best" else 0.0
+                          for r, m in zip(mine, got, strict=True)]
+                se = statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 \
+                    else 0.0
+                counts = "/".join(str(got.count(m)) for m in lab.MARKS)
+                print(f"{rules + f' {players}p':<20} {player:<8} "
+                      f"{len({r['deal'] for r in mine}):>6} {len(mine):>9} {acc:>9.3f} "
+                      f"{statistics.mean(losses):>8.4f} ±{se:.4f}  {counts}")
+        for key, (value, n) in judged(rows, rule).items():
+            print(f"  {key:<18} {value:.3f} of {n}")
+    print("\ncalibration (the played action's loss x said with seed 1; its loss on the "
+          "reference's fresh worlds, seed 3)")
+    print(f"{'x':<14} {'decisions':>9} {'mean x':>8} {'reference':>9} {'± se':>7}")
     for low, high in itertools.pairwise(BINS):
-        mine = [r for r in decisions if "gain" in r and low <= r["loss"] < high]
+        mine = [r for r in rows if r["s1"]["top"] != r["played"]
+                and low <= r["s1"]["d"][r["played"]] < high]
         if not mine:
             continue
-        gains = [r["gain"] for r in mine]
-        se = math.sqrt(sum(r["gain_se"] ** 2 for r in mine)) / len(mine)
+        wins = [r["ref"]["win"] for r in mine]
+        gains = [w[r["s1"]["top"]] - w[r["played"]] for r, w in zip(mine, wins, strict=True)]
         spread = statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else 0.0
         print(f"[{low:.2f}, {min(high, 1):.2f}) {len(mine):>9} "
-              f"{statistics.mean(r['loss'] for r in mine):>8.4f} "
-              f"{statistics.mean(gains):>8.4f} {max(se, spread):>7.4f}")
+              f"{statistics.mean(r['s1']['d'][r['played']] for r in mine):>8.4f} "
+              f"{statistics.mean(gains):>9.4f} {spread:>7.4f}")
     by_table: dict[str, list[float]] = defaultdict(list)
-    for r in decisions:
+    for r in rows:
         by_table[f"{r['rules']} {r['players']}p"].append(r["cpu"])
     print("\nCPU a decision (seed 1 only): " + ", ".join(
         f"{t} {statistics.mean(c):.3f} s" for t, c in by_table.items()))
+
+
+def scan(args: argparse.Namespace) -> None:
+    """The targets over a grid of rules: for each measure, ``z``, ``floor`` and ``good``
+    threshold (accuracy depends on these alone), the inaccuracy and mistake thresholds
+    at ``--spread`` times ``good`` and twice that (stability depends on them too). One
+    line a rule; those meeting every target are starred."""
+    rows = load_rows(args.data)
+    grid = {"win": ([0.0], [1.0], [0.02, 0.025, 0.03, 0.035, 0.04]),
+            "share": ([0.05], [1.0], [0.06, 0.08, 0.10, 0.12, 0.15]),
+            "stake": ([0.05], [0.5, 0.4, 0.3, 0.25, 0.2],
+                      [0.025, 0.03, 0.035, 0.04, 0.045, 0.05]),
+            "odds": ([0.02], [1.0], [0.10, 0.12, 0.14, 0.16, 0.20]),
+            "spread": ([0.05, 0.10, 0.20], [1.0], [0.20, 0.30, 0.40])}
+    for kind in args.measure_list or list(grid):
+        floors, caps, goods = grid[kind]
+        measure = "share" if kind == "stake" else kind
+        for z, floor, cap, good in itertools.product(args.z_list, floors, caps, goods):
+            rule = lab.MarkRule(kind, measure, z, good, good * args.spread,
+                                good * args.spread * 2, floor, cap)
+            got = judged(rows, rule)
+            met = all(got[f"random {p}p"][0] <= 0.70 and got[f"expert {p}p"][0] >= 0.85
+                      for p in (2, 4) if f"random {p}p" in got) \
+                and got.get("stable gap>0.05", (0.0, 0))[0] >= 0.95
+            print(("* " if met else "  ") + f"{kind:<6} z {z:<4} floor {floor:<5} cap {cap:<4} "
+                  f"good {good:<5} " + " ".join(f"{k} {v:.3f}" for k, (v, _) in got.items()),
+                  flush=True)
 
 
 def speed(args: argparse.Namespace) -> None:
@@ -283,9 +387,11 @@ def stopping(args: argparse.Namespace) -> None:
                                         (first.paired(j, mine) for j in range(len(legal))
                                          if j != mine)])
                     least = max(0.0, loss - (z + 0.75) * se)
-                    if lab.mark_of(most, 0.0) == lab.mark_of(least, 0.0):
+                    stake = (max(first.win(i) for i in range(len(legal))),
+                             min(first.win(i) for i in range(len(legal))))
+                    if lab.RULE.grade(most, 0.0, *stake) == lab.RULE.grade(least, 0.0, *stake):
                         stopped[z] += 1
-                        kept[z] += lab.mark_of(most, 0.0) == final
+                        kept[z] += lab.RULE.grade(most, 0.0, *stake) == final
                         work[z] += len(legal) * first_part
                     else:
                         work[z] += len(legal) * worlds
@@ -296,13 +402,13 @@ def stopping(args: argparse.Namespace) -> None:
 
 
 def _mark(values: Evaluation, mine: int) -> tuple[str, float, float]:
-    """The mark of action ``mine`` in ``values``, its loss and the loss's standard error."""
+    """The mark of action ``mine`` in ``values`` (every action its own line), its loss and
+    the loss's standard error."""
     wins = [values.win(i) for i in range(len(values.actions))]
     best = max(range(len(wins)), key=lambda i: (wins[i], -i))
-    if best == mine:
-        return "best", 0.0, 0.0
-    loss, se = values.paired(best, mine)
-    return lab.mark_of(max(0.0, loss), se), max(0.0, loss), se
+    losses = [(0.0, 0.0) if i == best else values.paired(best, i) for i in range(len(wins))]
+    loss, se = losses[mine]
+    return lab.mark_of(mine, wins, losses), max(0.0, loss), se
 
 
 def worker_cpu() -> float:
@@ -435,13 +541,23 @@ def main() -> None:
     c.add_argument("--check", type=int, default=4,
                    help="fresh worlds for calibration, in multiples of the quality's (0: none)")
     c.add_argument("--out", default="review-data.jsonl")
+    c.add_argument("--table", action="append", default=None,
+                   help="only this table (rules:players, repeatable; default: every table)")
     r = sub.add_parser("report")
-    r.add_argument("data")
-    r.add_argument("--best", type=float, default=lab.BEST)
-    r.add_argument("--good", type=float, default=lab.THRESHOLDS["good"])
-    r.add_argument("--inaccuracy", type=float, default=lab.THRESHOLDS["inaccuracy"])
-    r.add_argument("--mistake", type=float, default=lab.THRESHOLDS["mistake"])
-    r.add_argument("--z", type=float, default=lab.Z)
+    r.add_argument("data", nargs="+")
+    r.add_argument("--rule", action="append", choices=list(lab.RULES),
+                   help="a rule to replay (repeatable; default: every rule)")
+    r.add_argument("--measure", choices=list(lab.MEASURES), default=None)
+    for name in ("z", "good", "inaccuracy", "mistake", "floor", "cap"):
+        r.add_argument(f"--{name}", type=float, default=None,
+                       help=f"the rule's {name}, overridden (default: the rule's own)")
+    g = sub.add_parser("scan")
+    g.add_argument("data", nargs="+")
+    g.add_argument("--measure", dest="measure_list", action="append",
+                   choices=[*lab.MEASURES, "stake"], help="stake: share with a cap below 1")
+    g.add_argument("--z", dest="z_list", type=float, action="append", default=None)
+    g.add_argument("--spread", type=float, default=2.5,
+                   help="inaccuracy = spread x good, mistake = twice that")
     s = sub.add_parser("speed")
     s.add_argument("--rounds", type=int, default=10)
     s.add_argument("--seed", type=int, default=1)
@@ -466,7 +582,9 @@ def main() -> None:
     t.add_argument("--repeats", type=int, default=3)
     t.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    {"collect": collect, "report": report, "speed": speed, "paired": paired,
+    if args.command == "scan" and not args.z_list:
+        args.z_list = [lab.RULE.z]
+    {"collect": collect, "report": report, "scan": scan, "speed": speed, "paired": paired,
      "server": server, "table": table, "stopping": stopping}[args.command](args)
 
 

@@ -19,11 +19,14 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from eights.engine.record import load_record
 from eights.i18n import translator
-from eights.lab.review import MARKS
+from eights.i18n.advice import meaning_words, move_words
+from eights.i18n.text import card_words
+from eights.lab.review import MARKS, positions
 from eights.server import Limits, create_app
 from eights.server.review import ReviewLimits
-from test_browser import Server, browser, contexts, person, seat_alone
+from test_browser import Server, browser, contexts, person, seat_alone, shot
 from test_browser_screens import MATCH_OVER, clean, until
 
 __all__ = ["browser", "contexts"]  # the fixtures, imported from test_browser
@@ -99,3 +102,57 @@ def test_review_my_play_after_the_round_and_from_the_record_page(
     expect(watcher.locator(".review-button")).to_have_count(0)
     expect(watcher.locator("#record-page")).to_contain_text(
         translator(lang)("Only the players of this table can review their play."))
+
+
+@pytest.mark.parametrize(("lang", "phone"), [("en", False), ("fr", True)])
+def test_each_decision_shows_the_position_as_the_person_saw_it(
+        server: Server, browser: Browser, contexts: list[BrowserContext], lang: str,
+        phone: bool) -> None:
+    """Each decision is the person's own move ("your 2nd move, round 1"), opened on the
+    position as their seat saw it (their hand, the up-card and the suit to follow, every
+    seat's card count, checked against the record's own replay), every option in lines with
+    what a percentage is; on a desktop and on a phone (390x844), in English and French."""
+    _ = translator(lang)
+    page, code = seat_alone(server, browser, contexts, {
+        "rules": "classic", "players": 3, "bots": {"1": "expert", "2": "greedy"}, "seed": 7,
+        "overrides": {"hand_size": 5, "rounds": 1}}, phone=phone)
+    page.evaluate(f"localStorage.setItem('eights.lang', '{lang}')")
+    page.reload()
+    page.wait_for_selector("#table[data-status='playing'] #hand .card")
+    until(page, MATCH_OVER)
+    with page.expect_response(lambda r: r.url.endswith(f"/api/tables/{code}/review"),
+                              timeout=60_000) as asked:
+        page.locator("#review-round-1").click()
+    answer = asked.value.json()
+    panel = page.locator("#review-1")
+    expect(panel.locator(".review-summary")).to_be_visible(timeout=60_000)
+    expect(panel.locator(".review-meaning")).to_have_text(meaning_words(_))
+    record = load_record(server.get(f"/api/tables/{code}/record"))
+    seen = {(p.round, p.turn): p for p in positions(record, [0], [1])}
+    decisions = panel.locator(".review-decision")
+    assert decisions.count() == len(answer["decisions"]) == len(seen) > 0
+    for k, d in enumerate(answer["decisions"]):
+        position = seen[(d["round"], d["turn"])]
+        view = position.observation
+        assert d["move"] == position.move and d["where"] == move_words(position.move, 1, _)
+        assert d["position"]["hand"] == [str(c) for c in view.hand]
+        assert d["position"]["hand_sizes"] == list(view.hand_sizes)
+        assert "hands" not in d["position"] and "revealed" not in d["position"]
+        item = decisions.nth(k)
+        expect(item.locator(".review-where")).to_have_text(d["where"])
+        if not item.locator("details").evaluate("e => e.open"):
+            item.locator("summary").click()
+        shown = item.locator(".review-hand .review-card").evaluate_all(
+            "cards => cards.map(c => c.getAttribute('aria-label'))")
+        assert shown == [card_words(c, _) for c in view.hand]
+        expect(item.locator(".review-up")).to_contain_text(card_words(view.up_card, _))
+        expect(item.locator(".review-counts li")).to_have_count(view.players + 1)
+        expect(item.locator(".review-counts .review-me")).to_contain_text(
+            _.plural("{n} card", "{n} cards", len(view.hand)))
+        lines = item.locator(".review-line")
+        expect(lines).to_have_count(len(d["lines"]))
+        expect(lines.first).to_contain_text("1. ")
+    clean(page, f"review-position-{'phone' if phone else 'desktop'}", lang)
+    worst = next((k for k, d in enumerate(answer["decisions"]) if d["mistake"]), 0)
+    decisions.nth(worst).scroll_into_view_if_needed()
+    shot(page, f"review-decision-{lang}-{'phone' if phone else 'desktop'}")

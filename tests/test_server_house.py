@@ -234,7 +234,8 @@ def test_hint_and_undo_at_a_practice_table_are_written_in_the_record(
         seq = ana.send("hint", token=ana.token, version=ana.version)
         hint = ana.until(lambda m: m["type"] in ("hint", "error"), timeout=120)  # first: imports
         assert hint["type"] == "hint", hint
-        assert hint["seq"] == seq and hint["text"].startswith("Hint: ")
+        assert hint["seq"] == seq and hint["text"].startswith(
+            "Hint, your chance to win the round after each move")
         assert {o["action"] for o in hint["options"]} == set(view["legal"])
         assert hint["best"] == hint["options"][0]["action"]
         # The person plays, the bots answer; then the person takes it back.

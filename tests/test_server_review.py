@@ -79,7 +79,7 @@ def test_the_seat_holder_gets_the_review_of_a_round_that_ended(client: TestClien
     review = answer.json()
     assert review["seat"] == 0 and review["round"] == 1
     assert 0 <= review["accuracy"] <= 1 and review["mean_loss"] >= 0
-    assert review["decisions"] and "précision" in review["summary"]
+    assert review["decisions"] and "Précision" in review["summary"]
     # only the seat's own decisions, and at each only the actions it could take then
     record = load_record(_record(client, code))
     legal = {(p.round, p.turn): {str(a) for a in p.observation.legal}

@@ -580,7 +580,14 @@ def _print_review(record: Record, reviewed: Any, _: Translator) -> None:
     from rich.console import Console
     from rich.markup import escape
 
-    from eights.i18n.advice import MARK_STYLES, decision_words, mistake_words, summary_words
+    from eights.i18n.advice import (
+        MARK_STYLES,
+        decision_mistake,
+        decision_words,
+        meaning_words,
+        move_words,
+        summary_words,
+    )
 
     console = Console(highlight=False, soft_wrap=True)
     raw = record.meta.get("seats")
@@ -600,20 +607,18 @@ def _print_review(record: Record, reviewed: Any, _: Translator) -> None:
             console.print(escape(_("No decision to review: this seat never had a choice.")))
             continue
         for d in seat_review.decisions:
-            line = decision_words(d.round, d.turn, d.played.action, d.best.action, d.mark,
-                                  d.played.win, d.best.win, _)
-            console.print(f"  [{MARK_STYLES[d.mark]}]{escape(line)}[/]")
+            console.print(f"  [{MARK_STYLES[d.mark]}]{escape(decision_words(d, _))}[/]")
         worst = seat_review.worst()
         if worst:
             console.print(escape(_("The largest mistakes:")))
             for d in worst:
-                console.print("  " + escape(_("round {round}, turn {turn}: {words}",
-                                              round=d.round, turn=d.turn,
-                                              words=mistake_words(d.played.action,
-                                                                  d.best.action, d.played.win,
-                                                                  d.best.win, _))))
+                console.print("  " + escape(_("{where}: {words}",
+                                              where=move_words(d.move, d.round, _),
+                                              words=decision_mistake(d, _))))
         else:
-            console.print(escape(_("No mistake: every decision was good or best.")))
+            console.print(escape(_("No mistake: every move was best, as good as the best, or good.")))
+    if any(s.decisions for s in reviewed):
+        console.print(escape(meaning_words(_)))
 
 
 @app.command()

@@ -53,10 +53,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from eights.engine.record import Record, record_of
 from eights.i18n import LANGUAGES, translator
-from eights.i18n.advice import decision_words, mark_words, mistake_words, summary_words
-from eights.i18n.text import action_words
+from eights.i18n.advice import review_json
 from eights.lab.review import (
     QUALITIES,
+    RULE,
     Position,
     SeatReview,
     evaluate_position,
@@ -231,25 +231,8 @@ def review_round(record: dict[str, Any], seat: int, round_no: int, lang: str,
                             f"(the most: {max(s['legal'] for s in skipped)}); this server "
                             f"reviews decisions of up to {moves}")
     result = SeatReview(seat, tuple(valued))
-    _ = translator(lang)
-    decisions = []
-    for d in result.decisions:
-        decisions.append({
-            "round": d.round, "turn": d.turn, "mark": d.mark, "mark_text": mark_words(d.mark, _),
-            "played": str(d.played.action), "played_text": action_words(d.played.action, _),
-            "best": str(d.best.action), "best_text": action_words(d.best.action, _),
-            "loss": round(d.loss, 4), "win": round(d.played.win, 4),
-            "best_win": round(d.best.win, 4),
-            "text": decision_words(d.round, d.turn, d.played.action, d.best.action, d.mark,
-                                   d.played.win, d.best.win, _),
-            "actions": [a.to_json() | {"text": action_words(a.action, _)} for a in d.actions],
-        })
-    worst = [mistake_words(d.played.action, d.best.action, d.played.win, d.best.win, _)
-             for d in result.worst()]
-    return {"seat": seat, "round": round_no, "accuracy": round(result.accuracy, 4),
-            "mean_loss": round(result.mean_loss, 4),
-            "summary": summary_words(result.accuracy, result.mean_loss, result.counts(), _),
-            "counts": result.counts(), "decisions": decisions, "worst": worst,
+    words = review_json(result, translator(lang))  # the review in words: eights.i18n.advice
+    return {"seat": seat, "round": round_no, **words, "rule": RULE.to_json(),
             "skipped": skipped, "cpu": round(time.thread_time() - start, 3)}
 
 
@@ -392,14 +375,15 @@ class Reviewer:
         record = ended_rounds(room, request.round)
         key = (room.code, seat, request.round, request.lang)
         kept = self._kept.get(key)
+        names = {"names": room.names(request.lang)}  # for the counts of the review's positions
         if kept is not None:
             self._kept.move_to_end(key)
-            return kept
+            return kept | names
         job = self._jobs.get(key)  # asked again while it runs: the same review
         if job is None:
             job = self._begin(key, person, record.to_json())
         assert job.task is not None
-        return await self._answer(job.task)
+        return await self._answer(job.task) | names
 
     def _begin(self, key: tuple[str, int, int, str], person: str,
                record: dict[str, Any]) -> _Job:

@@ -45,6 +45,7 @@ from eights.bots.worlds import INFERENCES
 from eights.engine.actions import Action
 from eights.engine.observation import Observation
 from eights.engine.rules import Rules
+from eights.i18n.advice import HintLine
 from eights.server.protocol import ErrorCode, ProtocolError
 
 __all__ = [
@@ -381,10 +382,11 @@ class Thinker:
             raise TimeoutError
         return action
 
-    async def hint(self, view: Observation, wait: float) -> list[tuple[str, float]]:
-        """Practice: the search's hint for the decision ``view`` is at (each legal action and
-        its chance of winning the round, the best first: :func:`eights.server.practice.
-        hint_values`), thought in this pool; :class:`TimeoutError` after ``wait`` seconds."""
+    async def hint(self, view: Observation, wait: float) -> list[HintLine]:
+        """Practice: the search's hint for the decision ``view`` is at (the legal actions in
+        lines with their chance of winning the round, the best first: :func:`eights.server.
+        practice.hint_values`), thought in this pool; :class:`TimeoutError` after ``wait``
+        seconds."""
         from eights.server.practice import hint_values
 
         executor = self._start()

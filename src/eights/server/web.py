@@ -151,10 +151,11 @@ MESSAGES: tuple[str, ...] = (
     # the review of a round (review.js)
     _("Review my play"), _("The search is reviewing your play…"), _("Your play in round {n}"),
     _("You had no choice to make in this round."), _("better: {action}"),
-    _("Your largest mistakes"), _("No mistake: every decision was good or best."),
+    _("Your largest mistakes"), _("No mistake: every move was best, as good as the best, or good."),
     _("Record of table {code}"),
     _("Only the players of this table can review their play."), _("Download the record"),
     _("Back to the table"), _("Every round of the match and its review"),
+    _("{name}: {count}"),  # the card counts of a reviewed position
     # house rules in the New table form (house.js), the lobby's badge
     _("House rules"), _("Loading…"), _("These rules cannot be played: see {field}."),
     _("No change: the preset as it is."),

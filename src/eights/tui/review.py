@@ -8,7 +8,8 @@ moment (the round is over, so every hand is shown, as the summary shows them), w
 every legal action's chance of winning the round. Escape goes back.
 
 During a match, ``h`` asks for a hint (:func:`hint_line`): every legal action of the
-decision valued at the ``fast`` quality, the best first. Hints are off until asked for;
+decision valued at the ``fast`` quality, the best first, ties as ties, and what the numbers
+are, on one line. Hints are off until asked for;
 each one asked is noted in the saved record's ``meta.hints`` and told in the round's
 summary.
 """
@@ -33,18 +34,22 @@ from eights.engine.record import Record
 from eights.i18n import Translator
 from eights.i18n.advice import (
     MARK_STYLES,
+    decision_mistake,
     decision_words,
-    mistake_words,
-    percent,
+    hint_lines,
+    hint_words,
+    meaning_words,
+    move_words,
+    option_lines,
     summary_words,
 )
-from eights.i18n.text import action_words
 from eights.lab.review import (
     QUALITIES,
     Decision,
     Position,
     SeatReview,
-    evaluate_position,
+    decision_rng,
+    evaluate_options,
     positions,
     review_seats,
 )
@@ -63,36 +68,21 @@ class Stopped(Exception):
 def hint_line(observation: Observation, _: Translator, seed: int = 0,
               worlds: int | None = None) -> str:
     """Every legal action of the seat's decision with its chance of winning the round, the
-    best first (from the observation alone)."""
-    position = Position(observation.round, len(observation.history), observation,
-                        observation.legal[0])
-    decision = evaluate_position(position, worlds or QUALITIES[HINT_QUALITY], seed)
-    options = " · ".join(f"{action_words(a.action, _)} {percent(a.win, _)}"
-                         for a in decision.actions)
-    return _("Hint: {options}", options=options)
+    best first, ties shown as ties, and what the numbers are (from the observation alone:
+    :func:`eights.i18n.advice.hint_words`)."""
+    here = Position(observation.round, len(observation.history), observation,
+                    observation.legal[0])
+    options = evaluate_options(observation, worlds or QUALITIES[HINT_QUALITY],
+                               decision_rng(seed, here))
+    return hint_words(hint_lines(options.lines), _)
 
 
 def evaluation_lines(decision: Decision, _: Translator) -> list[Text]:
-    """Every option of a decision: its chance of winning with the interval, the expected
-    points where the rules score, the played and the best one pointed out."""
-    lines: list[Text] = []
-    for value in decision.actions:
-        tags = []
-        if value.action == decision.played.action:
-            tags.append(_("played"))
-        if value.action == decision.best.action:
-            tags.append(_("best"))
-        text = _("{action}: wins {win} ({low}–{high})", action=action_words(value.action, _),
-                 win=percent(value.win, _), low=percent(value.low, _),
-                 high=percent(value.high, _))
-        if value.points is not None:
-            text += " · " + _("points {points}", points=f"{value.points:+.1f}")
-        if tags:
-            text += "  ← " + ", ".join(tags)
-        style = (MARK_STYLES[decision.mark] if value.action == decision.played.action
-                 else "bold" if value.action == decision.best.action else "")
-        lines.append(Text(text, style=style))
-    return lines
+    """Every line of a decision's options (:func:`eights.i18n.advice.option_lines`): the
+    played one in its mark's colour, the best in bold."""
+    return [Text(text, style=MARK_STYLES[decision.mark] if kind == "played"
+                 else "bold" if kind == "best" else "")
+            for text, kind in option_lines(decision, _)]
 
 
 class PositionScreen(ReplayScreen):
@@ -140,10 +130,9 @@ class PositionScreen(ReplayScreen):
             panel.update(self.tr("No reviewed decision here: ←/→ to another."))
             return
         _ = self.tr
-        head = Text(decision_words(decision.round, decision.turn, decision.played.action,
-                                   decision.best.action, decision.mark, decision.played.win,
-                                   decision.best.win, _), style=MARK_STYLES[decision.mark])
-        panel.update(Text("\n").join([head, *evaluation_lines(decision, _)]))
+        head = Text(decision_words(decision, _), style=MARK_STYLES[decision.mark])
+        panel.update(Text("\n").join([head, *evaluation_lines(decision, _),
+                                      Text(meaning_words(_), style="dim")]))
 
     def action_close(self) -> None:
         self.app.title = self._title
@@ -238,17 +227,16 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-progress").display = False
         summary = summary_words(result.accuracy, result.mean_loss, result.counts(), _)
         for d in result.worst():
-            summary += "\n" + _("round {round}, turn {turn}: {words}", round=d.round,
-                                turn=d.turn, words=mistake_words(
-                                    d.played.action, d.best.action, d.played.win, d.best.win, _))
+            summary += "\n" + _("{where}: {words}", where=move_words(d.move, d.round, _),
+                                words=decision_mistake(d, _))
+        summary += "\n" + meaning_words(_)
         if not result.decisions:
             summary = _("No decision to review: this seat never had a choice.")
         self.query_one("#review-summary", Static).update(summary)
         options = self.query_one("#review-list", OptionList)
         options.clear_options()
         for k, d in enumerate(result.decisions):
-            line = decision_words(d.round, d.turn, d.played.action, d.best.action, d.mark,
-                                  d.played.win, d.best.win, _)
+            line = decision_words(d, _)
             options.add_option(Option(Text(line, style=MARK_STYLES[d.mark]), id=str(k)))
         options.display = bool(result.decisions)
         if result.decisions:
