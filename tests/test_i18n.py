@@ -233,3 +233,34 @@ def test_suit_keys_in_french_with_the_english_ones_where_free() -> None:
         "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES}
     assert keys["♣"] is Suit.CLUBS
     assert suit_keys(en)["c"] is Suit.CLUBS and "t" not in suit_keys(en)
+
+
+def test_french_catalog_defines_each_message_once() -> None:
+    """A message written twice (two branches adding the same words) is read as one by babel,
+    the later translation silently winning: ``msgfmt --check`` calls it a fatal error."""
+    path = SRC / "locale" / "fr" / "LC_MESSAGES" / "eights.po"
+    seen: dict[tuple[str, str], int] = {}
+    context = ""
+    lines = path.read_text("utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        if line.startswith("msgctxt "):
+            context = line
+        elif line.startswith("msgid ") and line != 'msgid ""':
+            key = (context, line)
+            assert key not in seen, f"{line} (line {number}) is defined again (first at line {seen[key]})"
+            seen[key] = number
+            context = ""
+        elif line.startswith('msgid ""'):
+            # a message on several lines: its key is the lines that follow it
+            following = []
+            for more in lines[number:]:
+                if not more.startswith('"'):
+                    break
+                following.append(more)
+            if following:
+                key = (context, "\n".join(following))
+                assert key not in seen, f"the message at line {number} is defined again (first " \
+                                        f"at line {seen[key]})"
+                seen[key] = number
+            context = ""
+    assert len(seen) > 200
