@@ -211,8 +211,9 @@ def masked_dqn(legal_target: bool, codes: int) -> Any:
             rows = self.masked_rng.integers(0, self.n_envs, size=len(batch_inds))
             self.sampled = np.unpackbits(self.next_masks[batch_inds, rows], axis=1,
                                          count=codes).astype(np.bool_)
-            data = (self.observations[batch_inds, rows, :], self.actions[batch_inds, rows, :],
-                    self.next_observations[batch_inds, rows, :],
+            data = (self._normalize_obs(self.observations[batch_inds, rows, :], env),
+                    self.actions[batch_inds, rows, :],
+                    self._normalize_obs(self.next_observations[batch_inds, rows, :], env),
                     (self.dones[batch_inds, rows]
                      * (1 - self.timeouts[batch_inds, rows])).reshape(-1, 1),
                     self.rewards[batch_inds, rows].reshape(-1, 1))
@@ -281,14 +282,19 @@ def masked_dqn(legal_target: bool, codes: int) -> Any:
 
 
 def train_dqn(setting: Setting, budget: Budget, seed: int, against: str,
-              legal_target: bool = False) -> Trained:
+              legal_target: bool = False, normalize: bool = False,
+              gamma: float = 0.99) -> Trained:
+    from stable_baselines3.common.vec_env import VecNormalize
+
     from eights.rl.sb3 import EightsVecEnv
 
-    envs = EightsVecEnv(setting.source, setting.players, 8, seed=seed, opponents=against,
-                        reward="win")
+    envs: Any = EightsVecEnv(setting.source, setting.players, 8, seed=seed, opponents=against,
+                             reward="win")
+    if normalize:  # observations by their running mean and deviation, as SB3 offers
+        envs = VecNormalize(envs, norm_obs=True, norm_reward=False, gamma=gamma)
     model = masked_dqn(legal_target, setting.codes)(
         "MlpPolicy", envs, learning_starts=10_000, buffer_size=100_000, batch_size=128,
-        train_freq=1, gradient_steps=1, target_update_interval=10_000,
+        train_freq=1, gradient_steps=1, target_update_interval=10_000, gamma=gamma,
         exploration_fraction=0.05, exploration_final_eps=0.05, seed=seed, verbose=0)
     model.masked_rng = np.random.default_rng(seed)
     model.replay_buffer.masked_rng = np.random.default_rng(seed + 1)
@@ -296,8 +302,12 @@ def train_dqn(setting: Setting, budget: Budget, seed: int, against: str,
     budget.start()
     model.learn(total_timesteps=4_000_000, callback=_sb3_callback(budget))
 
+    if normalize:
+        envs.training = False
+
     def act(obs: npt.NDArray[np.int32], mask: npt.NDArray[np.bool_]) -> int:
-        return int(masked_argmax(model.q_values(obs[None]), mask[None])[0])
+        seen = envs.normalize_obs(obs[None]) if normalize else obs[None]
+        return int(masked_argmax(model.q_values(seen), mask[None])[0])
 
     return Trained(act, int(model.num_timesteps), q_diagnosis(model))
 
@@ -314,6 +324,8 @@ def q_diagnosis(model: Any) -> dict[str, Any]:
     codes = buffer.pending.shape[1]
     legal = np.unpackbits(buffer.next_masks[rows, 0], axis=1, count=codes).astype(np.bool_)
     keep = ~done & legal.any(axis=1)
+    if model._vec_normalize_env is not None:
+        obs = model._vec_normalize_env.normalize_obs(obs)
     values, legal = model.q_values(obs[keep]), legal[keep]
     chosen = masked_argmax(values, legal)
     plays = legal[:, :A_DRAW].any(axis=1) | legal[:, A_MULTI:].any(axis=1)
@@ -501,12 +513,18 @@ TRAINERS: dict[str, Callable[[Setting, Budget, int, str], Trained]] = {
     "ppo-factored": lambda s, b, seed, a: train_ppo(s, b, seed, a, actions="factored"),
     "dqn": train_dqn,
     "dqn-legal": lambda s, b, seed, a: train_dqn(s, b, seed, a, legal_target=True),
+    "dqn-legal-norm": lambda s, b, seed, a: train_dqn(s, b, seed, a, legal_target=True,
+                                                      normalize=True),
+    "dqn-legal-gamma1": lambda s, b, seed, a: train_dqn(s, b, seed, a, legal_target=True,
+                                                        gamma=1.0),
     "pg": train_pg,
     "nfsp": train_nfsp,
     "dmc": train_dmc,
 }
 NAMES = {"ppo": "MaskablePPO (sb3-contrib)", "ppo-factored": "MaskablePPO, factored actions",
          "dqn": "DQN, masked choices (SB3)", "dqn-legal": "DQN, masked choices and target",
+         "dqn-legal-norm": "DQN, masked target, normalized observations",
+         "dqn-legal-gamma1": "DQN, masked target, no discount",
          "pg": "policy gradient, a2c (OpenSpiel)", "nfsp": "NFSP, self-play (OpenSpiel)",
          "dmc": "deep Monte Carlo, self-play"}
 SELF_PLAY = ("nfsp", "dmc")

@@ -9,6 +9,7 @@ factored steps give the rounds the same tables give played by whole codes."""
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import numpy as np
@@ -24,6 +25,7 @@ from eights.rl.factored import (
     DONE,
     N_TOKENS,
     PLAY_SIZE,
+    OnePlay,
     Plays,
     legal_mask,
     sequence,
@@ -37,6 +39,20 @@ MULTI = [("switch", 4, ()), ("black-jack", 3, ()), ("last-card", 4, ()),
 CASES = [(name, load_rules(name).default_players, ()) for name in preset_names()] + MULTI
 DICT_WARNINGS = ("Observation space for each agent probably should be",
                  "Observation is not a NumPy array")
+
+
+def finished_one(play: OnePlay) -> set[int]:
+    """:func:`finished` walked with the one-table :class:`OnePlay`."""
+    out: set[int] = set()
+    for token in sorted(play.tokens):
+        child = copy.deepcopy(play)
+        whole = child.push(token)
+        if whole >= 0:
+            assert whole not in out, "two paths end in one play"
+            out.add(whole)
+        else:
+            out |= finished_one(child)
+    return out
 
 
 def finished(plays: Plays) -> set[int]:
@@ -68,6 +84,9 @@ def test_the_paths_of_a_decision_are_its_legal_plays(name: str, players: int,
             plays = Plays(1, count)
             plays.start(np.ones(1, dtype=np.bool_), legal_mask(legal, count))
             assert finished(plays) == legal
+            one = OnePlay()
+            one.start(sorted(legal))
+            assert finished_one(one) == legal and one.tokens == set(np.flatnonzero(plays.mask[0]))
             seen += 1
             multi += any(c >= codes.A_MULTI for c in legal)
             game.push(game.legal[int(rng.integers(len(game.legal)))])
@@ -99,13 +118,14 @@ def test_forced_steps_are_taken_and_the_block_shows_the_play() -> None:
         obs = table.observe(table.agent_selection)
         mask = obs["action_mask"]
         cards = [t for t in np.flatnonzero(mask) if t < 53]
-        plays = table.table.plays
-        if cards and any(c >= codes.A_MULTI for c in table.table.legal):
-            top = next(t for t in cards if plays.mask[0, t])
+        tops = {sequence(c)[0] for c in table.table.legal if c >= codes.A_MULTI}
+        if tops:  # the top card of a play of several cards: more steps to come
+            top = min(tops)
+            assert top in cards
             table.step(int(top))
             block = table.observe(table.agent_selection)["observation"][-PLAY_SIZE:]
             assert block[top] == 1 and block.sum() == 1  # the top card, nothing under yet
-            assert table.table.plays.mask[0].sum() > 1  # forced steps were taken already
+            assert len(table.table.play.tokens) > 1  # forced steps were taken already
             return
         table.step(int(np.flatnonzero(mask)[0]))
     pytest.fail("no multi-card play met")
@@ -233,6 +253,9 @@ def test_batched_tables_by_steps_are_the_tables_by_codes() -> None:
         assert not (terminated & hold).any() and not rewards[hold].any()
         for b in np.flatnonzero(~hold).tolist():
             refs[b].start(one, wmask[b:b + 1])
+        listed = np.lexsort(whole.legal_codes(np.arange(batch))[::-1])
+        pairs = np.stack(whole.legal_codes(np.arange(batch)))[:, listed]
+        assert np.array_equal(pairs, np.stack(np.nonzero(wmask)))  # the masks, as pairs
         done = terminated | whole.truncated
         ends += int(terminated.sum())
     assert held > 50 and ends > 5

@@ -260,6 +260,22 @@ def _answer(tab: Any, states: Any, rows: Any, actions: Any, script: Any) -> None
 
 
 @_njit
+def _legal_pairs(tab: Any, states: Any, rows: Any, out_rows: Any, out_codes: Any) -> int:
+    """The legal codes of the seat to play at each table of ``rows``, as (table, code)
+    pairs written to ``out_rows`` and ``out_codes`` when they hold them all; returns how
+    many there are (more than they hold: call again with room for that many)."""
+    buf = np.empty(k.N_ACTIONS, dtype=np.int64)
+    count = 0
+    for i in range(rows.shape[0]):
+        for j in range(k.legal_list(tab, states[rows[i]], buf)):
+            if count < out_rows.shape[0]:
+                out_rows[count] = rows[i]
+                out_codes[count] = buf[j]
+            count += 1
+    return count
+
+
+@_njit
 def _global_states(tab: Any, states: Any, size: int, out: Any) -> None:
     """Every seat's observation of each table, in seat order, one row a table."""
     for b in range(states.shape[0]):
@@ -456,6 +472,21 @@ class TableBatch:
         obs, mask, _, _ = self._play_out(truncated=np.zeros(self.batch, dtype=np.bool_))
         self._ready = True
         return obs, mask
+
+    def legal_codes(self, rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
+                                                                npt.NDArray[np.int64]]:
+        """The legal codes now at the tables ``rows`` as pairs ``(tables, codes)``, in
+        table order, each table's in the engine's order (none at a table whose round is
+        over): the masks' content without reading their every code."""
+        rows = np.asarray(rows, dtype=np.int64)
+        size = 32 * max(1, rows.size)
+        while True:
+            tables = np.empty(size, dtype=np.int64)
+            codes = np.empty(size, dtype=np.int64)
+            count = int(_legal_pairs(self.kt.tab, self.states, rows, tables, codes))
+            if count <= size:
+                return tables[:count], codes[:count]
+            size = count
 
     def state(self) -> npt.NDArray[np.int32]:
         """Every table's global state now, for a centralised critic: each seat's

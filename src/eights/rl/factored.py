@@ -36,7 +36,9 @@ for the seat building it): the top card (one-hot, 53), the cards under it (count
 and the suit named (one-hot, 4).
 
 :class:`Plays` does the bookkeeping for a batch of tables (NumPy, no Python loop over
-tables), and :class:`FactoredTables` puts it on a batch of tables of whole actions
+tables), :class:`OnePlay` the same for one table in plain Python (the PettingZoo and
+Gymnasium environments: there NumPy's cost per call would be most of a step), and
+:class:`FactoredTables` puts :class:`Plays` on a batch of tables of whole actions
 (:class:`~eights.fast.vector.TableBatch`, :class:`~eights.rl.engine_batch.EngineTables`),
 for :class:`~eights.rl.EightsVectorEnv` and :class:`~eights.rl.sb3.EightsVecEnv`.
 """
@@ -55,7 +57,7 @@ from eights.engine.cards import CARDS
 
 __all__ = [
     "ACTIONS", "DONE", "DONE_CALL", "DRAW", "N_TOKENS", "PASS", "PLAY_SIZE", "SUIT", "TAKE",
-    "FactoredTables", "Plays", "check_actions", "sequence", "sequences", "token_name",
+    "FactoredTables", "OnePlay", "Plays", "check_actions", "sequence", "sequences", "token_name",
 ]
 
 ACTIONS = ("whole", "factored")
@@ -118,6 +120,9 @@ def sequence(code: int) -> tuple[int, ...]:
     return (top, *under, *((SUIT + suit,) if suit < 4 else ()), DONE_CALL if call else DONE)
 
 
+_steps = lru_cache(maxsize=None)(sequence)
+
+
 @lru_cache(maxsize=4)
 def sequences(count: int) -> npt.NDArray[np.int8]:
     """The steps of every code below ``count``, one row a code, padded with -1 (read only)."""
@@ -156,8 +161,16 @@ class Plays:
     def start(self, rows: npt.NDArray[np.bool_], legal: npt.NDArray[np.bool_]) -> None:
         """A new decision at the tables of ``rows`` (booleans), whose legal whole codes are
         ``legal[rows]`` (one mask row a table)."""
+        flat = np.flatnonzero(legal)  # one pass, no temporary: the masks are sparse
+        tables, codes = np.divmod(flat, legal.shape[1])
+        picked = rows[tables]
+        self.start_pairs(rows, tables[picked], codes[picked])
+
+    def start_pairs(self, rows: npt.NDArray[np.bool_], tables: npt.NDArray[np.int64],
+                    codes: npt.NDArray[np.int64]) -> None:
+        """:meth:`start` from the legal whole codes as pairs: ``codes[i]`` is legal at table
+        ``tables[i]`` (every table of ``rows``, none other)."""
         keep = ~rows[self._rows]
-        tables, codes = np.nonzero(legal & rows[:, None])
         self._rows = np.concatenate([self._rows[keep], tables])
         self._codes = np.concatenate([self._codes[keep], codes])
         self.depth[rows] = 0
@@ -207,6 +220,46 @@ class Plays:
         r, c = self._rows[pick], self._codes[pick]
         nxt = self.seq[c, self.depth[r]]
         self.mask[r, nxt] = True
+
+
+class OnePlay:
+    """The play being built at one table, in plain Python: :class:`Plays` for one table
+    (the same steps, the same forced steps, the same block)."""
+
+    def __init__(self) -> None:
+        self.tokens: set[int] = set()
+        """The legal tokens now (none at a table with no decision)."""
+        self.block = [0] * PLAY_SIZE
+        """The play so far, as the observation gives it."""
+        self.depth = 0
+        self._candidates: list[tuple[tuple[int, ...], int]] = []
+
+    def start(self, codes: Any) -> None:
+        """A new decision, whose legal whole codes are ``codes``."""
+        self._candidates = [(_steps(int(c)), int(c)) for c in codes]
+        self.depth = 0
+        self.block = [0] * PLAY_SIZE
+        self.tokens = {steps[0] for steps, _ in self._candidates}
+
+    def push(self, token: int) -> int:
+        """Take ``token`` (legal: :attr:`tokens`), then the forced steps after it: the whole
+        code when the play is finished (the next decision needs :meth:`start`), else -1."""
+        while True:
+            at = self.depth
+            self._candidates = [c for c in self._candidates if c[0][at] == token]
+            if token < SUIT:
+                self.block[token if at == 0 else _UNDER_AT + token] += 1
+            elif token < DONE:
+                self.block[_SUIT_AT + token - SUIT] = 1
+            self.depth = at + 1
+            done = [code for steps, code in self._candidates if len(steps) == self.depth]
+            if done:
+                self._candidates, self.tokens = [], set()
+                return done[0]
+            self.tokens = {steps[self.depth] for steps, _ in self._candidates}
+            if len(self.tokens) != 1:
+                return -1
+            (token,) = self.tokens
 
 
 class WholeTables(Protocol):
@@ -270,7 +323,7 @@ class FactoredTables:
                                                       npt.NDArray[np.bool_]]:
         obs, legal = self.tables.reset(seed)
         self._done[:] = False
-        self.plays.start(np.ones(self.batch, dtype=np.bool_), legal)
+        self._start(np.ones(self.batch, dtype=np.bool_), legal)
         return self._obs(obs), self.plays.mask.copy()
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int32],
@@ -299,18 +352,27 @@ class FactoredTables:
         obs, legal_codes, rewards, terminated = self.tables.step(np.maximum(whole, 0), hold)
         moved = ~hold
         self._done = terminated | self.tables.truncated
-        self.plays.start(moved, legal_codes)
+        self._start(moved, legal_codes)
         return self._obs(obs), self.plays.mask.copy(), rewards, terminated
 
     def restart(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_]]:
         """``TableBatch.restart``: the tables whose round ended deal the next one now."""
         obs, legal = self.tables.restart()
-        self.plays.start(self._done.copy(), legal)
+        self._start(self._done.copy(), legal)
         self._done[:] = False
         return self._obs(obs), self.plays.mask.copy()
 
     def state(self) -> npt.NDArray[np.int32]:
         return self.tables.state()
+
+    def _start(self, rows: npt.NDArray[np.bool_], legal: npt.NDArray[np.bool_]) -> None:
+        """New decisions at ``rows``: their legal codes read from the kernel's tables where
+        they can list them (``legal_codes``), else from the masks."""
+        listed = getattr(self.tables, "legal_codes", None)
+        if listed is None:
+            self.plays.start(rows, legal)
+        else:
+            self.plays.start_pairs(rows, *listed(np.flatnonzero(rows)))
 
     def illegal(self, table: int, token: int) -> str:
         """The error's words for a token that is not legal at ``table`` now."""

@@ -27,7 +27,7 @@ from eights.engine.game import Game
 from eights.engine.rules import Rules, load_rules
 from eights.i18n import translator
 from eights.i18n.text import round_summary, table_words
-from eights.rl.factored import N_TOKENS, PLAY_SIZE, Plays, check_actions, legal_mask, token_name
+from eights.rl.factored import N_TOKENS, PLAY_SIZE, OnePlay, check_actions, token_name
 
 __all__ = ["EPISODES", "NO_BOUND", "RENDER_MODES", "RenderModeError", "Table", "check_limit",
            "check_render_mode", "observation_high", "text_image"]
@@ -181,7 +181,7 @@ class Table:
         self.game: Game | None = None
         self.legal: dict[int, Action] = {}
         """The legal actions of the seat to play, by code."""
-        self.plays = Plays(1, self.codes)
+        self.play = OnePlay()
         """The play being built (factored actions)."""
 
     @property
@@ -204,7 +204,7 @@ class Table:
         game = self.live
         self.legal = {} if game.over else {codes.action_code(a): a for a in game.legal}
         if self.factored:
-            self.plays.start(np.ones(1, dtype=np.bool_), legal_mask(self.legal, self.codes))
+            self.play.start(self.legal)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """``{"observation": ..., "action_mask": ...}`` for ``seat``: its integers
@@ -213,8 +213,7 @@ class Table:
         game = self.live
         seen = codes.observation(game.observe(seat))
         if self.factored:
-            seen.extend(self.plays.block[0].tolist() if game.to_play == seat
-                        else [0] * PLAY_SIZE)
+            seen.extend(self.play.block if game.to_play == seat else [0] * PLAY_SIZE)
         return {"observation": np.array(seen, dtype=np.int32), "action_mask": self.mask(seat)}
 
     def mask(self, seat: int) -> MaskArray:
@@ -222,7 +221,7 @@ class Table:
         mask = np.zeros(self.actions, dtype=np.int8)
         if self.live.to_play == seat:
             if self.factored:
-                mask[self.plays.mask[0]] = 1
+                mask[list(self.play.tokens)] = 1
             else:
                 mask[list(self.legal)] = 1
         return mask
@@ -254,7 +253,7 @@ class Table:
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` (in the action space) is legal now."""
         code = self.code(action)
-        return bool(self.plays.mask[0, code]) if self.factored else code in self.legal
+        return code in self.play.tokens if self.factored else code in self.legal
 
     def advance(self, action: object) -> Action | None:
         """Take ``action`` (legal: :meth:`is_legal`): the whole action it finishes, or
@@ -263,19 +262,18 @@ class Table:
         code = self.code(action)
         if not self.factored:
             return self.legal[code]
-        whole = int(self.plays.push(np.array([code]), np.ones(1, dtype=np.bool_))[0])
+        whole = self.play.push(code)
         return self.legal[whole] if whole >= 0 else None
 
     def illegal(self, action: object, who: str) -> IllegalActionError:
         """The error for an action that is not legal now, listing the legal ones."""
         code = self.code(action)
         if self.factored:
-            tokens = ", ".join(f"{t} ({token_name(int(t))})"
-                               for t in np.flatnonzero(self.plays.mask[0]))
+            steps = sorted(self.play.tokens)
+            tokens = ", ".join(f"{t} ({token_name(t)})" for t in steps)
             return IllegalActionError(
                 f"token {code} ({token_name(code)}) is not legal for {who} now; legal: "
-                f"{tokens or 'none (the round is over)'}",
-                tuple(token_name(int(t)) for t in np.flatnonzero(self.plays.mask[0])))
+                f"{tokens or 'none (the round is over)'}", tuple(map(token_name, steps)))
         legal = ", ".join(f"{c} ({a})" for c, a in sorted(self.legal.items()))
         return IllegalActionError(
             f"action {code} ({codes.code_action(code)}) is not legal for {who} now; "
