@@ -28,7 +28,7 @@ given one thread), every one with ``reward="win"`` (+1 a round won, -1 lost):
 - ``nfsp``: self-play, OpenSpiel's Neural Fictitious Self-Play
   (``open_spiel.python.pytorch.nfsp``: one agent a seat, each a DQN best response and an
   average policy; its example's settings scaled down) on ``python_eights``; the average
-  policy of seat 0 is measured;
+  policy of seat 0 is measured (it needs ``dm-tree``, which eights does not install);
 - ``dmc``: self-play, DouZero's deep Monte Carlo written small (:func:`train_dmc`): a
   Q-network over the codes, its targets the round's final reward (no bootstrap, no
   discount), ε-greedy, on the batched tables where the other seats are a copy of the
@@ -282,8 +282,8 @@ def masked_dqn(legal_target: bool, codes: int) -> Any:
 
 
 def train_dqn(setting: Setting, budget: Budget, seed: int, against: str,
-              legal_target: bool = False, normalize: bool = False,
-              gamma: float = 0.99) -> Trained:
+              legal_target: bool = False, normalize: bool = False, gamma: float = 0.99,
+              target_every: int = 10_000) -> Trained:
     from stable_baselines3.common.vec_env import VecNormalize
 
     from eights.rl.sb3 import EightsVecEnv
@@ -294,7 +294,7 @@ def train_dqn(setting: Setting, budget: Budget, seed: int, against: str,
         envs = VecNormalize(envs, norm_obs=True, norm_reward=False, gamma=gamma)
     model = masked_dqn(legal_target, setting.codes)(
         "MlpPolicy", envs, learning_starts=10_000, buffer_size=100_000, batch_size=128,
-        train_freq=1, gradient_steps=1, target_update_interval=10_000, gamma=gamma,
+        train_freq=1, gradient_steps=1, target_update_interval=target_every, gamma=gamma,
         exploration_fraction=0.05, exploration_final_eps=0.05, seed=seed, verbose=0)
     model.masked_rng = np.random.default_rng(seed)
     model.replay_buffer.masked_rng = np.random.default_rng(seed + 1)
@@ -396,7 +396,12 @@ def train_pg(setting: Setting, budget: Budget, seed: int, against: str) -> Train
 
 
 def train_nfsp(setting: Setting, budget: Budget, seed: int, against: str) -> Trained:
-    from open_spiel.python.pytorch import nfsp
+    try:
+        from open_spiel.python.pytorch import nfsp
+    except ModuleNotFoundError as exc:  # its reservoir imports dm-tree
+        raise SystemExit(f"nfsp: OpenSpiel's NFSP needs {exc.name!r}, not installed "
+                         "(pip install dm-tree); dmc is the self-play that needs nothing more"
+                         ) from None
 
     np.random.seed(seed)
     torch.manual_seed(seed)
@@ -517,6 +522,8 @@ TRAINERS: dict[str, Callable[[Setting, Budget, int, str], Trained]] = {
                                                       normalize=True),
     "dqn-legal-gamma1": lambda s, b, seed, a: train_dqn(s, b, seed, a, legal_target=True,
                                                         gamma=1.0),
+    "dqn-legal-norm-1k": lambda s, b, seed, a: train_dqn(s, b, seed, a, legal_target=True,
+                                                         normalize=True, target_every=1000),
     "pg": train_pg,
     "nfsp": train_nfsp,
     "dmc": train_dmc,
@@ -525,6 +532,7 @@ NAMES = {"ppo": "MaskablePPO (sb3-contrib)", "ppo-factored": "MaskablePPO, facto
          "dqn": "DQN, masked choices (SB3)", "dqn-legal": "DQN, masked choices and target",
          "dqn-legal-norm": "DQN, masked target, normalized observations",
          "dqn-legal-gamma1": "DQN, masked target, no discount",
+         "dqn-legal-norm-1k": "DQN, masked target, normalized, target every 1,000",
          "pg": "policy gradient, a2c (OpenSpiel)", "nfsp": "NFSP, self-play (OpenSpiel)",
          "dmc": "deep Monte Carlo, self-play"}
 SELF_PLAY = ("nfsp", "dmc")
