@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import collections
+import contextlib
 import os
 import re
 import subprocess
@@ -63,6 +64,11 @@ def main() -> None:
     st = new_state(kt, 4, 1)
     results = np.zeros((2000, 7), dtype=np.int64)
     k.random_rounds(kt.tab, st, 10, results)
+    for one in vars(k).values():  # compiled afresh: the object code is still at hand
+        for cres in getattr(one, "overloads", {}).values():
+            if not getattr(cres.library, "eights_object", None):
+                with contextlib.suppress(RuntimeError):  # none kept
+                    cres.library.eights_object = cres.library._get_compiled_object()
     libraries = [cres.library for one in vars(k).values() if hasattr(one, "overloads")
                  for cres in one.overloads.values()
                  if getattr(cres.library, "eights_object", None)]
