@@ -28,7 +28,6 @@ Needs the ``[train]`` extra (the evaluation code lives with the training code).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -39,6 +38,7 @@ from collections import Counter
 from pathlib import Path
 
 import strength
+from common import Bench
 from eights import load_rules
 from eights.bots.belief import BeliefModel, model_path
 from eights.bots.worlds import hand_bands, sample_weighted_world, sample_world
@@ -130,7 +130,8 @@ def strength_lines(presets: list[str], deals: int, today: str, jobs: int, seed: 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    bench = Bench(__doc__, seed=31)
+    parser = bench.parser
     parser.add_argument("--only", default="loss,strength")
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--players", default="2,4")
@@ -145,9 +146,7 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=600.0,
                         help="wall-clock budget of the strength check, shared by the presets")
     parser.add_argument("--log", type=Path, help="append each deal's rounds here (JSON lines)")
-    parser.add_argument("--seed", type=int, default=31)
-    parser.add_argument("--quiet", action="store_true", help="no progress bars")
-    args = parser.parse_args()
+    args = bench.parse()  # --seed: the deals of the strength check; --quiet: no progress bars
     strength.QUIET = args.quiet
     only = set(args.only.split(","))
     if not only or only - {"loss", "suits", "strength"}:

@@ -20,33 +20,13 @@ loaded from numba's cache) before any clock starts.
 
 from __future__ import annotations
 
-import argparse
 import random
-import time
 
-from eights import Game, Observation, load_rules, preset_names
+from common import Bench, cpu_time, decision_points
+from eights import Observation, load_rules, preset_names
 from eights.bots import make_bot
 from eights.bots.worlds import hand_bands, sample_world
 from eights.engine.actions import Action
-
-
-def decision_points(name: str, count: int, seed: int = 1) -> list[tuple[Observation, list[Action]]]:
-    rules = load_rules(name)
-    greedy = make_bot("greedy")
-    rng = random.Random(seed)
-    out: list[tuple[Observation, list[Action]]] = []
-    game_seed = seed
-    while len(out) < count:
-        game = Game(rules, rules.default_players, seed=game_seed)
-        game_seed += 1
-        while not game.over and len(out) < count:
-            seat = game.to_move
-            legal = game.legal_actions()
-            seen = game.observe(seat)
-            if len(legal) > 1:
-                out.append((seen, legal))
-            game.apply(greedy.choose(seen, legal, rng))
-    return out
 
 
 def _timed(spec: str, points: list[tuple[Observation, list[Action]]]) -> tuple[float, int]:
@@ -57,11 +37,11 @@ def _timed(spec: str, points: list[tuple[Observation, list[Action]]]) -> tuple[f
     bot.choose(seen, legal, random.Random(0))
     rng = random.Random(0)
     rollouts = 0
-    start = time.process_time()
-    for seen, legal in points:
-        bot.choose(seen, legal, rng)
-        rollouts += getattr(bot, "last_iterations", 0)
-    return time.process_time() - start, rollouts
+    with cpu_time() as spent:
+        for seen, legal in points:
+            bot.choose(seen, legal, rng)
+            rollouts += getattr(bot, "last_iterations", 0)
+    return spent.seconds, rollouts
 
 
 def _kernel_plays(name: str) -> bool:
@@ -75,13 +55,13 @@ def _kernel_plays(name: str) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=40)
-    parser.add_argument("--iterations", type=int, default=300)
-    parser.add_argument("--timed", type=int, default=10,
-                        help="decision points timed at --budget rollouts (0: none)")
-    parser.add_argument("--budget", type=int, default=2000)
-    args = parser.parse_args()
+    bench = Bench(__doc__, seed=1)
+    bench.parser.add_argument("--decisions", type=int, default=40)
+    bench.parser.add_argument("--iterations", type=int, default=300)
+    bench.parser.add_argument("--timed", type=int, default=10,
+                              help="decision points timed at --budget rollouts (0: none)")
+    bench.parser.add_argument("--budget", type=int, default=2000)
+    args = bench.parse()
     specs = ["random", "greedy", "expert", f"ismcts:iterations={args.iterations}",
              f"ismcts:iterations={args.iterations}:prune=0"]
     heads = ["random ms", "greedy ms", "expert ms", "ismcts ms", "unpruned ms"]
@@ -91,11 +71,13 @@ def main() -> None:
           + (f"{f'{args.budget} it: engine ms':>22}{'kernel ms':>11}{'x':>6}" if args.timed else ""),
           flush=True)
     for name in preset_names():
-        points = decision_points(name, args.decisions)
+        points = decision_points(name, None, args.decisions, args.seed)
         row = f"{name:<16}"
-        for spec in specs:
+        figures: dict[str, object] = {"preset": name}
+        for spec, head in zip(specs, heads, strict=True):
             spent, _ = _timed(spec, points)
             row += f"{spent / len(points) * 1000:>12.3f}"
+            figures[head] = spent / len(points) * 1000
         kernel = _kernel_plays(name)
         cpu_of: dict[str, float] = dict.fromkeys(paths, 0.0)
         rollouts = dict.fromkeys(paths, 0)
@@ -109,19 +91,23 @@ def main() -> None:
         row += f"{rates['off']:>13.0f}"
         row += f"{rates['on']:>13.0f}{rates['on'] / rates['off']:>6.1f}" if kernel else f"{'-':>13}{'':>6}"
         sampler = random.Random(0)
-        start = time.process_time()
-        for seen, _ in points:
-            bands = hand_bands(seen)
-            for _ in range(20):
-                sample_world(seen, sampler, bands)
-        row += f"{(time.process_time() - start) / (20 * len(points)) * 1e6:>11.1f}"
+        with cpu_time() as sampling:
+            for seen, _ in points:
+                bands = hand_bands(seen)
+                for _ in range(20):
+                    sample_world(seen, sampler, bands)
+        row += f"{sampling.seconds / (20 * len(points)) * 1e6:>11.1f}"
+        figures.update({"rollouts_per_s": rates, "sample_us": sampling.seconds / (20 * len(points))
+                        * 1e6})
         if args.timed:
             ms = {path: _timed(f"ismcts:iterations={args.budget}:kernel={path}",
                                points[:args.timed])[0] / args.timed * 1000
                   for path in (paths if kernel else paths[:1])}
             row += f"{ms['off']:>22.0f}"
             row += f"{ms['on']:>11.0f}{ms['off'] / ms['on']:>6.1f}" if kernel else f"{'-':>11}"
+            figures[f"decision_ms_{args.budget}"] = ms
         print(row, flush=True)
+        bench.result(figures)
 
 
 if __name__ == "__main__":

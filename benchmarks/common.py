@@ -28,15 +28,21 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Bench", "Spent", "cpu_model", "cpu_time", "machine", "machine_line"]
+if TYPE_CHECKING:
+    from eights import Observation
+    from eights.engine.actions import Action
+
+__all__ = ["Bench", "Spent", "alternate", "cpu_model", "cpu_time", "decision_points", "for_cpu",
+           "machine", "machine_line", "spread"]
 
 
 def cpu_model() -> str:
@@ -93,18 +99,74 @@ def cpu_time(children: bool = False) -> Iterator[Spent]:
         spent.wall = time.perf_counter() - wall
 
 
+def for_cpu(seconds: float, work: Callable[[], int]) -> tuple[int, float]:
+    """Call ``work()`` (it returns how many units it did: rounds, steps...) until ``seconds``
+    of process CPU time have passed: the units done and the CPU seconds they took."""
+    done = 0
+    start = time.process_time()
+    while (spent := time.process_time() - start) < seconds:
+        done += work()
+    return done, spent
+
+
+def alternate(measures: Mapping[str, Callable[[], float]], repeats: int
+              ) -> dict[str, list[float]]:
+    """Each measure's values, the measures called in turn ``repeats`` times over (so that a
+    change of the machine's load falls on each alike)."""
+    values: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(repeats):
+        for name, measure in measures.items():
+            values[name].append(measure())
+    return values
+
+
+def spread(values: list[float]) -> tuple[float, float, float]:
+    """The best (highest), the median and the worst of a measure's values."""
+    return max(values), statistics.median(values), min(values)
+
+
+def decision_points(rules: Any, players: int | None, count: int, seed: int = 1
+                    ) -> list[tuple[Observation, list[Action]]]:
+    """``count`` decisions with a choice (more than one legal action), as the seat to play
+    saw them, from games between greedy bots seeded ``seed``, ``seed + 1``...: the positions
+    the bot benchmarks time their decisions on. ``rules``: a preset name or a ``Rules``;
+    ``players``: the rules' default when ``None``."""
+    import random
+
+    from eights import Game, load_rules
+    from eights.bots import make_bot
+
+    loaded = load_rules(rules)
+    n = loaded.default_players if players is None else players
+    greedy = make_bot("greedy")
+    rng = random.Random(seed)
+    out: list[tuple[Observation, list[Action]]] = []
+    game_seed = seed
+    while len(out) < count:
+        game = Game(loaded, n, seed=game_seed)
+        game_seed += 1
+        while not game.over and len(out) < count:
+            seen = game.observe(game.to_move)
+            legal = game.legal_actions()
+            if len(legal) > 1:
+                out.append((seen, legal))
+            game.apply(greedy.choose(seen, legal, rng))
+    return out
+
+
 class Bench:
     """A benchmark's command line and output: ``--seed``, ``--json FILE`` and ``--quiet``
     beside the script's own arguments; the machine line printed before the measurement,
     and the machine recorded beside the results in the JSON file."""
 
-    def __init__(self, doc: str | None, seed: int = 0) -> None:
+    def __init__(self, doc: str | None, seed: int | None = 0) -> None:
         text = (doc or "").strip()
         self.parser = argparse.ArgumentParser(
             description=text.splitlines()[0] if text else None, epilog=None,
             formatter_class=argparse.RawDescriptionHelpFormatter)
-        self.parser.add_argument("--seed", type=int, default=seed,
-                                 help=f"the first seed of the measurement (default {seed})")
+        if seed is not None:  # None: a measurement whose seeds are fixed (no --seed)
+            self.parser.add_argument("--seed", type=int, default=seed,
+                                     help=f"the first seed of the measurement (default {seed})")
         self.parser.add_argument("--json", type=Path, metavar="FILE",
                                  help="also write the results, with the machine, as JSON")
         self.parser.add_argument("--quiet", action="store_true",

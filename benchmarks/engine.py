@@ -2,6 +2,7 @@
 Python and OpenSpiel's C++ loop, measured in the same run.
 
     python benchmarks/engine.py [--seconds 3] [--repeats 3] [--presets] [--no-compile]
+                                [--only reference,kernel,pyspiel,cpp]
 
 On OpenSpiel's own game (the ``openspiel`` preset with 4 players, special cards and
 reshuffle; ``crazy_eights`` with the same parameters), alternating the four so that a
@@ -19,7 +20,8 @@ median of ``--repeats``:
   (the whole round in C++).
 
 It prints rounds/s and the ratios (targets of issue 12: kernel at least 5x OpenSpiel's
-C++ loop, and at least 20x the reference engine on every preset), then the kernel's
+C++ loop, and at least 20x the reference engine on every preset) with the CPU model (the
+kernel's lead over the C++ depends on the processor: issue 35), then the kernel's
 first-call compile time (a fresh ``NUMBA_CACHE_DIR``) and its time to load from that cache,
 each in a new process (wall time: importing :mod:`eights.fast` and one round included).
 ``--presets`` adds the reference engine and the kernel on every preset at its default
@@ -29,17 +31,15 @@ which eights folds into the play (``8h=s``): compare rounds/s.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from typing import Any
 
+from common import Bench, alternate, cpu_model, for_cpu, spread
 from eights import Game, load_rules, preset_names
 from eights.engine.rules import Rules
 
@@ -56,13 +56,13 @@ def timed(play_round: Callable[[Callable[[], float]], int], seconds: float,
           seed: int = 1) -> tuple[int, float]:
     """Rounds and CPU seconds of ``play_round(rand)`` called until ``seconds`` pass."""
     rand = random.Random(seed).random
-    rounds = 0
-    start = time.process_time()
-    while time.process_time() < start + seconds:
+
+    def twenty() -> int:
         for _ in range(20):
             play_round(rand)
-            rounds += 1
-    return rounds, time.process_time() - start
+        return 20
+
+    return for_cpu(seconds, twenty)
 
 
 def reference(rules: Rules, players: int) -> Measure:
@@ -82,16 +82,13 @@ def kernel(rules: Rules, players: int) -> Measure:
     from eights.fast import random_rounds
 
     random_rounds(rules, players, 1, 0)  # compiled (or loaded) before any clock starts
+    seeds = iter(range(1, 1 << 62))
 
-    def measure(seconds: float) -> tuple[int, float]:
-        rounds = 0
-        start = time.process_time()
-        while time.process_time() < start + seconds:
-            random_rounds(rules, players, 2000, 1 + rounds)
-            rounds += 2000
-        return rounds, time.process_time() - start
+    def chunk() -> int:
+        random_rounds(rules, players, 2000, next(seeds))
+        return 2000
 
-    return measure
+    return lambda seconds: for_cpu(seconds, chunk)
 
 
 def pyspiel_python() -> Measure:
@@ -123,16 +120,12 @@ def openspiel_cpp() -> Measure:
     bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(4)]
     rng = np.random.RandomState(1)
 
-    def measure(seconds: float) -> tuple[int, float]:
-        rounds = 0
-        start = time.process_time()
-        while time.process_time() < start + seconds:
-            for _ in range(50):
-                pyspiel.evaluate_bots(game.new_initial_state(), bots, int(rng.randint(2**31)))
-                rounds += 1
-        return rounds, time.process_time() - start
+    def fifty() -> int:
+        for _ in range(50):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, int(rng.randint(2**31)))
+        return 50
 
-    return measure
+    return lambda seconds: for_cpu(seconds, fifty)
 
 
 _PROBE = ("import time; t = time.perf_counter(); from eights.fast import random_rounds; "
@@ -151,47 +144,65 @@ def compile_and_load() -> tuple[float, float]:
     return times[0], times[1]
 
 
-def alternate(measures: dict[str, Measure], seconds: float, repeats: int
-              ) -> dict[str, list[float]]:
+def rates(measures: dict[str, Measure], seconds: float, repeats: int) -> dict[str, list[float]]:
     """Rounds/s of each measure, ``repeats`` times, taking turns."""
-    rates: dict[str, list[float]] = {name: [] for name in measures}
-    for _ in range(repeats):
-        for name, measure in measures.items():
+    def rate(measure: Measure) -> Callable[[], float]:
+        def once() -> float:
             rounds, cpu = measure(seconds)
-            rates[name].append(rounds / cpu)
-    return rates
+            return rounds / cpu
+        return once
+
+    return alternate({name: rate(m) for name, m in measures.items()}, repeats)
+
+
+MEASURES = ("reference", "kernel", "pyspiel", "cpp")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per measurement")
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="alternate the measurements this many times")
-    parser.add_argument("--presets", action="store_true",
-                        help="also compare the kernel and the engine on every preset")
-    parser.add_argument("--no-compile", action="store_true",
-                        help="skip the compile-time measurement (about 15 s to a minute)")
-    args = parser.parse_args()
+    bench = Bench(__doc__, seed=1)
+    bench.parser.add_argument("--seconds", type=float, default=3.0,
+                              help="CPU time per measurement")
+    bench.parser.add_argument("--repeats", type=int, default=3,
+                              help="alternate the measurements this many times")
+    bench.parser.add_argument("--presets", action="store_true",
+                              help="also compare the kernel and the engine on every preset")
+    bench.parser.add_argument("--no-compile", action="store_true",
+                              help="skip the compile-time measurement (about 15 s to a minute)")
+    bench.parser.add_argument("--only", default=",".join(MEASURES),
+                              help=f"the measures on OpenSpiel's game, of {', '.join(MEASURES)}")
+    args = bench.parse()
+    only = set(args.only.split(","))
+    if only - set(MEASURES):
+        bench.parser.error(f"--only takes {', '.join(MEASURES)}, not {args.only!r}")
     rules = load_rules("openspiel", {"default_players": 4, "special_cards": True,
                                      "reshuffle": True})
-    measures: dict[str, Measure] = {"reference": reference(rules, 4), "kernel": kernel(rules, 4)}
-    try:
-        measures["pyspiel (Python)"] = pyspiel_python()
-        measures["OpenSpiel C++"] = openspiel_cpp()
-    except ImportError:
-        print("pyspiel not installed (pip install open_spiel): no OpenSpiel figures")
-    rates = alternate(measures, args.seconds, args.repeats)
+    makers: dict[str, tuple[str, Callable[[], Measure]]] = {
+        "reference": ("reference", lambda: reference(rules, 4)),
+        "kernel": ("kernel", lambda: kernel(rules, 4)),
+        "pyspiel": ("pyspiel (Python)", pyspiel_python),
+        "cpp": ("OpenSpiel C++", openspiel_cpp)}
+    measures: dict[str, Measure] = {}
+    for key in MEASURES:
+        if key in only:
+            try:
+                measures[makers[key][0]] = makers[key][1]()
+            except ImportError:
+                print("pyspiel not installed (pip install open_spiel): no OpenSpiel figures")
+    got = rates(measures, args.seconds, args.repeats)
     print(f"openspiel preset, 4 players, special cards, reshuffle ({args.repeats} runs "
           f"alternating, {args.seconds:g} s CPU each; rounds/s)")
     print(f"  {'engine':<18}{'best':>10}{'median':>10}{'worst':>10}")
-    for name, values in rates.items():
-        print(f"  {name:<18}{max(values):>10,.0f}{statistics.median(values):>10,.0f}"
-              f"{min(values):>10,.0f}")
-    best = {name: max(values) for name, values in rates.items()}
-    print(f"  kernel / reference: {best['kernel'] / best['reference']:.1f}x")
-    if "OpenSpiel C++" in best:
+    for name, values in got.items():
+        best_, median_, worst_ = spread(values)
+        print(f"  {name:<18}{best_:>10,.0f}{median_:>10,.0f}{worst_:>10,.0f}")
+    bench.result({"rounds_per_s": got})
+    best = {name: max(values) for name, values in got.items()}
+    if "kernel" in best and "reference" in best:
+        print(f"  kernel / reference: {best['kernel'] / best['reference']:.1f}x")
+    if "kernel" in best and "OpenSpiel C++" in best:
         print(f"  kernel / OpenSpiel C++: {best['kernel'] / best['OpenSpiel C++']:.2f}x "
-              f"(target 5x)")
+              f"on {cpu_model()} (target 5x)")
+    if "reference" in best and "pyspiel (Python)" in best:
         print(f"  reference / pyspiel (Python): "
               f"{best['reference'] / best['pyspiel (Python)']:.2f}x")
     if not args.no_compile:
@@ -213,9 +224,10 @@ def main() -> None:
             except KernelUnsupported as exc:
                 print(f"{name:<16}  kernel does not support {exc.field}")
                 continue
-            got = alternate(pair, args.seconds / 2, args.repeats)
-            k, r = max(got["kernel"]), max(got["reference"])
+            pair_rates = rates(pair, args.seconds / 2, args.repeats)
+            k, r = max(pair_rates["kernel"]), max(pair_rates["reference"])
             print(f"{name:<16}{n:>8}{k:>12,.0f}{r:>15,.0f}{k / r:>7.1f}x")
+            bench.result({"preset": name, "players": n, "kernel": k, "reference": r})
 
 
 if __name__ == "__main__":

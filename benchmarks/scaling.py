@@ -28,17 +28,15 @@ fixed chunks and deals): a difference stops the benchmark.
 
 from __future__ import annotations
 
-import argparse
 import logging
 import multiprocessing
-import os
-import resource
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from common import Bench, cpu_time, machine_line
 from eights.lab.simulate import simulate
 from eights.lab.tournament import tournament
 
@@ -51,24 +49,24 @@ class Workload:
     rounds: int
 
 
-def workloads(scale: float) -> list[Workload]:
+def workloads(scale: float, seed: int = 1) -> list[Workload]:
     def n(count: int) -> int:
         return max(1, round(count * scale))
 
     fast, ref, light, heavy = n(300_000), n(4_000), n(100), n(12)
     return [
         Workload(f"simulate crazy-eights 4p random, {fast:,} rounds, fast engine",
-                 lambda jobs, ray: simulate("crazy-eights", 4, rounds=fast, seed=1, engine="fast",
+                 lambda jobs, ray: simulate("crazy-eights", 4, rounds=fast, seed=seed, engine="fast",
                                             jobs=jobs, ray=ray), fast),
         Workload(f"simulate classic 4p random, {ref:,} rounds, reference engine",
-                 lambda jobs, ray: simulate("classic", 4, rounds=ref, seed=1, jobs=jobs, ray=ray),
+                 lambda jobs, ray: simulate("classic", 4, rounds=ref, seed=seed, jobs=jobs, ray=ray),
                  ref),
         Workload(f"tournament classic 4p greedy,random, {light} deals",
-                 lambda jobs, ray: tournament("classic", 4, ["greedy", "random"], light, seed=1,
+                 lambda jobs, ray: tournament("classic", 4, ["greedy", "random"], light, seed=seed,
                                               jobs=jobs, ray=ray), light * 6),
         Workload(f"tournament huit-fou 4p expert,greedy,random, {heavy} deals",
                  lambda jobs, ray: tournament("huit-fou", 4, ["expert", "greedy", "random"], heavy,
-                                              seed=1, jobs=jobs, ray=ray), heavy * 12),
+                                              seed=seed, jobs=jobs, ray=ray), heavy * 12),
     ]
 
 
@@ -79,18 +77,12 @@ def numbers(result: Any) -> dict[str, Any]:
     return {k: v for k, v in result.to_json().items() if k not in TIMING}
 
 
-def cpu() -> float:
-    """CPU seconds of this process and of its finished children (the worker processes;
-    not Ray's workers, which are not its children)."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
-
-
 def timed(work: Workload, jobs: int | None, ray: str | None) -> tuple[float, float, dict[str, Any]]:
-    """Wall and CPU seconds of one run, and its numbers."""
-    start, used = time.perf_counter(), cpu()
-    result = work.run(jobs, ray)
-    return time.perf_counter() - start, cpu() - used, numbers(result)
+    """Wall and CPU seconds of one run (this process and its finished children, the worker
+    processes; not Ray's workers, which are not its children), and its numbers."""
+    with cpu_time(children=True) as spent:
+        result = work.run(jobs, ray)
+    return spent.wall, spent.seconds, numbers(result)
 
 
 def _spin(seconds: float) -> int:
@@ -113,11 +105,11 @@ def headroom(seconds: float = 2.0) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=3, help="alternating runs of each")
-    parser.add_argument("--scale", type=float, default=1.0, help="multiply every workload")
-    parser.add_argument("--no-ray", action="store_true", help="processes only")
-    args = parser.parse_args()
+    bench = Bench(__doc__, seed=1)
+    bench.parser.add_argument("--repeats", type=int, default=3, help="alternating runs of each")
+    bench.parser.add_argument("--scale", type=float, default=1.0, help="multiply every workload")
+    bench.parser.add_argument("--no-ray", action="store_true", help="processes only")
+    args = bench.parse()
     configs: list[tuple[str, int | None, str | None]] = [("1 process", 1, None),
                                                           ("2 processes", 2, None)]
     if not args.no_ray:
@@ -128,12 +120,10 @@ def main() -> None:
                  logging_level=logging.WARNING)
         print(f"Ray start-up (local, 2 CPUs): {time.perf_counter() - start:.1f} s")
         configs += [("Ray, 1 worker", 1, "local"), ("Ray, 2 workers", 2, "local")]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"{os.cpu_count()} CPUs, load average {load:.1f} at the start; two processes loop "
-          f"x{headroom():.2f} as much as one; {args.repeats} alternating runs of each "
-          "configuration\n")
+    print(f"two processes loop x{headroom():.2f} as much as one; {args.repeats} alternating "
+          "runs of each configuration\n")
     try:
-        for work in workloads(args.scale):
+        for work in workloads(args.scale, args.seed):
             expected = numbers(work.run(1, None))  # also loads the kernel here
             if not args.no_ray:
                 warm, _, got = timed(work, 2, "local")
@@ -155,13 +145,13 @@ def main() -> None:
                 spent = "" if "Ray" in label else f"  {statistics.median(cpus[label]):.1f} s CPU"
                 print(f"  {label:<15}{mid:>11,.0f} rounds/s  [{rates[0]:,.0f} – {rates[-1]:,.0f}]"
                       f"  x{mid / base:.2f}{spent}")
+                bench.result({"workload": work.name, "config": label, "rounds_per_s": rates,
+                              "cpu_s": cpus[label]})
             print()
     finally:
         if not args.no_ray:
             ray.shutdown()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average {load:.1f} at the end; two processes loop x{headroom():.2f} as much "
-          "as one")
+    print(f"at the end: {machine_line()}; two processes loop x{headroom():.2f} as much as one")
 
 
 if __name__ == "__main__":

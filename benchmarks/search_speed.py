@@ -37,44 +37,24 @@ by :func:`~eights.server.thinking.think` on the decisions of the first case, wit
 ``kernel=rollout`` (the search before) and as it is (compiled): rollouts a move and CPU
 seconds a move (means), and the ratio of rollouts.
 
-The machine's load is printed beside the figures (``os.getloadavg``).
+The machine (CPU model, cores, load average) is printed beside the figures.
 """
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import multiprocessing
 import os
 import random
 import statistics
-import time
 
+from common import Bench, cpu_time, decision_points, machine_line
 from eights import Game, Observation, load_rules
 from eights.bots import ExpertBot, make_bot
 from eights.bots.ismcts import ISMCTSBot
 from eights.engine.actions import Action
 
 Point = tuple[Observation, list[Action]]
-
-
-def decision_points(name: str, players: int, count: int, seed: int = 1) -> list[Point]:
-    """``count`` decisions with a choice, from seeded games between greedy bots."""
-    rules = load_rules(name)
-    greedy = make_bot("greedy")
-    rng = random.Random(seed)
-    out: list[Point] = []
-    game_seed = seed
-    while len(out) < count:
-        game = Game(rules, players, seed=game_seed)
-        game_seed += 1
-        while not game.over and len(out) < count:
-            seen = game.observe(game.to_move)
-            legal = game.legal_actions()
-            if len(legal) > 1:
-                out.append((seen, legal))
-            game.apply(greedy.choose(seen, legal, rng))
-    return out
 
 
 def timed(spec: str, points: list[Point]) -> tuple[float, int]:
@@ -85,19 +65,19 @@ def timed(spec: str, points: list[Point]) -> tuple[float, int]:
     seen, legal = points[0]
     bot.choose(seen, legal, random.Random(0))
     rollouts = 0
-    start = time.process_time()
-    for i, (seen, legal) in enumerate(points):
-        bot.choose(seen, legal, random.Random(i))
-        rollouts += bot.last_iterations
-    return time.process_time() - start, rollouts
+    with cpu_time() as spent:
+        for i, (seen, legal) in enumerate(points):
+            bot.choose(seen, legal, random.Random(i))
+            rollouts += bot.last_iterations
+    return spent.seconds, rollouts
 
 
 def _load() -> str:
-    return "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+    return machine_line()
 
 
 def speed(cases: list[tuple[str, int]], decisions: int, iterations: int, repeats: int,
-          engine: bool) -> None:
+          engine: bool, seed: int = 1) -> None:
     specs = {"before": f"ismcts:iterations={iterations}:kernel=rollout",
              "compiled": f"ismcts:iterations={iterations}"}
     if engine:
@@ -107,7 +87,7 @@ def speed(cases: list[tuple[str, int]], decisions: int, iterations: int, repeats
     print(f"{'case':<20}{'spec':<10}{'decisions/s':>12}{'range':>18}{'rollouts/dec':>14}"
           f"{'rollouts/s':>12}")
     for name, players in cases:
-        points = decision_points(name, players, decisions)
+        points = decision_points(name, players, decisions, seed)
         rates: dict[str, list[float]] = {label: [] for label in specs}
         rollouts: dict[str, list[float]] = {label: [] for label in specs}
         per_decision: dict[str, float] = {}
@@ -153,11 +133,11 @@ def review(cases: list[tuple[str, int]], rounds: int, budgets: list[int]) -> Non
                 for label, kernel in (("compiled", "auto"), ("before", "rollout")):
                     bot = ISMCTSBot(kernel=kernel)
                     bot.evaluate(*points[0], random.Random(0), worlds=2)  # compiled now
-                    start = time.process_time()
-                    for i, (seen, legal) in enumerate(points):
-                        bot.evaluate(seen, legal, random.Random(i),
-                                     worlds=max(2, budget // len(legal)))
-                    cost[label].append(time.process_time() - start)
+                    with cpu_time() as spent:
+                        for i, (seen, legal) in enumerate(points):
+                            bot.evaluate(seen, legal, random.Random(i),
+                                         worlds=max(2, budget // len(legal)))
+                    cost[label].append(spent.seconds)
             c, b = cost["compiled"], cost["before"]
             count = statistics.median(len(p) for p in games)
             print(f"{f'{name} {players}p':<20}{budget:>9}{count:>10.0f}"
@@ -175,11 +155,11 @@ def _server_moves(spec: str, points: list[Point]) -> tuple[float, float]:
     thinking.think(spec, *points[0], "warm")
     bot = thinking._local.bots[spec]
     rollouts = 0
-    start = time.thread_time()
-    for i, (seen, legal) in enumerate(points):
-        thinking.think(spec, seen, legal, f"move {i}")
-        rollouts += bot.last_iterations
-    return rollouts / len(points), (time.thread_time() - start) / len(points)
+    with cpu_time() as spent:  # the worker's whole CPU: its threads included
+        for i, (seen, legal) in enumerate(points):
+            thinking.think(spec, seen, legal, f"move {i}")
+            rollouts += bot.last_iterations
+    return rollouts / len(points), spent.seconds / len(points)
 
 
 def server(case: tuple[str, int], decisions: int, specs: list[str], seconds: float) -> None:
@@ -214,23 +194,24 @@ def _cases(text: str) -> list[tuple[str, int]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", default="classic:2,classic:4,huit-americain:4")
-    parser.add_argument("--decisions", type=int, default=30)
-    parser.add_argument("--iterations", type=int, default=2000)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--engine", action="store_true", help="time kernel=off too")
-    parser.add_argument("--review", default="classic:4,huit-fou:4",
-                        help="cases of the review's cost ('' for none)")
-    parser.add_argument("--review-rounds", type=int, default=3)
-    parser.add_argument("--review-rollouts", default="1000,2000")
-    parser.add_argument("--server", action="store_true",
-                        help="the server's search bots within their budget")
-    parser.add_argument("--server-specs", default="ismcts,ismcts:time=1")
-    parser.add_argument("--server-seconds", type=float, default=3.0)
-    args = parser.parse_args()
+    bench = Bench(__doc__, seed=1)
+    bench.parser.add_argument("--cases", default="classic:2,classic:4,huit-americain:4")
+    bench.parser.add_argument("--decisions", type=int, default=30)
+    bench.parser.add_argument("--iterations", type=int, default=2000)
+    bench.parser.add_argument("--repeats", type=int, default=5)
+    bench.parser.add_argument("--engine", action="store_true", help="time kernel=off too")
+    bench.parser.add_argument("--review", default="classic:4,huit-fou:4",
+                              help="cases of the review's cost ('' for none)")
+    bench.parser.add_argument("--review-rounds", type=int, default=3)
+    bench.parser.add_argument("--review-rollouts", default="1000,2000")
+    bench.parser.add_argument("--server", action="store_true",
+                              help="the server's search bots within their budget")
+    bench.parser.add_argument("--server-specs", default="ismcts,ismcts:time=1")
+    bench.parser.add_argument("--server-seconds", type=float, default=3.0)
+    args = bench.parse()
     if args.cases:
-        speed(_cases(args.cases), args.decisions, args.iterations, args.repeats, args.engine)
+        speed(_cases(args.cases), args.decisions, args.iterations, args.repeats, args.engine,
+              args.seed)
     if args.review:
         review(_cases(args.review), args.review_rounds,
                [int(x) for x in args.review_rollouts.split(",")])

@@ -16,13 +16,13 @@ again from every shipped card.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from common import Bench
 from eights.bots.learned import Model, shipped_models
 from eights.learn.train import evaluate
 
@@ -33,7 +33,7 @@ MEASURES = (("expert", 500, 2026), ("greedy", 300, 2027), ("random", 200, 2028))
 """Opponent, duplicate deals and seed of each measurement of a shipped model."""
 
 
-def ship(run: Path, jobs: int | None) -> Path:
+def ship(run: Path, jobs: int | None, bench: Bench | None = None) -> Path:
     """Measure the model of ``run`` as shipped and write it into the package."""
     trained = Model.load(run / "model.npz")
     half = tuple(w.astype(np.float16).astype(np.float32) for w in trained.weights)
@@ -46,6 +46,8 @@ def ship(run: Path, jobs: int | None) -> Path:
                          "players": model.players, **result})
         print(f"{run.name}: vs {opponent} {result['win_share']:.3f} "
               f"[{result['low']:.3f}, {result['high']:.3f}]", flush=True)
+        if bench is not None:
+            bench.result({"run": run.name, **strength[-1]})
     card["strength"] = strength
     target = MODELS / f"{card['rules_name']}-{model.players}p.npz"
     Model(tuple(w.astype(np.float16) for w in half), card).save(target)
@@ -83,15 +85,16 @@ def write_table() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("runs", nargs="*", type=Path, help="eights train --out folders")
-    parser.add_argument("--jobs", type=int, default=None, help="processes of the tournaments")
-    parser.add_argument("--table-only", action="store_true",
-                        help="only write the docs' table from the shipped cards")
-    args = parser.parse_args()
+    bench = Bench(__doc__, seed=None)  # the seeds are fixed: MEASURES
+    bench.parser.add_argument("runs", nargs="*", type=Path, help="eights train --out folders")
+    bench.parser.add_argument("--jobs", type=int, default=None,
+                              help="processes of the tournaments")
+    bench.parser.add_argument("--table-only", action="store_true",
+                              help="only write the docs' table from the shipped cards")
+    args = bench.parse()
     if not args.table_only:
         for run in args.runs:
-            print(f"shipped {ship(run, args.jobs)}", flush=True)
+            print(f"shipped {ship(run, args.jobs, bench)}", flush=True)
     write_table()
 
 

@@ -18,15 +18,14 @@ On ``classic`` with 2 and 4 players (best of ``--repeats``, CPU time):
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 from collections.abc import Callable
 
 import numpy as np
 
+from common import Bench, decision_points, for_cpu
 from eights import Game, load_rules
-from eights.bots import make_bot
 from eights.bots.ismcts import greedy_action
 from eights.bots.worlds import hand_bands, sample_world
 from eights.engine.rules import Rules
@@ -38,35 +37,25 @@ from eights.fast.world import PlayOuts, cached_tables, play_out, policy_epsilons
 def sampled_worlds(rules: Rules, players: int, count: int, seed: int = 1) -> list[Game]:
     """One sampled world at each of ``count`` decision points of games between greedy bots
     (decisions with a choice only)."""
-    greedy = make_bot("greedy")
     rng = random.Random(seed)
-    worlds: list[Game] = []
-    game_seed = seed
-    while len(worlds) < count:
-        game = Game(rules, players, seed=game_seed)
-        game_seed += 1
-        while not game.over and len(worlds) < count:
-            seen = game.observe(game.to_move)
-            legal = game.legal_actions()
-            if len(legal) > 1:
-                worlds.append(sample_world(seen, rng, hand_bands(seen)))
-            game.apply(greedy.choose(seen, legal, rng))
-    return worlds
+    return [sample_world(seen, rng, hand_bands(seen))
+            for seen, _ in decision_points(rules, players, count, seed)]
 
 
 def per_world(worlds: list[Game], run: Callable[[Game], object], seconds: float) -> float:
     """CPU µs per world of ``run``, over the worlds again and again for ``seconds``."""
-    done = 0
-    start = time.process_time()
-    while time.process_time() < start + seconds:
+    def all_worlds() -> int:
         for world in worlds:
             run(world)
-        done += len(worlds)
-    return (time.process_time() - start) / done * 1e6
+        return len(worlds)
+
+    done, spent = for_cpu(seconds, all_worlds)
+    return spent / done * 1e6
 
 
-def world_figures(rules: Rules, players: int, count: int, seconds: float) -> dict[str, float]:
-    worlds = sampled_worlds(rules, players, count)
+def world_figures(rules: Rules, players: int, count: int, seconds: float,
+                  seed: int = 1) -> dict[str, float]:
+    worlds = sampled_worlds(rules, players, count, seed)
     kt = cached_tables(rules)
     state = state_from_game(kt, worlds[0], 0)
     greedy = policy_epsilons("greedy", players)
@@ -103,10 +92,11 @@ def world_figures(rules: Rules, players: int, count: int, seconds: float) -> dic
     }
 
 
-def batch_figures(rules: Rules, players: int, batch: int, seconds: float) -> tuple[float, float]:
+def batch_figures(rules: Rules, players: int, batch: int, seconds: float,
+                  seed: int = 1) -> tuple[float, float]:
     """Table-steps a second of :meth:`TableBatch.step` (CPU time of the calls alone), and
     the decisions of all seats per table-step (from the rounds finished)."""
-    tables = TableBatch(rules, players, batch, seed=1)
+    tables = TableBatch(rules, players, batch, seed=seed)
     _, mask = tables.reset()
     steps = 0
     spent = 0.0
@@ -128,12 +118,12 @@ def batch_figures(rules: Rules, players: int, batch: int, seconds: float) -> tup
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--worlds", type=int, default=400, help="sampled worlds per setting")
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    parser.add_argument("--repeats", type=int, default=3,
-                        help="repeat every measurement and keep the best")
-    args = parser.parse_args()
+    bench = Bench(__doc__, seed=1)
+    bench.parser.add_argument("--worlds", type=int, default=400, help="sampled worlds per setting")
+    bench.parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.parser.add_argument("--repeats", type=int, default=3,
+                              help="repeat every measurement and keep the best")
+    args = bench.parse()
     rules = load_rules("classic")
     PlayOuts(rules, 2).play(Game(rules, 2, seed=1), 1)  # compiled (or loaded) first
     print(f"classic, sampled worlds (µs per world, best of {args.repeats}, CPU time)")
@@ -142,16 +132,20 @@ def main() -> None:
     for players in (2, 4):
         best: dict[str, float] = {}
         for _ in range(args.repeats):
-            for name, value in world_figures(rules, players, args.worlds, args.seconds).items():
+            for name, value in world_figures(rules, players, args.worlds, args.seconds,
+                                             args.seed).items():
                 best[name] = min(best.get(name, value), value)
         print(f"{players:<8}" + "".join(f"{best[h]:>16.1f}" for h in heads)
               + f"{best['engine rollout'] / best['PlayOuts.play']:>9.1f}x")
+        bench.result({"players": players, **best})
     print(f"\nTableBatch, classic, 4 players, seat 0 learning, 3 random seats (best of "
           f"{args.repeats}, CPU time of step)")
     print(f"{'batch':<8}{'table-steps/s':>16}{'decisions/step':>16}{'decisions/s':>14}")
     for batch in (1, 64, 1024):
-        rate, per = max(batch_figures(rules, 4, batch, args.seconds) for _ in range(args.repeats))
+        rate, per = max(batch_figures(rules, 4, batch, args.seconds, args.seed)
+                        for _ in range(args.repeats))
         print(f"{batch:<8}{rate:>16,.0f}{per:>16.2f}{rate * per:>14,.0f}")
+        bench.result({"batch": batch, "table_steps_per_s": rate, "decisions_per_step": per})
 
 
 if __name__ == "__main__":

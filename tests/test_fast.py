@@ -524,7 +524,7 @@ def test_a_deal_resets_every_scalar_of_the_round() -> None:
     the deal's setup (a new slot must be put on one side or the other)."""
     kept = {k.S_N, k.S_RNG, k.S_HAND_SIZE, k.S_TEAMS, k.S_DECK_N, k.S_HANDS, k.S_HSIZE,
             k.S_STOCK, k.S_DECK, k.S_DISC, k.S_PEN, k.S_POINTS, k.S_WINNERS, k.S_REP,
-            k.S_REP_CAP, k.S_HMASK, k.S_STOCKL, k.S_FIN, k.S_LASTC, k.S_REP_IDX}
+            k.S_REP_CAP, k.S_HMASK, k.S_STOCKL, k.S_FIN, k.S_LASTC, k.S_REP_IDX, k.S_WORK}
     slots = {getattr(k, name) for name in dir(k) if name.startswith("S_") and name != "S_SCALARS"}
     assert len(slots) == len([n for n in dir(k) if n.startswith("S_")]) - 1  # no slot shared
     assert max(slots) < k.S_SCALARS
@@ -538,6 +538,16 @@ def test_a_deal_resets_every_scalar_of_the_round() -> None:
     assert (s["over"], s["plays"], s["passes"], s["draws"], s["decisions"], s["out"],
             s["drawn"], s["dealer"], s["to_move"], s["disc_n"]) == (0, 0, 0, 0, 0, -1, -1, 1, 2, 1)
     assert sum(len(g.hand(seat)) for seat in range(3)) == 18 and g.penalties == [0, 0, 0]
+
+
+def test_the_entry_points_that_play_count_no_references() -> None:
+    """``policy_round``, ``apply``, ``legal_list`` and ``deal`` (and all they call) are
+    compiled without numba's reference counting, whose atomic instructions took most of a
+    round's time (kernel.py's text): none of them may allocate an array, which the whole
+    rounds above compile and check."""
+    for entry in (k.policy_round, k.apply, k.legal_list, k.deal):
+        assert getattr(entry, "targetoptions", {}).get("_nrt") is False, entry
+    assert k.state_size(4, 52, 0) - k.state_size(3, 52, 0) == 53 + 7 + 3  # the work: 3 a seat
 
 
 def test_a_change_to_any_kernel_source_drops_the_whole_cache(tmp_path: Path) -> None:

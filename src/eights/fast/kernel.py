@@ -21,6 +21,9 @@ finished  ``n`` seats in the order they went out (TS11, ``S_FIN_N`` of them; bit
           ``S_FIN_MASK``)
 lastc     ``n``: the last card each seat played (the first out's multiplies: MM10)
 repeats   the positions seen (``_repeated``): ``S_REP_CAP`` slots
+work      ``3 * n + 8`` slots of scratch (``_end_round``'s values of each seat or team,
+          their points and winners; ``_favourite_suit``'s counts), so that no function
+          of a round allocates
 ========  ==================================================================
 
 Draws take the next card of a scripted sequence while one is left (the
@@ -29,6 +32,17 @@ the stock multiset with the state's own xorshift64* generator (``S_RNG``).
 
 Actions are the integer codes of :mod:`eights.codes` (plays of several cards
 included: ``A_MULTI`` and up).
+
+Reference counting: numba counts the references to every array with atomic
+instructions (``lock incq``/``lock decq``), at every call between compiled functions
+and wherever an inlined helper binds the state to a name; profiled on the ``openspiel``
+preset (``benchmarks/kernel/profile.py``), six samples in ten of whole random rounds fell
+in numba's ``NRT_incref`` and ``NRT_decref`` on an AMD EPYC. The functions a round runs
+in allocate nothing (the ``work`` region above is their scratch), so the entry points
+that play (:func:`policy_round`, :func:`apply`, :func:`legal_list`, :func:`deal`) are
+compiled without reference counting (:func:`_bare`), and so is every function they call;
+those that allocate their buffers (:func:`random_round`, :func:`legal_mask`...) call
+them and keep numba's counting for their own arrays.
 """
 
 from __future__ import annotations
@@ -140,6 +154,13 @@ def _inline(f: _F) -> _F:
     return cast(_F, numba.njit(cache=True, inline="always")(f))
 
 
+def _bare(f: _F) -> _F:
+    """:func:`_njit` without numba's reference counting (``_nrt=False``), which the
+    functions it calls inherit: neither may allocate an array (see the module text)."""
+    bare: Any = numba.njit  # _nrt, numba's own option, is not in its type stubs
+    return cast(_F, bare(cache=True, _nrt=False)(f))
+
+
 # ---------------------------------------------------------------- the state's scalar slots
 S_N = 0
 S_DEALER = 1
@@ -192,6 +213,7 @@ S_FIN_MASK = 47
 S_FIN = 48
 S_LASTC = 49
 S_REP_IDX = 50
+S_WORK = 51
 S_SCALARS = 56
 REP_CAP = 1 << 15
 """Default slots of the table of positions seen (``block_on_repetition``): an open-addressing
@@ -208,7 +230,12 @@ def _rep_max(rep_cap: int) -> int:
 def state_size(n: int, deck_n: int, rep_cap: int) -> int:
     """Slots of the state of ``n`` players with a deck of ``deck_n`` cards."""
     return (S_SCALARS + n * 53 + n + 53 + 53 + deck_n + 3 * n + rep_cap + n + deck_n + 2 * n
-            + _rep_max(rep_cap))
+            + _rep_max(rep_cap) + _work_size(n))
+
+
+def _work_size(n: int) -> int:
+    """Slots of the state's scratch region (``work``)."""
+    return 3 * n + 8
 
 
 def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
@@ -222,7 +249,8 @@ def layout(st: np.ndarray[Any, Any], n: int, deck_n: int, rep_cap: int) -> None:
     for slot, size in ((S_HANDS, n * 53), (S_HSIZE, n), (S_STOCK, 53), (S_DECK, 53),
                        (S_DISC, deck_n), (S_PEN, n), (S_POINTS, n), (S_WINNERS, n),
                        (S_REP, rep_cap), (S_HMASK, n), (S_STOCKL, deck_n),
-                       (S_FIN, n), (S_LASTC, n), (S_REP_IDX, _rep_max(rep_cap))):
+                       (S_FIN, n), (S_LASTC, n), (S_REP_IDX, _rep_max(rep_cap)),
+                       (S_WORK, _work_size(n))):
         st[slot] = at
         at += size
 
@@ -346,7 +374,7 @@ _ROUND_SLOTS = (
 the table-of-the-deal slots)."""
 
 
-@_njit
+@_bare
 def deal(tab: Any, st: Any, dealer: int, script: Any) -> None:
     """``Game._start_round``: reset the round, deal, turn the starter."""
     n = st[S_N]
@@ -568,7 +596,7 @@ def _covering(tab: Any, st: Any) -> bool:
     return bool(tab[C_MUST_COVER + top]) and (st[S_PLAYS] > 0 or bool(tab[T_STARTER_EFFECTS]))
 
 
-@_njit
+@_bare
 def legal_list(tab: Any, st: Any, out: Any) -> int:
     """The legal action codes of the seat to play, in the engine's canonical order,
     written to ``out``; returns how many."""
@@ -671,59 +699,61 @@ def _end_round(tab: Any, st: Any, out: int) -> None:
     st[S_OUT] = out
     teams = st[S_TEAMS]
     ng = 2 if teams else n
-    values = np.zeros(n, dtype=np.int64)
+    values = st[S_WORK]  # the work region: values, gpoints and win, n slots each
+    gpoints = values + n
+    win = gpoints + n
+    for i in range(3 * n):
+        st[values + i] = 0
     for s in range(n):
         v = 0
         h = st[S_HANDS] + s * 53
         for c in range(53):
             v += st[h + c] * tab[R_POINTS + (c >> 2)]
-        values[s % 2 if teams else s] += v
-    gpoints = np.zeros(ng, dtype=np.int64)
-    win = np.zeros(ng, dtype=np.int64)
+        st[values + (s % 2 if teams else s)] += v
     first = st[st[S_FIN]] if st[S_FIN_N] else out  # TS11: the first out wins
     if first >= 0:
         w = first % 2 if teams else first
-        win[w] = 1
+        st[win + w] = 1
         if tab[T_SCORING] == 0:  # own hand
             for i in range(ng):
-                gpoints[i] = values[i]
+                st[gpoints + i] = st[values + i]
         else:
             for i in range(ng):
                 if i != w:
-                    gpoints[w] += values[i]
+                    st[gpoints + w] += st[values + i]
     else:
-        low = values[0]
+        low = st[values + 0]
         for i in range(ng):
-            low = min(low, values[i])
+            low = min(low, st[values + i])
         for i in range(ng):
-            win[i] = values[i] == low
+            st[win + i] = st[values + i] == low
         if tab[T_BLOCKED] == 0:
             for i in range(ng):
-                gpoints[i] = values[i]
+                st[gpoints + i] = st[values + i]
         else:
             base = low if tab[T_BLOCKED] == 2 else 0
             for w in range(ng):
-                if win[w]:
+                if st[win + w]:
                     for i in range(ng):
-                        if not win[i]:
-                            gpoints[w] += values[i] - base
+                        if not st[win + i]:
+                            st[gpoints + w] += st[values + i] - base
     if tab[T_SCORING] == 2:  # rounds won
         for i in range(ng):
-            gpoints[i] = win[i]
+            st[gpoints + i] = st[win + i]
     elif tab[T_SCORING] == 3:  # TS12: placings (no teams: a group is a seat)
         fin = st[S_FIN_N]
         for i in range(fin):
-            gpoints[st[st[S_FIN] + i]] = i
+            st[gpoints + st[st[S_FIN] + i]] = i
         for s in range(n):
             if (st[S_FIN_MASK] >> s) & 1:
                 continue
             place = fin
             for o in range(n):
-                if not (st[S_FIN_MASK] >> o) & 1 and values[o] < values[s]:
+                if not (st[S_FIN_MASK] >> o) & 1 and st[values + o] < st[values + s]:
                     place += 1
-            gpoints[s] = place
+            st[gpoints + s] = place
         for i in range(ng):
-            win[i] = gpoints[i] == 0
+            st[win + i] = st[gpoints + i] == 0
     sign = -1 if tab[T_SCORING] in (1, 2) else 1
     times = 1
     if out >= 0:  # MM10: the first player out's last card (TS11), else the top card
@@ -736,8 +766,8 @@ def _end_round(tab: Any, st: Any, out: int) -> None:
         for o in range(n):
             if (o % 2 if teams else o) == g:
                 penalty += st[st[S_PEN] + o]
-        st[st[S_POINTS] + s] = (gpoints[g] + sign * penalty) * times
-        st[st[S_WINNERS] + s] = win[g]
+        st[st[S_POINTS] + s] = (st[gpoints + g] + sign * penalty) * times
+        st[st[S_WINNERS] + s] = st[win + g]
 
 
 @_njit
@@ -1083,7 +1113,7 @@ def _pass(tab: Any, st: Any, script: Any, p: int) -> None:
     _end_turn(tab, st, script, p, 1)
 
 
-@_njit
+@_bare
 def apply(tab: Any, st: Any, action: int, script: Any) -> None:
     """``Game.push``: play an action code known to be legal for the seat to play."""
     _apply(tab, st, action, script)
@@ -1171,16 +1201,19 @@ def _favourite_suit(tab: Any, st: Any, seat: int, playing: int) -> int:
     coded ``playing``, -1 for none) holds most of, wild cards aside; ties: the suit worth
     most points, then the first."""
     h = st[S_HANDS] + seat * 53
-    count = np.zeros(4, dtype=np.int64)
-    value = np.zeros(4, dtype=np.int64)
+    count = st[S_WORK] + 3 * st[S_N]  # the work region's last 8 slots: counts, then values
+    value = count + 4
+    for s in range(8):
+        st[count + s] = 0
     for c in range(52):
         held = st[h + c] - _laid(tab, playing, c)
         if held > 0 and not tab[C_WILD + c]:
-            count[c & 3] += held
-            value[c & 3] += held * tab[R_POINTS + (c >> 2)]
+            st[count + (c & 3)] += held
+            st[value + (c & 3)] += held * tab[R_POINTS + (c >> 2)]
     best = 0
     for s in range(1, 4):
-        if count[s] > count[best] or (count[s] == count[best] and value[s] > value[best]):
+        if st[count + s] > st[count + best] or (st[count + s] == st[count + best]
+                                                and st[value + s] > st[value + best]):
             best = s
     return best
 
@@ -1255,7 +1288,7 @@ def random_round(tab: Any, st: Any, dealer: int, script: Any, buf: Any) -> int:
     return policy_round(tab, st, dealer, script, buf, np.zeros(st[S_N], dtype=np.int64))
 
 
-@_njit
+@_bare
 def policy_round(tab: Any, st: Any, dealer: int, script: Any, buf: Any, policies: Any) -> int:
     """Deal and play one round, seat ``s`` choosing by ``policies[s]`` (``POLICY_RANDOM``
     with the state's generator, or ``POLICY_GREEDY``); returns the number of decisions."""

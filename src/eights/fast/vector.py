@@ -193,11 +193,12 @@ def _deal_all(tab: Any, states: Any, script: Any, fresh: Any, steps: Any, done: 
 def _begin(tab: Any, states: Any, actions: Any, script: Any, fresh: Any, steps: Any,
            done: Any) -> int:
     """The learning seat's actions, or a new round where the last one is over (see
-    :meth:`TableBatch.step`); returns -1, or the first table whose action is not legal
-    (then nothing has changed)."""
+    :meth:`TableBatch.step`; a negative code at a table not over holds it: it does not
+    move); returns -1, or the first table whose action is not legal (then nothing has
+    changed)."""
     buf = np.empty(k.N_ACTIONS, dtype=np.int64)
     for b in range(states.shape[0]):  # every action checked before any is played
-        if done[b]:
+        if done[b] or actions[b] < 0:  # a finished table deals anew; a negative code holds
             continue
         legal = False
         for i in range(k.legal_list(tab, states[b], buf)):
@@ -211,7 +212,7 @@ def _begin(tab: Any, states: Any, actions: Any, script: Any, fresh: Any, steps: 
             fresh[b] = True
             steps[b] = 0
             done[b] = False
-        else:
+        elif actions[b] >= 0:
             k.apply(tab, st, actions[b], script)
             fresh[b] = False
             steps[b] += 1
@@ -256,6 +257,22 @@ def _answer(tab: Any, states: Any, rows: Any, actions: Any, script: Any) -> None
     """Play ``actions[i]`` (checked legal) at table ``rows[i]``."""
     for i in range(rows.shape[0]):
         k.apply(tab, states[rows[i]], actions[i], script)
+
+
+@_njit
+def _legal_pairs(tab: Any, states: Any, rows: Any, out_rows: Any, out_codes: Any) -> int:
+    """The legal codes of the seat to play at each table of ``rows``, as (table, code)
+    pairs written to ``out_rows`` and ``out_codes`` when they hold them all; returns how
+    many there are (more than they hold: call again with room for that many)."""
+    buf = np.empty(k.N_ACTIONS, dtype=np.int64)
+    count = 0
+    for i in range(rows.shape[0]):
+        for j in range(k.legal_list(tab, states[rows[i]], buf)):
+            if count < out_rows.shape[0]:
+                out_rows[count] = rows[i]
+                out_codes[count] = buf[j]
+            count += 1
+    return count
 
 
 @_njit
@@ -400,14 +417,16 @@ class TableBatch:
         self._ready = True
         return obs, mask
 
-    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int32],
-                                                    npt.NDArray[np.bool_],
-                                                    npt.NDArray[np.float64],
-                                                    npt.NDArray[np.bool_]]:
+    def step(self, actions: npt.ArrayLike, hold: npt.ArrayLike | None = None
+             ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.float64],
+                        npt.NDArray[np.bool_]]:
         """Play one action code a table for the learning seat: ``(obs, mask, rewards,
         terminated)``, one row a table (:attr:`truncated` says which tables' rounds were cut
         at ``max_steps``). A table whose round ended or was cut on the previous step
-        ignores its action and starts a new round (see the module text).
+        ignores its action and starts a new round (see the module text). ``hold`` (one
+        bool a table) keeps the tables it marks as they are, their action ignored: reward
+        0, the same observation and mask (the factored actions' steps that do not finish
+        a play, :mod:`eights.rl.factored`); a finished table deals anew all the same.
 
         Raises :class:`ValueError` naming the first table whose action is not legal (and
         what is), changing nothing; :class:`RuntimeError` before :meth:`reset`; and, after
@@ -424,6 +443,17 @@ class TableBatch:
             raise ValueError(f"actions must be {self.batch} integer codes (one a table), not "
                              f"an array of shape {codes.shape} and type {codes.dtype}")
         codes = codes.astype(np.int64, copy=False)
+        if hold is not None:
+            held = np.asarray(hold, dtype=np.bool_).reshape(-1)
+            if held.shape != (self.batch,):
+                raise ValueError(f"hold must be {self.batch} booleans (one a table), not "
+                                 f"{held.shape[0]}")
+            codes = np.where(held & ~self._done, -1, codes)
+        else:
+            held = np.zeros(self.batch, dtype=np.bool_)
+        negative = np.flatnonzero((codes < 0) & ~held & ~self._done)
+        if negative.size:  # the kernel reads a negative code as a hold
+            raise ValueError(self._illegal(int(negative[0]), int(codes[negative[0]])))
         self._ready = False
         obs, mask, rewards, terminated = self._play_out(codes)
         self._ready = True
@@ -442,6 +472,21 @@ class TableBatch:
         obs, mask, _, _ = self._play_out(truncated=np.zeros(self.batch, dtype=np.bool_))
         self._ready = True
         return obs, mask
+
+    def legal_codes(self, rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64],
+                                                                npt.NDArray[np.int64]]:
+        """The legal codes now at the tables ``rows`` as pairs ``(tables, codes)``, in
+        table order, each table's in the engine's order (none at a table whose round is
+        over): the masks' content without reading their every code."""
+        rows = np.asarray(rows, dtype=np.int64)
+        size = 32 * max(1, rows.size)
+        while True:
+            tables = np.empty(size, dtype=np.int64)
+            codes = np.empty(size, dtype=np.int64)
+            count = int(_legal_pairs(self.kt.tab, self.states, rows, tables, codes))
+            if count <= size:
+                return tables[:count], codes[:count]
+            size = count
 
     def state(self) -> npt.NDArray[np.int32]:
         """Every table's global state now, for a centralised critic: each seat's

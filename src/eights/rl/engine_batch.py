@@ -101,12 +101,12 @@ class EngineTables:
         self._ready = True
         return self._out()
 
-    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int32],
-                                                    npt.NDArray[np.bool_],
-                                                    npt.NDArray[np.float64],
-                                                    npt.NDArray[np.bool_]]:
+    def step(self, actions: npt.ArrayLike, hold: npt.ArrayLike | None = None
+             ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.bool_], npt.NDArray[np.float64],
+                        npt.NDArray[np.bool_]]:
         """One code a table for the learning seat: ``(obs, mask, rewards, terminated)``, as
-        :meth:`TableBatch.step <eights.fast.vector.TableBatch.step>`."""
+        :meth:`TableBatch.step <eights.fast.vector.TableBatch.step>` (``hold``: the tables
+        that do not move)."""
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         codes = np.asarray(actions)
@@ -115,7 +115,13 @@ class EngineTables:
         if codes.shape != (self.batch,) or codes.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.batch} integer codes (one a table), not "
                              f"an array of shape {codes.shape} and type {codes.dtype}")
-        for waiting in np.flatnonzero(~self._done).tolist():  # all checked before any moves
+        held = (np.zeros(self.batch, dtype=np.bool_) if hold is None
+                else np.asarray(hold, dtype=np.bool_).reshape(-1))
+        if held.shape != (self.batch,):
+            raise ValueError(f"hold must be {self.batch} booleans (one a table), not "
+                             f"{held.shape[0]}")
+        held = held & ~self._done
+        for waiting in np.flatnonzero(~self._done & ~held).tolist():  # checked before any move
             code = int(codes[waiting])
             if not (0 <= code < self.action_count and self._mask[waiting, code]):
                 raise ValueError(self._illegal(waiting, code))
@@ -125,6 +131,8 @@ class EngineTables:
         for b in range(self.batch):
             if self._done[b]:  # NEXT_STEP autoreset: the action is ignored
                 self._deal(b)
+                continue
+            if held[b]:
                 continue
             obs, reward, ended, cut, _ = self.tables[b].step(int(codes[b]))
             self._put(b, obs)  # when cut: the next decision's, never taken

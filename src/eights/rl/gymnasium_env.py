@@ -96,7 +96,9 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
     over returns ``truncated`` True (reward 0), as Gymnasium's ``TimeLimit`` would (the
     option is EightsVectorEnv's too, so ``gymnasium.make_vec`` takes it in every
     ``vectorization_mode``). :meth:`state` is the global state for a centralised critic.
-    Other options are those of :class:`eights.rl.raw_env`.
+    With ``actions="factored"`` a step is a step of a play (:mod:`eights.rl.factored`):
+    one that does not finish the play moves nothing (reward 0), and ``max_steps`` counts
+    whole decisions. Other options are those of :class:`eights.rl.raw_env`.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 (Env's)
@@ -106,11 +108,11 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
                  reward: str = "points", episode: str = "round", dealer: int | None = None,
                  overrides: Sequence[str] | Mapping[str, Any] = (),
                  illegal_reward: float | None = -1.0, max_steps: int | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, actions: str = "whole") -> None:
         check_render_mode(render_mode)
         check_limit("max_steps", max_steps, "the learning seat's decisions in an episode")
         self.table = Table(rules, players, reward=reward, episode=episode, dealer=dealer,
-                           overrides=overrides)
+                           overrides=overrides, actions=actions)
         """The rules, the game (``table.game``) and the encodings."""
         n = self.table.players
         if not 0 <= seat < n:
@@ -155,13 +157,15 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         if self._done:
             raise RuntimeError("the episode is over: call reset() before step()")
-        chosen = self.table.action(action)
-        if chosen is None:
+        if not self.table.is_legal(action):
             if self.illegal_reward is None:
                 raise self.table.illegal(action, f"seat {self.seat}")
             self._done = True
             return (self.table.observation(self.seat), float(self.illegal_reward), True, False,
                     {"illegal_action": self.table.code(action)})
+        chosen = self.table.advance(action)
+        if chosen is None:  # a step of a play not finished (factored): nothing moves
+            return self.table.observation(self.seat), 0.0, False, False, {}
         self.table.live.push(chosen)
         reward, ended = self._advance()
         reward += self._carried
@@ -205,10 +209,9 @@ class EightsEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal codes now, as booleans (sb3-contrib's ``MaskablePPO`` reads this)."""
-        mask = np.zeros(self.table.actions, dtype=np.bool_)
-        if not self._done:
-            mask[list(self.table.legal)] = True
-        return mask
+        if self._done:
+            return np.zeros(self.table.actions, dtype=np.bool_)
+        return self.table.mask(self.seat).astype(np.bool_)
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The table in words (``ansi``: returned; ``human``: printed; ``rgb_array``: drawn

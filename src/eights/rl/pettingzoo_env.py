@@ -28,8 +28,12 @@ observation in seat order (``state_space``). An illegal code raises
 episode with ``illegal_reward`` for the offender (0 for the others) in :func:`env`, as in
 PettingZoo's classic environments. ``docs/environments.md`` has the details.
 
+With ``actions="factored"`` an action is a step of a play (one card at a time, then
+done: :mod:`eights.rl.factored`, 62 actions whatever the rules), and the agent building a
+play steps again until it is finished; the engine plays the whole play.
+
 Version history: v0, the first version (eights 0.1); ``max_cycles``, ``state()`` and
-``state_space`` added to v0 (nothing else changes).
+``state_space`` added to v0, then ``actions="factored"`` (nothing else changes).
 """
 
 from __future__ import annotations
@@ -75,8 +79,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
     ``points`` (zero-sum), ``raw`` or ``win`` (:data:`eights.codes.REWARDS`);
     ``episode``: ``round`` or ``match``; ``dealer``: a fixed dealer, or ``None`` for one
     drawn from the seed; ``max_cycles``: the episode is truncated after ``max_cycles *
-    players`` moves (``None``: never); ``render_mode``: ``ansi`` (the table as a string) or
-    ``human`` (printed after every step).
+    players`` moves (``None``: never; a factored step is a move); ``render_mode``: ``ansi``
+    (the table as a string) or ``human`` (printed after every step); ``actions``:
+    ``whole`` (one code a play) or ``factored`` (a play one card at a time, then done:
+    :mod:`eights.rl.factored`).
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "eights_v0",  # noqa: RUF012 (AECEnv's)
@@ -85,12 +91,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
     def __init__(self, rules: RulesArg = "huit-fou", players: int | None = None, *,
                  reward: str = "points", episode: str = "round", dealer: int | None = None,
                  overrides: Sequence[str] | Mapping[str, Any] = (),
-                 max_cycles: int | None = None, render_mode: str | None = None) -> None:
+                 max_cycles: int | None = None, render_mode: str | None = None,
+                 actions: str = "whole") -> None:
         super().__init__()
         check_render_mode(render_mode)
         check_limit("max_cycles", max_cycles, "cycles (of one move a seat)")
         self.table = Table(rules, players, reward=reward, episode=episode, dealer=dealer,
-                           overrides=overrides)
+                           overrides=overrides, actions=actions)
         """The rules, the game (``table.game``, an engine :class:`~eights.engine.game.Game`)
         and the encodings."""
         self.render_mode = render_mode
@@ -143,14 +150,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = self.table.action(action)
-        if chosen is None:
+        if not self.table.is_legal(action):
             raise self.table.illegal(action, agent)
         game = self.table.live
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        game.push(chosen)
+        chosen = self.table.advance(action)
         self._moves += 1
+        if chosen is None:  # a step of a play not finished (factored): the game waits
+            self._step_limit()
+            self._accumulate_rewards()
+            return
+        game.push(chosen)
         if game.over:
             for a, r in zip(self.possible_agents, self.table.rewards(), strict=True):
                 self.rewards[a] = r
@@ -158,15 +169,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's names: env, raw_env
                 self.terminations = dict.fromkeys(self.agents, True)
             else:
                 game.next_round()
-        if (self.max_cycles is not None and not any(self.terminations.values())
-                and self._moves >= self.max_cycles * self.table.players):
-            self.truncations = dict.fromkeys(self.agents, True)
+        self._step_limit()
         self.table.refresh()
         self._accumulate_rewards()
         if game.to_play is not None:
             self.agent_selection = self.possible_agents[game.to_play]
         if self.render_mode == "human":
             self.render()
+
+    def _step_limit(self) -> None:
+        """Truncate the episode at ``max_cycles * players`` moves."""
+        if (self.max_cycles is not None and not any(self.terminations.values())
+                and self._moves >= self.max_cycles * self.table.players):
+            self.truncations = dict.fromkeys(self.agents, True)
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The table in words (``ansi``: returned; ``human``: printed; ``rgb_array``: drawn

@@ -27,6 +27,7 @@ from eights.engine.game import Game
 from eights.engine.rules import Rules, load_rules
 from eights.i18n import translator
 from eights.i18n.text import round_summary, table_words
+from eights.rl.factored import N_TOKENS, PLAY_SIZE, OnePlay, check_actions, token_name
 
 __all__ = ["EPISODES", "NO_BOUND", "RENDER_MODES", "RenderModeError", "Table", "check_limit",
            "check_render_mode", "observation_high", "text_image"]
@@ -127,13 +128,16 @@ class Table:
 
     Checks the options (a :class:`ValueError` or :class:`~eights.engine.errors.RulesError`
     names the option, the value and what is allowed), deals rounds, and turns the game
-    into arrays: :meth:`observation` (the observer's integers and its mask), :meth:`action`
-    (a code back to the legal action it names) and :meth:`rewards` (a round's rewards).
+    into arrays: :meth:`observation` (the observer's integers and its mask), :meth:`advance`
+    (an action of the space to the legal action it finishes) and :meth:`rewards` (a
+    round's rewards). ``actions``: ``whole`` (one code a play, :mod:`eights.codes`) or
+    ``factored`` (one step a card, :mod:`eights.rl.factored`).
     """
 
     def __init__(self, rules: RulesArg, players: int | None, *, reward: str = "points",
                  episode: str = "round", dealer: int | None = None,
-                 overrides: Sequence[str] | Mapping[str, Any] = ()) -> None:
+                 overrides: Sequence[str] | Mapping[str, Any] = (),
+                 actions: str = "whole") -> None:
         self.rules = load_rules(rules, overrides)
         self.players = self.rules.default_players if players is None else players
         self.rules.check_players(self.players)
@@ -147,24 +151,38 @@ class Table:
         if dealer is not None and not 0 <= dealer < self.players:
             raise ValueError(f"dealer {dealer} is not a seat; seats are 0 to {self.players - 1}, "
                              "or None for a dealer drawn from the seed")
+        check_actions(actions)
         self.reward = reward
         self.episode = episode
         self.dealer = dealer
-        self.actions = codes.action_count(self.rules, self.players)
-        """The size of the Discrete action space: a prefix of :mod:`eights.codes`."""
+        self.factored = actions == "factored"
+        """Whether an action is a step of a play (:mod:`eights.rl.factored`), not a code."""
+        self.codes = codes.action_count(self.rules, self.players)
+        """How many whole action codes the rules use: a prefix of :mod:`eights.codes`."""
+        self.actions = N_TOKENS if self.factored else self.codes
+        """The size of the Discrete action space: the codes, or the factored tokens."""
+        high = observation_high(self.rules, self.players)
         self.size = codes.observation_size(self.players)
+        if self.factored:
+            self.size += PLAY_SIZE
+            block = np.ones(PLAY_SIZE, dtype=np.int32)
+            block[53:106] = high[codes.O_HAND]  # the cards under the top: copies of a card
+            high = np.concatenate([high, block])
         self.observation_space = spaces.Dict({
-            "observation": spaces.Box(0, observation_high(self.rules, self.players),
-                                      (self.size,), np.int32),
+            "observation": spaces.Box(0, high, (self.size,), np.int32),
             "action_mask": spaces.Box(0, 1, (self.actions,), np.int8),
         })
         self.state_space = spaces.Box(0, np.tile(observation_high(self.rules, self.players),
                                                  self.players),
-                                      (self.players * self.size,), np.int32)
-        """The global state's space (:meth:`state`): every seat's observation."""
+                                      (self.players * codes.observation_size(self.players),),
+                                      np.int32)
+        """The global state's space (:meth:`state`): every seat's observation (without the
+        factored play's block)."""
         self.game: Game | None = None
         self.legal: dict[int, Action] = {}
         """The legal actions of the seat to play, by code."""
+        self.play = OnePlay()
+        """The play being built (factored actions)."""
 
     @property
     def live(self) -> Game:
@@ -185,17 +203,28 @@ class Table:
         """Read the legal actions of the seat to play (after every move)."""
         game = self.live
         self.legal = {} if game.over else {codes.action_code(a): a for a in game.legal}
+        if self.factored:
+            self.play.start(self.legal)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """``{"observation": ..., "action_mask": ...}`` for ``seat``: its integers
         (:func:`eights.codes.observation` of ``game.observe(seat)``) and the legal codes
         (all zeros unless it is to play)."""
         game = self.live
+        seen = codes.observation(game.observe(seat))
+        if self.factored:
+            seen.extend(self.play.block if game.to_play == seat else [0] * PLAY_SIZE)
+        return {"observation": np.array(seen, dtype=np.int32), "action_mask": self.mask(seat)}
+
+    def mask(self, seat: int) -> MaskArray:
+        """``seat``'s legal actions now, 0 or 1 (all 0 unless it is to play)."""
         mask = np.zeros(self.actions, dtype=np.int8)
-        if game.to_play == seat:
-            mask[list(self.legal)] = 1
-        return {"observation": np.array(codes.observation(game.observe(seat)), dtype=np.int32),
-                "action_mask": mask}
+        if self.live.to_play == seat:
+            if self.factored:
+                mask[list(self.play.tokens)] = 1
+            else:
+                mask[list(self.legal)] = 1
+        return mask
 
     def state(self) -> npt.NDArray[np.int32]:
         """The global state, for a centralised critic: every seat's observation
@@ -207,25 +236,44 @@ class Table:
                          for x in codes.observation(game.observe(s))], dtype=np.int32)
 
     def code(self, action: object) -> int:
-        """The integer code of ``action`` (an int, a NumPy integer or a 0-d integer array, as
-        ``model.predict`` returns, in the action space), or a :class:`ValueError` saying what
-        is allowed."""
+        """The integer code (or factored token) of ``action`` (an int, a NumPy integer or a
+        0-d integer array, as ``model.predict`` returns, in the action space), or a
+        :class:`ValueError` saying what is allowed."""
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
             action = action[()]
         if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             code = int(action)
             if 0 <= code < self.actions:
                 return code
-        raise ValueError(f"action {action!r} is not an action code of {self.rules.name}: "
-                         f"a whole number from 0 to {self.actions - 1} (eights.codes)")
+        what, where = (("a factored action", "eights.rl.factored") if self.factored
+                       else ("an action code", "eights.codes"))
+        raise ValueError(f"action {action!r} is not {what} of {self.rules.name}: "
+                         f"a whole number from 0 to {self.actions - 1} ({where})")
 
-    def action(self, action: object) -> Action | None:
-        """The legal action that ``action`` codes, or ``None`` when it is not legal now."""
-        return self.legal.get(self.code(action))
+    def is_legal(self, action: object) -> bool:
+        """Whether ``action`` (in the action space) is legal now."""
+        code = self.code(action)
+        return code in self.play.tokens if self.factored else code in self.legal
+
+    def advance(self, action: object) -> Action | None:
+        """Take ``action`` (legal: :meth:`is_legal`): the whole action it finishes, or
+        ``None`` for a step of a play not finished yet (factored actions; the game has not
+        moved)."""
+        code = self.code(action)
+        if not self.factored:
+            return self.legal[code]
+        whole = self.play.push(code)
+        return self.legal[whole] if whole >= 0 else None
 
     def illegal(self, action: object, who: str) -> IllegalActionError:
-        """The error for a code that is not legal now, listing the legal codes."""
+        """The error for an action that is not legal now, listing the legal ones."""
         code = self.code(action)
+        if self.factored:
+            steps = sorted(self.play.tokens)
+            tokens = ", ".join(f"{t} ({token_name(t)})" for t in steps)
+            return IllegalActionError(
+                f"token {code} ({token_name(code)}) is not legal for {who} now; legal: "
+                f"{tokens or 'none (the round is over)'}", tuple(map(token_name, steps)))
         legal = ", ".join(f"{c} ({a})" for c, a in sorted(self.legal.items()))
         return IllegalActionError(
             f"action {code} ({codes.code_action(code)}) is not legal for {who} now; "

@@ -54,6 +54,7 @@ from gymnasium.vector.utils import batch_space
 
 from eights.bots import BOTS, parse_bot_spec
 from eights.rl.engine_batch import EngineTables
+from eights.rl.factored import FactoredTables
 from eights.rl.gymnasium_env import seat_opponents
 from eights.rl.table import RulesArg, Table
 from eights.rl.threads import AUTO, BlasLimited, blas_limit
@@ -129,7 +130,9 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
     that many decisions of the learning seat: ``truncations``) are EightsEnv's;
     ``episode`` is ``round`` (matches are EightsEnv's); ``repeat_capacity`` sizes each
     table's record of positions under ``block_on_repetition`` (see
-    :class:`~eights.fast.vector.TableBatch`); ``blas_threads`` the threads OpenBLAS may
+    :class:`~eights.fast.vector.TableBatch`); ``actions``: ``whole`` (one code a play) or
+    ``factored`` (a play one card at a time: :mod:`eights.rl.factored`; ``max_steps``
+    then counts whole decisions); ``blas_threads`` the threads OpenBLAS may
     use while a policy callable runs: ``"auto"`` (the default) one where threadpoolctl is
     installed, a number (threadpoolctl needed), or ``None`` to leave them as they are
     (:mod:`eights.rl.threads`: a NumPy policy ran ten times slower with OpenBLAS's own
@@ -143,14 +146,15 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
                  opponents: Opponent | Sequence[Opponent] = "random", reward: str = "points",
                  episode: str = "round", overrides: Sequence[str] | Mapping[str, Any] = (),
                  repeat_capacity: int | None = None, max_steps: int | None = None,
-                 blas_threads: int | str | None = AUTO) -> None:
+                 blas_threads: int | str | None = AUTO, actions: str = "whole") -> None:
         limit = blas_limit(blas_threads)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive number of tables, not {num_envs!r}")
         if episode == "match":
             raise ValueError("episode='match': EightsVectorEnv's episodes are rounds; for "
                              f"matches use {_ELSEWHERE}")
-        table = Table(rules, players, reward=reward, episode=episode, overrides=overrides)
+        table = Table(rules, players, reward=reward, episode=episode, overrides=overrides,
+                      actions=actions)
         if not 0 <= seat < table.players:
             raise ValueError(f"seat {seat} is not a seat; seats are 0 to {table.players - 1}")
         compiled = kernel_opponents(opponents, table.players, seat)
@@ -183,19 +187,23 @@ class EightsVectorEnv(VectorEnv[ObsDict, npt.NDArray[np.int64], npt.NDArray[Any]
         """A table's global state (:meth:`state`), as :attr:`Table.state_space`."""
         self.state_space = batch_space(self.single_state_space, num_envs)
         self.max_steps = max_steps
-        self.tables: TableBatch | EngineTables
+        self.tables: TableBatch | EngineTables | FactoredTables
         """The tables: the kernel's (:class:`~eights.fast.vector.TableBatch`), or the
-        engine's (:class:`~eights.rl.engine_batch.EngineTables`) when :attr:`engine`."""
+        engine's (:class:`~eights.rl.engine_batch.EngineTables`) when :attr:`engine`;
+        with ``actions="factored"``, either under a
+        :class:`~eights.rl.factored.FactoredTables`."""
+        whole: TableBatch | EngineTables
         if compiled is not None:
             if limit is not None:
                 compiled = _limited(compiled, limit)
-            self.tables = TableBatch(table.rules, table.players, num_envs, seat=seat,
-                                     opponents=compiled, reward=reward,
-                                     repeat_capacity=repeat_capacity, max_steps=max_steps)
+            whole = TableBatch(table.rules, table.players, num_envs, seat=seat,
+                               opponents=compiled, reward=reward,
+                               repeat_capacity=repeat_capacity, max_steps=max_steps)
         else:
-            self.tables = EngineTables(table.rules, table.players, num_envs, seat=seat,
-                                       opponents=[str(o) for o in self.opponents],
-                                       reward=reward, max_steps=max_steps)
+            whole = EngineTables(table.rules, table.players, num_envs, seat=seat,
+                                 opponents=[str(o) for o in self.opponents],
+                                 reward=reward, max_steps=max_steps)
+        self.tables = FactoredTables(whole) if table.factored else whole
         self._seeded = False
         self._mask: npt.NDArray[np.bool_] | None = None
 
