@@ -574,6 +574,7 @@ async def test_the_review_and_a_position_read_whole_at_80_by_24(tmp_path: Path,
         shown = [str(options.get_option_at_index(k).prompt) for k in range(options.option_count)]
         assert shown == [decision_words(d, _) for d in result.decisions]
         assert shown[0].startswith(move_words(result.decisions[0].move, 1, _))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)  # a fresh clone has none yet
         app.save_screenshot(f"review-{lang}.svg", str(ARTIFACTS))
         await pilot.press("enter")
         position = app.screen

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from eights import Card, Game, RecordError, RulesError, Suit, load_rules
+from eights import Card, Game, Rank, RecordError, RulesError, Suit, load_rules
 from stacked import assert_illegal, cards, deal_order, legal, make_rules, play, show, stacked
 
 MM = "mau-mau"
@@ -256,11 +256,13 @@ def test_mm7_ace_then_the_last_card_with_the_call() -> None:
 ])
 def test_mm7_decision_the_ace_as_a_skip_or_a_reverse(house: list[str], seat: int,
                                                     direction: int) -> None:
-    """MM7 Decision: ``cards.A.again = false`` with ``skip = true`` or ``reverse = true``
-    (and ``again_penalty = 0``: the preset's 1 needs ``again``)."""
+    """MM7 Decision: ``cards.A.again = false`` with ``skip = true`` or ``reverse = true``.
+    The preset's ``again_penalty = 1`` needs ``again``: turning ``again`` off drops it, and
+    setting both at once is refused with the field's name."""
     with pytest.raises(RulesError, match="again_penalty"):
-        make_rules(MM, ["cards.A.again=false", "cards.A.skip=true"])
-    rules = make_rules(MM, ["cards.A.again=false", "cards.A.again_penalty=0", *house])
+        make_rules(MM, ["cards.A.again=false", "cards.A.again_penalty=1", "cards.A.skip=true"])
+    rules = make_rules(MM, ["cards.A.again=false", *house])
+    assert rules.cards[Rank.ACE].again_penalty == 0
     g = stacked(rules, ACE, "9h")
     g.apply("Ah")
     assert (g.to_play, g.direction, g.again) == (seat, direction, False)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from eights.cli import app
+from eights.cli import app, install_advice
 from eights.lab.simulate import REFERENCE_ONLY
 
 runner = CliRunner()
@@ -151,10 +151,11 @@ def test_without_numba_the_default_falls_back_and_fast_says_what_to_install(
     monkeypatch.setitem(sys.modules, "numba", None)  # import numba now raises ImportError
     data, err = simulate_json("-r", "crazy-eights", "--rounds", "10")
     assert data["engine"] == "reference"
-    assert "numba" in err and "pip install 'eights[fast]'" in err
+    advice = install_advice("fast")  # the pip install that works where the tests run
+    assert "numba" in err and advice in err
     result = run("-r", "crazy-eights", "--rounds", "10", "--engine", "fast")
     assert result.exit_code == 1
-    assert "pip install 'eights[fast]'" in result.stderr and "numba" in result.stderr
+    assert advice in result.stderr and "numba" in result.stderr
 
 
 def test_unknown_engine_is_a_bad_option() -> None:

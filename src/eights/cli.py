@@ -739,8 +739,8 @@ def _fast_engine(engine: str | None, rules: Rules, n: int, seats: list[Bot] | No
         try:
             importlib.import_module("numba")
         except ImportError:
-            refuse("the fast engine needs numba, which is not installed "
-                   "(pip install 'eights[fast]')")
+            refuse(f"the fast engine needs numba, which is not installed "
+                   f"({install_advice('fast')})")
             return False
     from eights.fast import KernelUnsupported, check_supported
 

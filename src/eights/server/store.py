@@ -242,7 +242,7 @@ def check_sqlite_path(url: str) -> None:
     >>> try:
     ...     check_sqlite_path("sqlite:///file:/srv/b.sqlite3?uri=true")
     ... except ValueError as exc:
-    ...     print(str(exc)[:39])
+    ...     print(str(exc)[:40])
     the SQLite database must be a plain path
     """
     parsed = make_url(normalize_url(url))
