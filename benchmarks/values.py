@@ -317,6 +317,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=16)
     parser.add_argument("--spread-worlds", type=int, default=500)
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions")
+    parser.add_argument("--tables", default="",
+                        help="only these tables, e.g. classic:4,huit-americain:4")
     parser.add_argument("--specs", default="ismcts", help="choose: the searches, by commas")
     parser.add_argument("--repeats", type=int, default=1)
     args = bench.parse()
@@ -329,6 +331,9 @@ def main() -> None:
         bench.say(f"{len(load(POSITIONS))} positions in {POSITIONS}")
         return
     records = load(POSITIONS)
+    if args.tables:
+        wanted = {(t.split(":")[0], int(t.split(":")[1])) for t in args.tables.split(",")}
+        records = [r for r in records if (r["preset"], r["players"]) in wanted]
     if args.limit:
         records = records[:args.limit]
     if args.mode == "references":

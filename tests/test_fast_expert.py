@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from eights import Game, load_rules, preset_names
+from eights import Game, Rules, load_rules, preset_names
 from eights.bots import ExpertBot, GreedyBot
 from eights.codes import action_code
 from eights.fast import kernel as k
@@ -54,7 +54,7 @@ def _compiled(game: Game, bot: ExpertBot) -> int:
                              st, notes_of(game.n, game.draw_log, game.history), buf, count))
 
 
-def _play(name: str, n: int, seed: int, bot: ExpertBot, check: bool = True) -> int:
+def _play(name: str | Rules, n: int, seed: int, bot: ExpertBot) -> int:
     """Play a seeded round, checking every decision with a choice; returns how many."""
     game = Game(name, n, seed=seed)
     rng = random.Random(seed)
@@ -79,6 +79,15 @@ def _play(name: str, n: int, seed: int, bot: ExpertBot, check: bool = True) -> i
 def test_the_compiled_expert_chooses_the_experts_action(name: str, n: int) -> None:
     checked = sum(_play(name, n, seed, ExpertBot()) for seed in range(3))
     assert checked >= 10
+
+
+@pytest.mark.parametrize(("name", "overrides", "n"), [
+    ("classic", ["decks=3"], 4), ("huit-americain", ["decks=3"], 3)])
+def test_the_compiled_expert_counts_three_decks_card_by_card(name: str, overrides: list[str],
+                                                              n: int) -> None:
+    rules = load_rules(name, overrides)
+    check_supported(rules, n)
+    assert sum(_play(rules, n, seed, ExpertBot()) for seed in range(2)) >= 10
 
 
 @pytest.mark.parametrize("name", ["classic", "huit-americain", "les-huit", "uno-cards"])

@@ -205,6 +205,25 @@ def _count(counts: Any, base: int, mask: int) -> int:
 
 
 @_inline
+def _bits(m: int) -> int:
+    """How many bits of ``m`` (52 at most) are set."""
+    m = m - ((m >> 1) & 0x5555555555555555)
+    m = (m & 0x3333333333333333) + ((m >> 2) & 0x3333333333333333)
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return int((m * 0x0101010101010101) >> 56) & 0xFF
+
+
+@_inline
+def _in(one: int, two: int, jokers: int, mask: int) -> int:
+    """The cards among those of ``mask`` of a multiset given as the cards held once or
+    more (``one``, jokers aside), twice (``two``) and its ``jokers``."""
+    n = _bits(mask & one) + _bits(mask & two)
+    if (mask >> 52) & 1:
+        n += jokers
+    return n
+
+
+@_inline
 def _laid_in(tab: Any, a: int, card: int, size: int, mask: int) -> int:
     """How many of the cards the play coded ``a`` lays (``size`` of them, ``card`` on top)
     are among the cards of ``mask``."""
@@ -275,40 +294,57 @@ def expert_choice(tab: Any, xt: Any, w: Any, st: Any, notes: Any, legal: Any,
     urgency = 3.0 if closest <= 1 else 2.0 if closest <= 2 else 1.0 if closest <= 4 else 0.5
     nxt_partner = bool(teams) and nxt != me and nxt % 2 == me % 2
     prev_partner = bool(teams) and prev != me and prev % 2 == me % 2
-    # the cards unseen by me: the deck less my hand and the discard pile
-    unseen = np.zeros(53, dtype=np.int64)
+    # the cards unseen by me (the deck less my hand and the discard pile), and my hand,
+    # as the cards held once or more, twice, and the jokers (two copies of a card at most:
+    # the kernel's decks): counted by bits
+    scratch = np.zeros(61, dtype=np.int64)  # 53 unseen counts, then two suit counts
     hand = st[k.S_HANDS] + me * 53
     deck = st[k.S_DECK]
     for c in range(53):
-        unseen[c] = st[deck + c] - st[hand + c]
+        scratch[c] = st[deck + c] - st[hand + c]
     d = st[k.S_DISC]
     for i in range(st[k.S_DISC_N]):
-        unseen[st[d + i]] -= 1
+        scratch[st[d + i]] -= 1
     n_unseen = 0
-    unseen_mask = 0
-    for c in range(53):
-        if unseen[c] < 0:
-            unseen[c] = 0
-        if unseen[c] > 0:
-            n_unseen += unseen[c]
-            unseen_mask |= 1 << c
+    seen_one = 0
+    seen_two = 0
+    many = False  # three decks or more: counted card by card
+    for c in range(52):
+        u = scratch[c]
+        if u > 0:
+            n_unseen += u
+            seen_one |= 1 << c
+            if u > 1:
+                seen_two |= 1 << c
+                many |= u > 2
+        else:
+            scratch[c] = 0
+    seen_jokers = max(0, scratch[52])
+    scratch[52] = seen_jokers
+    n_unseen += seen_jokers
     mine = st[st[k.S_HMASK] + me]
+    mine_two = 0
     n_hand = st[hs + me]
     stuck_hand = 0
-    suits = np.zeros(4, dtype=np.int64)  # plain cards of each suit in hand
     m = mine
     while m:
         c = k._tz(m)
         m &= m - 1
-        stuck_hand += st[hand + c] * xt[X_STUCK + c]
-        if c < 52 and not tab[C_WILD + c]:
-            suits[c & 3] += st[hand + c]
+        held = st[hand + c]
+        stuck_hand += held * xt[X_STUCK + c]
+        if c < 52:
+            if held > 1:
+                mine_two |= 1 << c
+                many |= held > 2
+            if not tab[C_WILD + c]:
+                scratch[53 + (c & 3)] += held  # plain cards of each suit in hand
+    mine_one = mine & ~(np.int64(1) << 52)
+    mine_jokers = st[hand + 52]
     pending = st[k.S_PENDING]
     holding = n - st[k.S_FIN_N]
     voids_nxt = _void_suit(xt, st, notes, nxt) if nxt != me and not nxt_partner else -2
     best = -1
     best_score = -1e18
-    rest_suits = np.zeros(4, dtype=np.int64)
     for i in range(count):
         a = legal[i]
         if not k._is_play(a):
@@ -356,10 +392,14 @@ def expert_choice(tab: Any, xt: Any, w: Any, st: Any, notes: Any, legal: Any,
             suit = named if named != 4 else (-1 if card == 52 else card & 3)
             rank = st[k.S_RANK] if tab[C_COVERED + card] else card >> 2
         target = _target_mask(xt, suit, rank)
-        follow = _count(st, hand, target & mine) - _laid_in(tab, a, card, size, target)
+        follow = ((_count(st, hand, target & mine) if many
+                   else _in(mine_one, mine_two, mine_jokers, target))
+                  - _laid_in(tab, a, card, size, target))
         if w[W_FOLLOW]:
             plain = target & ~xt[X_WILD_MASK]
-            plain_follow = _count(st, hand, plain & mine) - _laid_in(tab, a, card, size, plain)
+            plain_follow = ((_count(st, hand, plain & mine) if many
+                             else _in(mine_one, mine_two, mine_jokers, plain))
+                            - _laid_in(tab, a, card, size, plain))
             score += w[W_FOLLOW] * min(plain_follow, 3)
         skips = size if tab[C_SKIP + card] else 0
         if tab[C_REVERSE + card] and holding == 2 and tab[T_REVERSE_SKIP]:
@@ -371,22 +411,23 @@ def expert_choice(tab: Any, xt: Any, w: Any, st: Any, notes: Any, legal: Any,
             if tab[C_ANY_FOLLOWS + card]:
                 chance = 1.0
             else:
-                match = _count(unseen, 0, target & unseen_mask)
+                match = (_count(scratch, 0, target & (seen_one | (1 << 52))) if many
+                         else _in(seen_one, seen_two, seen_jokers, target))
                 chance = 1.0 - (1.0 - match / n_unseen) ** np.float64(st[hs + nxt])
             score += (w[W_BLOCK] if nxt_partner else -w[W_BLOCK]) * chance
         if named != 4:
             for s in range(4):
-                rest_suits[s] = suits[s]
+                scratch[57 + s] = scratch[53 + s]  # the plain cards of each suit left
             if card != 52:
                 for s in range(4):
                     c = 4 * lay_rank + s
                     if not tab[C_WILD + c]:
-                        rest_suits[s] -= k._laid(tab, a, c)
+                        scratch[57 + s] -= k._laid(tab, a, c)
             top_suit = 0
             for s in range(4):
-                top_suit = max(top_suit, rest_suits[s])
+                top_suit = max(top_suit, scratch[57 + s])
             # ranks the suits only: never makes a wild card better than a plain one
-            score += w[W_SUIT] * (rest_suits[named] - top_suit)
+            score += w[W_SUIT] * (scratch[57 + named] - top_suit)
             if voids_nxt == named:
                 score += 8.0  # the next opponent is known to lack that suit
             if teams:
