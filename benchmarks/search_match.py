@@ -100,21 +100,24 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - 1.96 * se, mean + 1.96 * se
 
 
-def match(job: Job, deals: int, jobs: int) -> tuple[list[float], int, float, float]:
-    """Deal by deal shares of bot 0, its decisions, CPU seconds, and the wall time."""
+def match(job: Job, deals: int, jobs: int, every: int = 0) -> tuple[list[float], int, float,
+                                                                    float]:
+    """Deal by deal shares of bot 0, its decisions, CPU seconds, and the wall time; with
+    ``every``, a line on standard error each time that many more deals are done."""
     began = time.perf_counter()
     shares = [0.0] * deals
     decisions = 0
     spent = 0.0
+    done: list[float] = []
     tasks = [(job, i) for i in range(deals)]
-    if jobs <= 1:
-        results = map(_run, tasks)
-        for i, share, d, s in results:
+    with multiprocessing.get_context("fork").Pool(max(1, jobs)) as pool:
+        for i, share, d, s in pool.imap_unordered(_run, tasks, chunksize=1):
             shares[i], decisions, spent = share, decisions + d, spent + s
-    else:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for i, share, d, s in pool.imap_unordered(_run, tasks, chunksize=1):
-                shares[i], decisions, spent = share, decisions + d, spent + s
+            done.append(share)
+            if every and len(done) % every == 0 and len(done) < deals:
+                mean, low, high = interval(done)
+                print(f"  {job.preset} {job.players}p {job.specs[0]}: {len(done)} deals so far, "
+                      f"{mean:.3f} [{low:.3f}, {high:.3f}]", file=sys.stderr, flush=True)
     return shares, decisions, spent, time.perf_counter() - began
 
 
@@ -130,6 +133,8 @@ def main() -> None:
     parser.add_argument("--ceiling", action="store_true",
                         help="also the same search seeing every card (see=all)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--every", type=int, default=25,
+                        help="a progress line every N deals (0: none)")
     args = bench.parse()
     specs = [args.spec]
     if args.compare:
@@ -144,7 +149,7 @@ def main() -> None:
         got: dict[str, list[float]] = {}
         for spec in specs:
             job = Job(preset, args.players, (spec, args.against), args.seed)
-            shares, decisions, spent, wall = match(job, args.deals, args.jobs)
+            shares, decisions, spent, wall = match(job, args.deals, args.jobs, args.every)
             got[spec] = shares
             mean, low, high = interval(shares)
             bench.say(f"{preset:<15} {args.players}p  {spec:<40} {mean:.3f} [{low:.3f}, {high:.3f}]"
