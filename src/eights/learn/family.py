@@ -3,7 +3,7 @@
     python -m eights.learn.family --out out/family [--seed 1] [--decisions 3000000]
                                   [--reuse 4] [--hours 3] [--resume]
 
-The network is :class:`eights.learn.train.QNet` on the family's features
+The network is :class:`eights.learn.net.QNet` on the family's features
 (:class:`eights.bots.learned.Encoder` with ``family=True``: the observation with ten
 seats, the rules as a vector, what each card does). Its data is the expert's play
 (:func:`collect`) on tasks drawn by :func:`task`: a preset (half the time) or house rules
@@ -64,6 +64,7 @@ from eights.codes import A_DRAW, A_MULTI, N_ACTIONS
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.lab.houses import house_players, random_house
 from eights.learn.imitate import demonstrations
+from eights.learn.net import QNet
 
 __all__ = ["CHUNK", "PLAYER_WEIGHTS", "Chunk", "Contexts", "FamilyRun", "collect", "main",
            "task"]
@@ -157,8 +158,6 @@ class FamilyRun:
     def __init__(self, seed: int, hidden: Sequence[int], decisions: int, reuse: float,
                  buffer: int, batch: int, lr: float, chunk: int = CHUNK,
                  teacher: str = "expert", preset_share: float = PRESET_SHARE) -> None:
-        from eights.learn.train import QNet
-
         torch.set_num_threads(1)
         torch.manual_seed(seed)
         self.seed = seed
