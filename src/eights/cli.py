@@ -28,6 +28,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from eights import __version__
 from eights.bots import Bot, check_table, make_bot
+from eights.bots.blas import limit_process
 from eights.engine.actions import Action
 from eights.engine.errors import EightsError, RecordError, RulesError
 from eights.engine.game import Game, Step
@@ -94,7 +95,11 @@ def _root(
     version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    pass
+    # Every command is a process of eights' own: NumPy's models (the learned bot, the belief
+    # model) decide one position at a time, where OpenBLAS's extra threads only wait; its
+    # workers (tournament, simulate, the server's bots) inherit the limit. A count the user
+    # chose (OPENBLAS_NUM_THREADS...) is kept (eights.bots.blas).
+    limit_process()
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or rules file.")]
 SetOpt = Annotated[
