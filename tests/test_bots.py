@@ -162,7 +162,7 @@ def test_bot_specs() -> None:
     with pytest.raises(ValueError,
                        match="unknown bot 'clever'; bots are expert, greedy, ismcts, learned, random"):
         make_bot("clever")
-    with pytest.raises(ValueError, match="rollout must be greedy or random, not 'smart'"):
+    with pytest.raises(ValueError, match="rollout must be expert or greedy or random, not 'smart'"):
         make_bot("ismcts:rollout=smart")
     with pytest.raises(ValueError, match="tree must be own or all or none, not 'mind-reading'"):
         make_bot("ismcts:tree=mind-reading")
@@ -174,6 +174,12 @@ def test_bot_specs() -> None:
         make_bot("ismcts:z=-1")
     with pytest.raises(ValueError, match="infer must be model or rules or none, not 'all'"):
         make_bot("ismcts:infer=all")
+    with pytest.raises(ValueError, match="see must be worlds or all, not 'cards'"):
+        make_bot("ismcts:see=cards")
+    with pytest.raises(ValueError, match="epsilon is the share of random moves in greedy"):
+        make_bot("ismcts:epsilon=0.1")
+    with pytest.raises(ValueError, match="rollout=expert plays in the compiled search or on"):
+        make_bot("ismcts:kernel=rollout")
     with pytest.raises(ValueError, match="expert block must be 0 or more, not -1"):
         make_bot("expert:block=-1")
     with pytest.raises(ValueError, match="is not key=value"):
@@ -205,7 +211,7 @@ def test_bot_spec_values_take_the_declared_types() -> None:
     assert isinstance(bot, ISMCTSBot)
     assert (bot.iterations, bot.c, bot.rollout) == (10, 0.5, "random")
     # a number where the bot wants a word stays the word it was written as
-    with pytest.raises(ValueError, match="rollout must be greedy or random, not '3'"):
+    with pytest.raises(ValueError, match="rollout must be expert or greedy or random, not '3'"):
         make_bot("ismcts:rollout=3")
 
 

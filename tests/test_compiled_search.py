@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from eights import Game, load_rules, preset_names
-from eights.bots import GreedyBot, make_bot
+from eights.bots import ExpertBot, GreedyBot, make_bot
 from eights.bots.ismcts import TREE_CODES, ISMCTSBot, _Node
 from eights.bots.worlds import (
     INFERENCES,
@@ -35,6 +35,7 @@ from eights.codes import action_code
 from eights.engine.observation import Observation
 from eights.engine.rules import Scoring
 from eights.fast import kernel as k
+from eights.fast.expert import EXPERT, expert_weights
 from eights.fast.search import (
     N_ACTION,
     N_AVAIL,
@@ -90,14 +91,17 @@ def _order(seen: Observation, bands: dict[int, list[tuple[int, tuple[bool, ...]]
 
 def _worlds(game: Game, bands: Sequence[tuple[int, int, tuple[bool, ...]]] = (),
             probs: np.ndarray | None = None, seats: tuple[int, ...] = (),
-            tree: str = "own", seed: int = 0) -> CompiledWorlds:
+            tree: str = "own", seed: int = 0, rollout: str = "greedy") -> CompiledWorlds:
     seen = game.observe(game.to_move)
     kt = cached_tables(game.rules)
     sign = -1.0 if game.rules.scoring in (Scoring.OWN_HAND, Scoring.PLACINGS) else 1.0
+    policies = (np.full(game.n, EXPERT) if rollout == "expert"
+                else policy_epsilons("greedy", game.n))
     return CompiledWorlds(kt, seen, [action_code(a) for a in game.legal_actions()],
                           unseen_cards(seen), bands=bands, probs=probs, seats=seats,
-                          tree=TREE_CODES[tree], policies=policy_epsilons("greedy", game.n),
-                          scale=ISMCTSBot._scale(seen), points=0.25, sign=sign, seed=seed)
+                          tree=TREE_CODES[tree], policies=policies,
+                          scale=ISMCTSBot._scale(seen), points=0.25, sign=sign, seed=seed,
+                          expert=expert_weights(*ExpertBot().weights()))
 
 
 def _same_state(a: np.ndarray, b: np.ndarray) -> bool:
@@ -298,16 +302,22 @@ def _compiled_tree(worlds: CompiledWorlds, node: int) -> Tree:
     return out
 
 
-@pytest.mark.parametrize(("name", "n", "tree"), [
-    ("classic", 2, "own"), ("classic", 4, "own"), ("huit-americain", 4, "own"),
-    ("les-huit", 4, "all"), ("huit-fou", 3, "own"), ("tschau-sepp", 3, "all"),
-    ("mau-mau", 4, "none"), ("uno-cards", 3, "own"), ("pesten", 2, "own"),
+@pytest.mark.parametrize(("name", "n", "tree", "rollout"), [
+    ("classic", 2, "own", "greedy"), ("classic", 4, "own", "greedy"),
+    ("huit-americain", 4, "own", "greedy"), ("les-huit", 4, "all", "greedy"),
+    ("huit-fou", 3, "own", "greedy"), ("tschau-sepp", 3, "all", "greedy"),
+    ("mau-mau", 4, "none", "greedy"), ("uno-cards", 3, "own", "greedy"),
+    ("pesten", 2, "own", "greedy"),
+    # the expert's rollouts: its voids read from the draws of the rollout itself
+    ("classic", 2, "none", "expert"), ("huit-americain", 4, "own", "expert"),
+    ("les-huit", 4, "none", "expert"), ("huit-fou", 3, "none", "expert"),
+    ("black-jack", 2, "none", "expert"), ("tschau-sepp", 3, "none", "expert"),
 ])
-def test_a_compiled_iteration_is_the_engines_for_the_same_generator(name: str, n: int,
-                                                                     tree: str) -> None:
+def test_a_compiled_iteration_is_the_engines_for_the_same_generator(
+        name: str, n: int, tree: str, rollout: str) -> None:
     # the same world, the same root action, the engine given the kernel's generator: the
     # descent, the rollout, the rewards and the tree grown over 60 iterations are equal
-    bot = ISMCTSBot(tree=tree, kernel="off")
+    bot = ISMCTSBot(tree=tree, kernel="off", rollout=rollout)
     checked = 0
     for seed in range(3):
         game = _decision(name, n, seed, greedy_moves=2 + 4 * seed)
@@ -316,7 +326,7 @@ def test_a_compiled_iteration_is_the_engines_for_the_same_generator(name: str, n
         seen = game.observe(game.to_move)
         legal = game.legal_actions()
         world = sample_world(seen, random.Random(seed), hand_bands(seen))
-        worlds = _worlds(game, tree=tree)
+        worlds = _worlds(game, tree=tree, rollout=rollout)
         worlds.world[:] = state_from_game(worlds.kt, world, 0)
         roots = [_Node() for _ in legal]
         rewards = np.zeros(n)
@@ -332,7 +342,8 @@ def test_a_compiled_iteration_is_the_engines_for_the_same_generator(name: str, n
             play_world(worlds.kt.tab, worlds.world, worlds.state, worlds.actions[i], draws,
                        i, worlds.nodes, worlds.node_reward, worlds.used, worlds.tree,
                        seen.seat, worlds.c, worlds.policies, worlds.buf, worlds.script,
-                       worlds.path, worlds.scale, worlds.weight, worlds.sign, rewards)
+                       worlds.path, worlds.scale, worlds.weight, worlds.sign, rewards,
+                       worlds.xt, worlds.ew, worlds.world_notes, worlds.notes)
             assert rewards.tolist() == outcome.rewards, f"{name} seed {seed} iteration {it}"
             assert worlds.state[worlds.state[k.S_POINTS]:][:n].tolist() == list(outcome.points)
         for i in range(len(legal)):
@@ -352,12 +363,13 @@ def _position(name: str, players: int, seed: int) -> Game:
 
 
 @pytest.mark.parametrize(("name", "players", "options"), [
-    ("classic", 2, ""),
-    ("huit-fou", 4, ""),
-    ("les-huit", 4, ":tree=all"),
-    ("tschau-sepp", 3, ""),
-    ("huit-americain", 4, ":worlds=belief"),
-    ("uno-cards", 3, ":epsilon=0.2:tree=none"),
+    ("classic", 2, ":rollout=greedy:tree=own"),
+    ("huit-fou", 4, ":rollout=greedy:tree=own"),
+    ("les-huit", 4, ":rollout=greedy:tree=all"),
+    ("tschau-sepp", 3, ":rollout=greedy:tree=own"),
+    ("huit-americain", 4, ":rollout=greedy:worlds=belief"),
+    ("uno-cards", 3, ":rollout=greedy:epsilon=0.2:tree=none"),
+    ("classic", 2, ""),  # the default: the expert plays every seat after the root
 ])
 def test_the_compiled_search_values_the_actions_as_the_engines(name: str, players: int,
                                                                options: str) -> None:

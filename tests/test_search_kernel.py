@@ -64,13 +64,15 @@ def _position(name: str, players: int, seed: int) -> Game:
 
 
 @pytest.mark.parametrize(("name", "players", "options"), [
-    ("classic", 2, ""),
-    ("huit-fou", 4, ""),                   # long rounds, reshuffles, block on repetition
-    ("les-huit", 4, ""),                   # partners share a win
-    ("tschau-sepp", 3, ":tree=all"),       # placings (TS12), everyone's moves in the tree
-    ("pesten", 2, ":tree=none"),           # rounds won, flat Monte Carlo
-    ("huit-americain", 4, ":rollout=random"),
-    ("uno-cards", 3, ":epsilon=0.2"),
+    # kernel=rollout plays the greedy and random rollouts of the search before it was
+    # compiled (the expert's rollouts are compiled: tests/test_compiled_search.py)
+    ("classic", 2, ":rollout=greedy:tree=own"),
+    ("huit-fou", 4, ":rollout=greedy:tree=own"),  # long rounds, reshuffles, repetition
+    ("les-huit", 4, ":rollout=greedy:tree=own"),  # partners share a win
+    ("tschau-sepp", 3, ":rollout=greedy:tree=all"),  # placings (TS12), everyone in the tree
+    ("pesten", 2, ":rollout=greedy:tree=none"),   # rounds won, flat Monte Carlo
+    ("huit-americain", 4, ":rollout=random:tree=own"),
+    ("uno-cards", 3, ":rollout=greedy:epsilon=0.2:tree=own"),
 ])
 def test_kernel_and_engine_rollouts_have_the_same_value(name: str, players: int,
                                                         options: str) -> None:

@@ -377,8 +377,12 @@ def test_every_option_a_client_may_set_is_a_number_or_a_fixed_word() -> None:
     with pytest.raises(ProtocolError, match="options a client may set: temperature"):
         check_bot("learned:model=x.npz", 3.0)
     check_bot("ismcts:iterations=50:worlds=belief:prior=none:tree=all", 3.0)  # fixed words
-    with pytest.raises(ProtocolError, match="option rollout must be greedy or random"):
+    with pytest.raises(ProtocolError, match="option rollout must be expert or greedy or random"):
         check_bot("ismcts:rollout=/etc/passwd", 3.0)
+    # the ceiling measurement (a search that sees every card) is never a client's
+    assert "see" not in thinking.CLIENT_OPTIONS["ismcts"]
+    with pytest.raises(ProtocolError, match="option see cannot be set on this server"):
+        check_bot("ismcts:see=all", 3.0)
 
 
 def test_a_search_with_learned_parts_is_seated_at_every_table() -> None:

@@ -107,6 +107,13 @@ class ExpertBot:
         self.follow = follow
         self.suit = suit
 
+    def weights(self) -> tuple[float, ...]:
+        """Every weight of the score, options and fixed ones, in the order of the compiled
+        expert's array (:data:`eights.fast.expert.WEIGHTS`, for
+        :func:`eights.fast.expert.expert_weights`)."""
+        return (self.block, self.points, self.reserve, self.follow, self.suit, W_KEEP,
+                W_MULTI, W_UNCOVERED, W_COVER, SKIP_AGAIN, W_STUCK)
+
     def choose(self, observation: Observation, legal: Sequence[Action],
                rng: random.Random) -> Action:
         if len(legal) == 1:

@@ -23,12 +23,19 @@ What makes it play well (each measured in duplicate tournaments, see README):
 - **Racing.** Actions that clearly cannot beat the expert's choice stop
   being searched (``prune``), which halves the time of a decision and leaves
   the rollouts to the actions still in question.
-- **Tree below the root** (``tree=own``, the default): the bot's own later
-  decisions in a world are tree nodes chosen by UCB1 among the actions legal
-  in that world (counting each child's availability, Cowling, Powley and
-  Whitehouse 2012); opponents play the rollout policy (``tree=all`` makes
-  them tree nodes chosen on their own rewards; ``tree=none`` plays every
-  action after the root by the policy: flat Monte Carlo).
+- **The expert after the root** (``rollout=expert``, ``tree=none``, the defaults):
+  after the action searched, every seat, the searcher's included, plays the expert
+  (compiled: :mod:`eights.fast.expert`, proven equal to ``ExpertBot``) to the end of
+  the round: flat Monte Carlo over the root with the strongest cheap policy. An
+  action's value is then a stated quantity (docs/bots.md, *What a value means*): the
+  chance of winning the round when everyone plays the expert after it.
+- **Tree below the root** (``tree=own``, the default before the expert rollouts):
+  the bot's own later decisions in a world are tree nodes chosen by UCB1 among the
+  actions legal in that world (counting each child's availability, Cowling, Powley
+  and Whitehouse 2012); opponents play the rollout policy (``tree=all`` makes them
+  tree nodes chosen on their own rewards). Measured, the exploring tree makes the
+  seat imagine itself playing worse than the policy (values biased low) and costs
+  strength: ``rollout=greedy:tree=own`` is the old search, kept reachable.
 
 Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 
@@ -43,9 +50,12 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   left out). Given
   neither, the bot stops at 2000 rollouts or 1 second, whichever comes first;
   given ``iterations`` alone the search is reproducible for a seed;
-- ``rollout``: ``greedy`` (default: the greedy bot's rules read straight off
-  the sampled world) or ``random``;
-- ``epsilon``: share of random moves in greedy rollouts (default 0);
+- ``rollout``: how every seat plays after the root: ``expert`` (default: the
+  expert's rules, :class:`~eights.bots.expert.ExpertBot` with its default weights, read
+  off the sampled world and the public history), ``greedy`` (the greedy bot's rules) or
+  ``random``;
+- ``epsilon``: share of random moves in greedy rollouts (default 0; ``rollout=greedy``
+  only);
 - ``prior``: ``expert`` (default: the action to beat), ``learned`` (the
   learned bot's choice, :mod:`eights.bots.learned`, with the shipped model for the
   rules and player count: the family model, which plays every table, or a specialist)
@@ -55,7 +65,7 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   advantage is more than ``prune`` standard errors below zero leaves the race
   (default 1; 0 searches every action to the end); when none is left the
   prior is played;
-- ``tree``: ``own`` (default), ``all`` or ``none``, see above;
+- ``tree``: ``none`` (default), ``own`` or ``all``, see above;
 - ``c``: the exploration constant of the tree (default 0.7);
 - ``points``: weight of the round's points in the reward (default 0.25);
 - ``infer``: how worlds read the opponents' hands from their public moves:
@@ -90,7 +100,12 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   from a generator seeded with the same number, so the actions share their draws.
   numba is imported at the first decision that uses it;
 - ``seed``: fixes the search's generator; by default it comes from the rng the
-  game hands the bot, so a seeded game is reproducible with an iteration budget.
+  game hands the bot, so a seeded game is reproducible with an iteration budget;
+- ``see``: ``worlds`` (default: worlds dealt from the observation) or ``all``: every
+  world is the true game, handed to the bot before each decision by
+  :meth:`ISMCTSBot.show` (the ceiling of a search that sees every card, for
+  ``benchmarks/search_match.py``; no front-end shows it a game, and a server's clients
+  may not ask for it).
 """
 
 from __future__ import annotations
@@ -101,7 +116,7 @@ import random
 import time as _time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from eights.bots.basic import greedy_choice
 from eights.bots.expert import ExpertBot
@@ -125,7 +140,11 @@ if TYPE_CHECKING:
     from eights.fast.world import PlayOuts
 
 __all__ = [
+    "BATCHES",
     "KERNELS",
+    "ROLLOUTS",
+    "SEES",
+    "ActionEstimate",
     "Evaluation",
     "ISMCTSBot",
     "outcome_rewards",
@@ -175,7 +194,13 @@ def outcome_rewards(rules: Rules, got: Sequence[int], winners: Sequence[int], sc
 class Evaluation:
     """Every legal action of one decision played in the same sampled worlds (paired, common
     random numbers for the draws after the action), from one seat's observation only:
-    :meth:`ISMCTSBot.evaluate`."""
+    :meth:`ISMCTSBot.evaluate`.
+
+    The standard errors are those of means over independent worlds where the worlds are
+    independent (``tree=none``: every world is dealt and played afresh). Where a tree
+    grows over the worlds (``tree=own``, ``all``), a world's play depends on the worlds
+    before it, and the spread of single worlds understates the error; the errors are
+    then those of the means of :data:`BATCHES` consecutive batches of worlds."""
 
     actions: tuple[Action, ...]
     wins: tuple[tuple[float, ...], ...]
@@ -186,11 +211,18 @@ class Evaluation:
     """Per world, per action: the seat's round points, signed so that more is better for the
     seat (``own-hand`` points and placings negated), unscaled (0 where the rules do not
     score)."""
+    independent: bool = True
+    """Whether the worlds are independent draws (no tree shared between them)."""
 
     @property
     def worlds(self) -> int:
         """The number of worlds every action was played in."""
         return len(self.wins)
+
+    @property
+    def best(self) -> int:
+        """The index of the action with the highest :meth:`win` (the first of equals)."""
+        return max(range(len(self.actions)), key=lambda i: (self.win(i), -i))
 
     def win(self, i: int) -> float:
         """Action ``i``'s mean win over the worlds."""
@@ -198,17 +230,69 @@ class Evaluation:
 
     def win_se(self, i: int) -> float:
         """The standard error of :meth:`win` (0 with one world)."""
-        return _se([w[i] for w in self.wins])
+        return self._se([w[i] for w in self.wins])
 
     def paired(self, i: int, j: int) -> tuple[float, float]:
         """Action ``i``'s mean win minus action ``j``'s, world by world, and its standard
         error: the paired difference, the luck of the deal cancelled."""
         diffs = [w[i] - w[j] for w in self.wins]
-        return _mean(diffs), _se(diffs)
+        return _mean(diffs), self._se(diffs)
 
     def mean_points(self, i: int) -> float:
         """Action ``i``'s mean signed points over the worlds."""
         return _mean([p[i] for p in self.points])
+
+    def points_se(self, i: int) -> float:
+        """The standard error of :meth:`mean_points`."""
+        return self._se([p[i] for p in self.points])
+
+    def values(self) -> tuple[ActionEstimate, ...]:
+        """Every action's value, in the order of :attr:`actions`: its win and points with
+        their standard errors, and its paired difference from the :attr:`best` action."""
+        best = self.best
+        out = []
+        for i, action in enumerate(self.actions):
+            gap, gap_se = (0.0, 0.0) if i == best else self.paired(best, i)
+            out.append(ActionEstimate(action, self.win(i), self.win_se(i), self.mean_points(i),
+                                   self.points_se(i), gap, gap_se))
+        return tuple(out)
+
+    def _se(self, xs: Sequence[float]) -> float:
+        return _se(xs) if self.independent else _batch_se(xs)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionEstimate:
+    """One action of an :class:`Evaluation`, summed up (:meth:`Evaluation.values`)."""
+
+    action: Action
+    win: float
+    """The seat's chance of winning the round after it (its team's), 0 to 1."""
+    win_se: float
+    points: float
+    """The seat's expected round points after it, signed so that more is better (0 where
+    the rules score no points)."""
+    points_se: float
+    gap: float
+    """The best action's win less this one's, world by world (0 for the best)."""
+    gap_se: float
+    """The standard error of :attr:`gap` (the paired difference's)."""
+
+
+BATCHES = 16
+"""Batches of consecutive worlds whose means give the standard errors of an evaluation whose
+worlds share a tree (:meth:`Evaluation.win_se`)."""
+
+
+def _batch_se(xs: Sequence[float]) -> float:
+    """The standard error of the mean of ``xs`` from the means of :data:`BATCHES` batches of
+    consecutive values (fewer for fewer than two values a batch)."""
+    n = len(xs)
+    b = min(BATCHES, n // 2)
+    if b < 2:
+        return _se(xs)
+    means = [_mean(xs[i * n // b:(i + 1) * n // b]) for i in range(b)]
+    return _se(means)
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -265,8 +349,10 @@ class _Worlds:
 
     def __init__(self, iterate: Callable[..., _Outcome], seen: Observation, legal: Sequence[Action],
                  playouts: PlayOuts | None, bands: dict[int, list[Band]] | None,
-                 probs: list[list[float]], seats: tuple[int, ...]) -> None:
+                 probs: list[list[float]], seats: tuple[int, ...],
+                 truth: Game | None = None) -> None:
         self.iterate = iterate
+        self.truth = truth
         self.seen = seen
         self.legal = legal
         self.playouts = playouts
@@ -308,7 +394,8 @@ class _Worlds:
     def _world(self, search: random.Random, tried: Sequence[int], deadline: float | None,
                pace: float) -> list[_Outcome] | None:
         seen = self.seen
-        world = (sample_world(seen, search, self.bands) if self.bands is not None
+        world = (self.truth.clone(search) if self.truth is not None
+                 else sample_world(seen, search, self.bands) if self.bands is not None
                  else sample_weighted_world(seen, search, self.probs, self.seats))
         draws = search.getrandbits(64)
         out: list[_Outcome] = []
@@ -331,7 +418,8 @@ class _CompiledWorlds:
 
     def __init__(self, bot: ISMCTSBot, seen: Observation, legal: Sequence[Action],
                  playouts: PlayOuts, bands: dict[int, list[Band]] | None,
-                 probs: list[list[float]], seats: tuple[int, ...], seed: int) -> None:
+                 probs: list[list[float]], seats: tuple[int, ...], seed: int,
+                 truth: Game | None = None) -> None:
         from eights.codes import action_code
         from eights.fast.search import CompiledWorlds
 
@@ -350,8 +438,9 @@ class _CompiledWorlds:
         self.worlds = CompiledWorlds(
             playouts.kt, seen, [action_code(a) for a in legal], unseen_cards(seen),
             bands=[(seat, count, row) for _, seat, count, row in order], probs=weighted,
-            seats=seats, tree=TREE_CODES[bot.tree], c=bot.c, policies=playouts.policies,
-            scale=reward_scale(seen), points=bot.points, sign=self.sign, seed=seed)
+            seats=seats, tree=TREE_CODES[bot.tree], c=bot.c, policies=bot._policies(playouts),
+            scale=reward_scale(seen), points=bot.points, sign=self.sign, seed=seed,
+            expert=bot._expert_weights(), truth=truth)
 
     def outcomes(self, search: random.Random, worlds: int) -> tuple[
             tuple[tuple[float, ...], ...], tuple[tuple[float, ...], ...]]:
@@ -384,17 +473,22 @@ class ISMCTSBot:
     name = "ismcts"
 
     def __init__(self, iterations: int | None = None, time: float | None = None,
-                 rollout: str = "greedy", c: float = 0.7, seed: int | None = None,
-                 tree: str = "own", prior: str = "expert", z: float = 2.0,
+                 rollout: str = "expert", c: float = 0.7, seed: int | None = None,
+                 tree: str = "none", prior: str = "expert", z: float = 2.0,
                  epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0,
                  infer: str = "model", kernel: str = "auto", worlds: str = "bands",
-                 belief: str = "") -> None:
+                 belief: str = "", see: str = "worlds") -> None:
         for option, value, allowed in (("tree", tree, TREES), ("prior", prior, PRIORS),
                                        ("infer", infer, INFERENCES),
-                                       ("rollout", rollout, ("greedy", "random")),
-                                       ("kernel", kernel, KERNELS), ("worlds", worlds, WORLDS)):
+                                       ("rollout", rollout, ROLLOUTS),
+                                       ("kernel", kernel, KERNELS), ("worlds", worlds, WORLDS),
+                                       ("see", see, SEES)):
             if value not in allowed:
                 raise ValueError(f"ismcts {option} must be {' or '.join(allowed)}, not {value!r}")
+        if rollout == "expert" and kernel == "rollout":
+            raise ValueError("ismcts rollout=expert plays in the compiled search or on the "
+                             "engine (kernel=auto, on or off), not kernel=rollout; add "
+                             "rollout=greedy for the search before it was compiled")
         if kernel == "on" and importlib.util.find_spec("numba") is None:
             raise ValueError("ismcts kernel=on needs numba, which is not installed "
                              "(pip install 'eights[fast]'); kernel=auto rolls out on the "
@@ -419,6 +513,9 @@ class ISMCTSBot:
                 raise ValueError(f"ismcts {option} must be 0 or more, not {number}")
         if not 0 <= epsilon <= 1:
             raise ValueError(f"ismcts epsilon must be between 0 and 1, not {epsilon}")
+        if rollout == "expert" and epsilon:
+            raise ValueError("ismcts epsilon is the share of random moves in greedy rollouts; "
+                             "add rollout=greedy, or leave epsilon out")
         if iterations is None and time is None:
             iterations, time = DEFAULT_ITERATIONS, DEFAULT_TIME
         self.iterations = iterations
@@ -435,6 +532,10 @@ class ISMCTSBot:
         self.prune = prune
         self.infer = infer
         self.kernel = kernel
+        self.see = see
+        self._truth: Game | None = None
+        self._expert = ExpertBot()
+        """The expert of ``rollout=expert`` (default weights: the compiled expert's too)."""
         self._playouts: dict[tuple[Rules, int], PlayOuts | None] = {}
         self.last_iterations = 0
         self.last_kernel = False
@@ -443,6 +544,25 @@ class ISMCTSBot:
         """Whether the last decision was searched in compiled code (worlds, tree, rollouts)."""
         self.last_stats: list[tuple[Action, int, float, float]] = []
         """Per action of the last decision: rollouts, mean reward, paired advantage over the prior."""
+
+    def show(self, game: Game) -> None:
+        """Hand the search the true game before a decision (``see=all`` only: the ceiling of
+        a search that sees every card; a game's front-ends never call it)."""
+        if self.see != "all":
+            raise ValueError("ismcts sees only its observation; show(game) is for see=all")
+        self._truth = game
+
+    def _true_game(self, seen: Observation) -> Game | None:
+        """The game shown for this decision (``see=all``), checked against ``seen``."""
+        if self.see != "all":
+            return None
+        game = self._truth
+        if (game is None or game.over or game.to_move != seen.seat
+                or sorted(game.hands[seen.seat]) != sorted(seen.hand)
+                or len(game.history) != len(seen.history)):
+            raise ValueError("ismcts see=all: show(game) the game of this decision first "
+                             "(the ceiling measurement of benchmarks/search_match.py)")
+        return game
 
     def choose(self, observation: Observation, legal: Sequence[Action],
                rng: random.Random) -> Action:
@@ -528,7 +648,7 @@ class ISMCTSBot:
         self.last_iterations = worlds * len(legal)
         self.last_kernel = worlds_of.playouts is not None
         self.last_compiled = isinstance(worlds_of, _CompiledWorlds)
-        return Evaluation(tuple(legal), wins, points)
+        return Evaluation(tuple(legal), wins, points, independent=self.tree == "none")
 
     def _worlds_of(self, observation: Observation, legal: Sequence[Action],
                    search: random.Random) -> _Worlds | _CompiledWorlds:
@@ -536,17 +656,20 @@ class ISMCTSBot:
         on the kernel with ``kernel=rollout``), or compiled (:class:`_CompiledWorlds`, the
         default where the kernel plays the rules; it takes its seed from ``search``)."""
         playouts = self._kernel_for(observation.rules, observation.players)
+        truth = self._true_game(observation)
         bands: dict[int, list[Band]] | None = None
         probs: list[list[float]] = []
         seats: tuple[int, ...] = ()
-        if self.worlds == "belief":
+        if truth is not None:
+            bands = {}
+        elif self.worlds == "belief":
             probs, seats = self._belief_for(observation).deal_probs(observation)
         else:
             bands = hand_bands(observation, self.infer)
         if playouts is not None and self.kernel != "rollout":
             return _CompiledWorlds(self, observation, legal, playouts, bands, probs, seats,
-                                   search.getrandbits(64))
-        return _Worlds(self._iterate, observation, legal, playouts, bands, probs, seats)
+                                   search.getrandbits(64), truth)
+        return _Worlds(self._iterate, observation, legal, playouts, bands, probs, seats, truth)
 
     def _compiled_loop(self, worlds_of: _CompiledWorlds, base: int, deadline: float | None,
                        began: float, wall_began: float) -> tuple[
@@ -700,7 +823,26 @@ class ISMCTSBot:
             node.reward += rewards[player]
         return _Outcome(got, winners, rewards)
 
+    def _policies(self, playouts: PlayOuts) -> Any:
+        """The compiled search's policy of each seat: the play-outs' (greedy, random), or
+        the expert's for every seat (``rollout=expert``)."""
+        if self.rollout != "expert":
+            return playouts.policies
+        import numpy as np
+
+        from eights.fast.expert import EXPERT
+
+        return np.full(playouts.players, EXPERT, dtype=np.float64)
+
+    def _expert_weights(self) -> Any:
+        """The compiled expert's weights: the reference expert's (:meth:`ExpertBot.weights`)."""
+        from eights.fast.expert import expert_weights
+
+        return expert_weights(*self._expert.weights())
+
     def _policy(self, game: Game, legal: Sequence[Action], rng: random.Random) -> Action:
+        if self.rollout == "expert":
+            return self._expert.choose(game.observe(game.to_move), legal, rng)
         if self.rollout == "random" or (self.epsilon and rng.random() < self.epsilon):
             return legal[int(rng.random() * len(legal))]
         return greedy_choice(legal, game.hands[game.to_move], game.tables)
@@ -749,6 +891,15 @@ PRIORS = ("expert", "learned", "none")
 
 TREES = ("own", "all", "none")
 """Where the tree grows below the root: the bot's own moves, everyone's, nowhere."""
+
+ROLLOUTS = ("expert", "greedy", "random")
+"""How every seat plays after the root (and the tree): the expert, the greedy bot, at
+random."""
+
+SEES = ("worlds", "all")
+"""What the search sees: worlds dealt from its observation, or every card (``all``: the
+ceiling measurement, handed the true game by :meth:`ISMCTSBot.show`; never offered to a
+server's clients)."""
 
 
 def greedy_action(game: Game, legal: Sequence[Action]) -> Action:

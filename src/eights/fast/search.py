@@ -49,11 +49,13 @@ from eights.engine.cards import Card
 from eights.engine.game import Game
 from eights.engine.observation import Observation
 from eights.fast import kernel as k
+from eights.fast.expert import WEIGHTS, expert_tables, note, notes_of, policy_choice
 from eights.fast.kernel import _inline, _njit
 from eights.fast.tables import KernelTables
-from eights.fast.world import choose, state_from_game
+from eights.fast.world import state_from_game
 
-__all__ = ["TREE_ALL", "TREE_NONE", "TREE_OWN", "CompiledWorlds", "deal_bands", "deal_weighted",
+__all__ = ["DEAL_BANDS", "DEAL_NONE", "DEAL_WEIGHTED", "TREE_ALL", "TREE_NONE", "TREE_OWN",
+           "CompiledWorlds", "deal_bands", "deal_weighted",
            "play_world", "search_decision", "search_worlds", "seed_generator", "shuffle",
            "warm"]
 
@@ -63,6 +65,13 @@ Float64Array = npt.NDArray[np.float64]
 TREE_NONE = 0
 TREE_OWN = 1
 TREE_ALL = 2
+
+DEAL_BANDS = 0
+"""Worlds dealt at random within the bands of the opponents' hands."""
+DEAL_WEIGHTED = 1
+"""Worlds dealt by each card's probability of lying in each place (a belief model)."""
+DEAL_NONE = 2
+"""No deal: every world is the true game (the search sees every card)."""
 
 # node fields (rows of the int64 node table)
 N_ACTION = 0
@@ -270,26 +279,37 @@ def _rewards(st: Any, scale: float, weight: float, sign: float, out: Any) -> Non
 
 
 @_njit
+def _step(tab: Any, xt: Any, st: Any, notes: Any, action: int, script: Any) -> None:
+    """Apply ``action`` to ``st``, the expert's notes kept (:func:`eights.fast.expert.note`)."""
+    note(tab, xt, st, notes, action)
+    k.apply(tab, st, action, script)
+
+
+@_njit
 def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int, nodes: Any,
                node_reward: Any, used: Any, tree: int, me: int, c: float, policies: Any,
                buf: Any, script: Any, path: Any, scale: float, weight: float, sign: float,
-               rewards: Any) -> None:
+               rewards: Any, xt: Any, ew: Any, world_notes: Any, notes: Any) -> None:
     """One iteration of the search below the root action ``action`` in ``world``: ``st``
     becomes the world, its generator seeded by ``seed``, the action played; the tree below
     ``root`` (a node of ``nodes``/``node_reward``, ``used[0]`` of them in use) is descended
     and grown by one node (``tree``: ``TREE_OWN`` at ``me``'s decisions, ``TREE_ALL`` at
-    everyone's, ``TREE_NONE`` none), the rest of the round played by ``policies``; each
-    seat's reward is written to ``rewards`` and backed up along the path (``path``:
-    scratch, two slots a node)."""
+    everyone's, ``TREE_NONE`` none), the rest of the round played by ``policies``
+    (:func:`eights.fast.expert.policy_choice`: the expert's seats with its tables ``xt``,
+    weights ``ew`` and ``notes``, a copy of ``world_notes``); each seat's reward is written
+    to ``rewards`` and backed up along the path (``path``: scratch, two slots a node)."""
     _restore(world, st)
+    for i in range(world_notes.shape[0]):
+        notes[i] = world_notes[i]
     k.seed_state(st, seed)
-    k.apply(tab, st, action, script)
+    _step(tab, xt, st, notes, action, script)
     depth = 0
     node = root
     while tree != TREE_NONE and not st[k.S_OVER]:
         player = st[k.S_TO_MOVE]
         if tree == TREE_OWN and player != me:
-            k.apply(tab, st, choose(tab, st, policies, buf), script)
+            _step(tab, xt, st, notes, policy_choice(tab, xt, ew, st, notes, policies, buf),
+                  script)
             continue
         count = k.legal_list(tab, st, buf)
         untried = 0
@@ -319,7 +339,7 @@ def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int,
                 ch = _child(nodes, node, buf[i])
                 if ch >= 0:
                     nodes[ch, N_AVAIL] += 1
-            k.apply(tab, st, a, script)
+            _step(tab, xt, st, notes, a, script)
             path[depth, 0] = new
             path[depth, 1] = player
             depth += 1
@@ -338,12 +358,12 @@ def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int,
                 best = ch
                 a = b
         node = best
-        k.apply(tab, st, a, script)
+        _step(tab, xt, st, notes, a, script)
         path[depth, 0] = node
         path[depth, 1] = player
         depth += 1
     while not st[k.S_OVER]:
-        k.apply(tab, st, choose(tab, st, policies, buf), script)
+        _step(tab, xt, st, notes, policy_choice(tab, xt, ew, st, notes, policies, buf), script)
     _rewards(st, scale, weight, sign, rewards)
     nodes[root, N_VISITS] += 1
     for d in range(depth):
@@ -353,12 +373,16 @@ def play_world(tab: Any, world: Any, st: Any, action: int, seed: int, root: int,
 
 
 @_njit
-def _deal_world(world: Any, rs: Any, weighted: bool, me: int, pool: Any, cards: Any,
+def _deal_world(world: Any, rs: Any, mode: int, me: int, pool: Any, cards: Any,
                 rest: Any, sizes: Any, need: Any, band_seat: Any, band_count: Any,
                 band_rows: Any, uniforms: Any, probs: Any, place_seat: Any, place_need: Any,
                 mass: Any, weights: Any) -> int:
-    """Deal the unseen ``pool`` into ``world`` (by the bands, or ``weighted`` by the
-    probabilities); returns the seed of the world's draws."""
+    """Deal the unseen ``pool`` into ``world`` (``mode``: :data:`DEAL_BANDS` by the bands,
+    :data:`DEAL_WEIGHTED` by the probabilities, :data:`DEAL_NONE` not at all: the world
+    is the true one); returns the seed of the world's draws."""
+    if mode == DEAL_NONE:
+        return int(_next53(rs) << 10 ^ _next53(rs))
+    weighted = mode == DEAL_WEIGHTED
     n_pool = pool.shape[0]
     for i in range(n_pool):
         cards[i] = pool[i]
@@ -378,28 +402,30 @@ def _deal_world(world: Any, rs: Any, weighted: bool, me: int, pool: Any, cards: 
 
 
 @_njit
-def search_worlds(tab: Any, world: Any, st: Any, rs: Any, count: int, weighted: bool,
+def search_worlds(tab: Any, world: Any, st: Any, rs: Any, count: int, mode: int,
                   me: int, pool: Any, cards: Any, rest: Any, sizes: Any, need: Any,
                   band_seat: Any, band_count: Any, band_rows: Any, uniforms: Any, probs: Any,
                   place_seat: Any, place_need: Any, mass: Any, weights: Any, actions: Any,
                   tried: Any, n_tried: int, roots: Any, nodes: Any, node_reward: Any,
                   used: Any, tree: int, c: float, policies: Any, buf: Any, script: Any,
                   path: Any, scale: float, weight: float, sign: float, rewards: Any,
-                  out_reward: Any, out_points: Any, out_winners: Any) -> None:
-    """``count`` worlds, each dealt from the unseen ``pool`` into ``world`` (by the bands,
-    or ``weighted`` by the probabilities) and played after each of the ``n_tried`` actions
+                  out_reward: Any, out_points: Any, out_winners: Any, xt: Any, ew: Any,
+                  world_notes: Any, notes: Any) -> None:
+    """``count`` worlds, each dealt from the unseen ``pool`` into ``world`` (``mode``, see
+    :func:`_deal_world`) and played after each of the ``n_tried`` actions
     ``actions[tried[j]]`` with the same draws (:func:`play_world`). World ``w``'s results
     go to row ``w``: ``out_reward[w, j]`` the reward of ``me`` after ``tried[j]``,
     ``out_points[w, j, s]`` and ``out_winners[w, j, s]`` each seat's points and win."""
     n = world[k.S_N]  # st may be fresh: the first play fills it
     for w in range(count):
-        seed = _deal_world(world, rs, weighted, me, pool, cards, rest, sizes, need, band_seat,
+        seed = _deal_world(world, rs, mode, me, pool, cards, rest, sizes, need, band_seat,
                            band_count, band_rows, uniforms, probs, place_seat, place_need,
                            mass, weights)
         for j in range(n_tried):
             i = tried[j]
             play_world(tab, world, st, actions[i], seed, roots[i], nodes, node_reward, used,
-                       tree, me, c, policies, buf, script, path, scale, weight, sign, rewards)
+                       tree, me, c, policies, buf, script, path, scale, weight, sign, rewards,
+                       xt, ew, world_notes, notes)
             out_reward[w, j] = rewards[me]
             for s in range(n):
                 out_points[w, j, s] = st[st[k.S_POINTS] + s]
@@ -414,7 +440,7 @@ def _bound(total: float, squares: float, n: int, z: float) -> float:
 
 
 @_njit
-def search_decision(tab: Any, world: Any, st: Any, rs: Any, weighted: bool, me: int,
+def search_decision(tab: Any, world: Any, st: Any, rs: Any, mode: int, me: int,
                     pool: Any, cards: Any, rest: Any, sizes: Any, need: Any, band_seat: Any,
                     band_count: Any, band_rows: Any, uniforms: Any, probs: Any,
                     place_seat: Any, place_need: Any, mass: Any, weights: Any, actions: Any,
@@ -423,7 +449,8 @@ def search_decision(tab: Any, world: Any, st: Any, rs: Any, weighted: bool, me: 
                     weight: float, sign: float, rewards: Any, base: int, live: Any,
                     total: Any, gain: Any, gain_sq: Any, count: Any, done: Any,
                     iterations: int, prune: float, prune_after: int, prune_every: int,
-                    max_worlds: int, max_rollouts: int, tried: Any) -> None:
+                    max_worlds: int, max_rollouts: int, tried: Any, xt: Any, ew: Any,
+                    world_notes: Any, notes: Any) -> None:
     """The loop of :meth:`ISMCTSBot.choose <eights.bots.ismcts.ISMCTSBot.choose>` over
     worlds, in compiled code, from where ``done`` (worlds, rollouts) says it is: while an
     action is ``live`` (flags) and fewer than ``iterations`` rollouts (or 2 worlds) are
@@ -452,14 +479,15 @@ def search_decision(tab: Any, world: Any, st: Any, rs: Any, weighted: bool, me: 
             return
         if max_rollouts >= 0 and rolled + n_tried > max_rollouts:
             return
-        seed = _deal_world(world, rs, weighted, me, pool, cards, rest, sizes, need, band_seat,
+        seed = _deal_world(world, rs, mode, me, pool, cards, rest, sizes, need, band_seat,
                            band_count, band_rows, uniforms, probs, place_seat, place_need,
                            mass, weights)
         anchor = 0.0
         for j in range(n_tried):
             i = tried[j]
             play_world(tab, world, st, actions[i], seed, roots[i], nodes, node_reward, used,
-                       tree, me, c, policies, buf, script, path, scale, weight, sign, rewards)
+                       tree, me, c, policies, buf, script, path, scale, weight, sign, rewards,
+                       xt, ew, world_notes, notes)
             value = rewards[me]
             if j == 0 and base >= 0:
                 anchor = value
@@ -489,9 +517,13 @@ class CompiledWorlds:
     the seat's cards avoid the cards marked in ``row``), or, given ``probs`` (a row a card
     code, a column a place: the hands of ``seats`` then the stock), by those
     probabilities. ``tree`` is ``TREE_NONE``, ``TREE_OWN`` or ``TREE_ALL``; ``policies``
-    the rollout policy of each seat (:func:`eights.fast.world.policy_epsilons`); ``scale``,
-    ``points`` and ``sign`` make the rewards (:func:`eights.bots.ismcts.outcome_rewards`);
-    ``seed`` seeds the search's generator (the deals and each world's draws).
+    the rollout policy of each seat (:func:`eights.fast.world.policy_epsilons`, or
+    :data:`eights.fast.expert.EXPERT` for the expert, who scores with the weights
+    ``expert``: :func:`eights.fast.expert.expert_weights`); ``scale``, ``points`` and
+    ``sign`` make the rewards (:func:`eights.bots.ismcts.outcome_rewards`); ``seed`` seeds
+    the search's generator (the deals and each world's draws). Given ``truth`` (a game
+    in the observed position), every world is that game, no card dealt: the search sees
+    every card (the ceiling of ``ismcts:see=all``; never from an observation alone).
     """
 
     def __init__(self, kt: KernelTables, seen: Observation, actions: Sequence[int],
@@ -499,23 +531,31 @@ class CompiledWorlds:
                  probs: Float64Array | None = None, seats: Sequence[int] = (),
                  tree: int = TREE_OWN, c: float = 0.7, policies: Float64Array,
                  scale: float = 1.0, points: float = 0.0, sign: float = 1.0,
-                 seed: int = 0) -> None:
+                 seed: int = 0, expert: Float64Array | None = None,
+                 truth: Game | None = None) -> None:
         n = seen.players
         me = seen.seat
         self.kt = kt
         self.n = n
         self.me = me
-        # the template: the public position and the observer's hand, any deal of the rest
-        hidden = list(pool)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        hands[me] = list(seen.hand)
-        at = 0
-        for s in range(n):
-            if s != me:
-                hands[s] = hidden[at:at + seen.hand_sizes[s]]
-                at += seen.hand_sizes[s]
-        game = Game.from_observation(seen, hands, hidden[at:], random.Random(0))
+        if truth is None:
+            # the template: the public position and the observer's hand, any deal of the rest
+            hidden = list(pool)
+            hands: list[list[Card]] = [[] for _ in range(n)]
+            hands[me] = list(seen.hand)
+            at = 0
+            for s in range(n):
+                if s != me:
+                    hands[s] = hidden[at:at + seen.hand_sizes[s]]
+                    at += seen.hand_sizes[s]
+            game = Game.from_observation(seen, hands, hidden[at:], random.Random(0))
+        else:
+            game = truth
         self.world = state_from_game(kt, game, 0)
+        self.xt = expert_tables(kt.rules)
+        self.ew = expert if expert is not None else np.zeros(len(WEIGHTS))
+        self.world_notes = notes_of(n, seen.draw_log, seen.history)
+        self.notes = np.zeros_like(self.world_notes)
         self.state = np.zeros(self.world.shape[0], dtype=np.int64)  # filled by each play
         self.pool = np.array([int(c) for c in pool], dtype=np.int64)
         self.cards = np.empty(len(pool), dtype=np.int64)
@@ -528,7 +568,8 @@ class CompiledWorlds:
         self.band_rows = np.zeros((len(bands), 53), dtype=np.bool_)
         for i, (_, _, row) in enumerate(bands):
             self.band_rows[i, :len(row)] = row
-        self.weighted = probs is not None
+        self.mode = DEAL_NONE if truth is not None else (
+            DEAL_WEIGHTED if probs is not None else DEAL_BANDS)
         places = len(seats) + 1
         self.probs = (np.zeros((53, places)) if probs is None
                       else np.ascontiguousarray(probs, dtype=np.float64))
@@ -587,14 +628,15 @@ class CompiledWorlds:
         out_reward = np.empty((worlds, n_tried), dtype=np.float64)
         out_points = np.empty((worlds, n_tried, self.n), dtype=np.int64)
         out_winners = np.empty((worlds, n_tried, self.n), dtype=np.int64)
-        search_worlds(self.kt.tab, self.world, self.state, self.rs, worlds, self.weighted,
+        search_worlds(self.kt.tab, self.world, self.state, self.rs, worlds, self.mode,
                       self.me, self.pool, self.cards, self.rest, self.sizes, self.need,
                       self.band_seat, self.band_count, self.band_rows, self.uniforms,
                       self.probs, self.place_seat, self.place_need, self.mass, self.weights,
                       self.actions, picks, n_tried, self.roots, self.nodes, self.node_reward,
                       self.used, self.tree, self.c, self.policies, self.buf, self.script,
                       self.path, self.scale, self.weight, self.sign, self.rewards,
-                      out_reward, out_points, out_winners)
+                      out_reward, out_points, out_winners, self.xt, self.ew,
+                      self.world_notes, self.notes)
         return out_reward, out_points, out_winners
 
     def decide(self, base: int, live: Int64Array, total: Float64Array, gain: Float64Array,
@@ -606,7 +648,7 @@ class CompiledWorlds:
         limit) in this call."""
         self._reserve(max_worlds * len(self.actions))
         tried = np.empty(len(self.actions) + 1, dtype=np.int64)
-        search_decision(self.kt.tab, self.world, self.state, self.rs, self.weighted, self.me,
+        search_decision(self.kt.tab, self.world, self.state, self.rs, self.mode, self.me,
                         self.pool, self.cards, self.rest, self.sizes, self.need,
                         self.band_seat, self.band_count, self.band_rows, self.uniforms,
                         self.probs, self.place_seat, self.place_need, self.mass, self.weights,
@@ -614,7 +656,8 @@ class CompiledWorlds:
                         self.tree, self.c, self.policies, self.buf, self.script, self.path,
                         self.scale, self.weight, self.sign, self.rewards, base, live, total,
                         gain, gain_sq, count, done, iterations, prune, prune_after,
-                        prune_every, max_worlds, max_rollouts, tried)
+                        prune_every, max_worlds, max_rollouts, tried, self.xt, self.ew,
+                        self.world_notes, self.notes)
 
     def node_stats(self, root: int) -> list[tuple[int, int, int, float]]:
         """The children of root ``root`` (an index into the legal actions): action code,

@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from eights.bots import Bot, bot_options, check_table, make_bot, parse_bot_spec
 from eights.bots.blas import limit_process
-from eights.bots.ismcts import KERNELS, PRIORS, TREES, WORLDS
+from eights.bots.ismcts import KERNELS, PRIORS, ROLLOUTS, TREES, WORLDS
 from eights.bots.worlds import INFERENCES
 from eights.engine.actions import Action
 from eights.engine.observation import Observation
@@ -102,7 +102,7 @@ checks it). Every other option is refused before the bot is made, whatever its v
 option that names a file (``ismcts``'s ``belief``, ``learned``'s ``model``) would let a client
 probe the server's disk, or freeze it on a named pipe."""
 CLIENT_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("ismcts", "rollout"): ("greedy", "random"),
+    ("ismcts", "rollout"): ROLLOUTS,
     ("ismcts", "tree"): TREES,
     ("ismcts", "prior"): PRIORS,
     ("ismcts", "infer"): INFERENCES,
