@@ -381,7 +381,7 @@ def test_eights_train_starts_from_the_family_model_within_its_hours(tmp_path: Pa
     import subprocess
     import sys
 
-    hours = 0.015
+    hours = 0.02  # 72 s: issue 35's run
     out = tmp_path / "run"
     import eights
 
@@ -402,7 +402,9 @@ def test_eights_train_starts_from_the_family_model_within_its_hours(tmp_path: Pa
     assert names[0] == "measure" and phases[0]["start"] and names[-1] == "measure"
     assert {"imitate", "fit"} <= set(names)
     assert sum(p["seconds"] for p in phases) <= card["training"]["seconds"]
-    assert card["training"]["seconds"] <= hours * 3600 * 1.05  # the whole run, loading included
+    assert card["training"]["seconds"] <= hours * 3600  # from the process's start
+    fit = next(p for p in phases if p["phase"] == "fit")
+    assert card["training"]["samples"] >= card["training"]["fitted_samples"] == fit["samples"] > 0
     imitated = next(p for p in phases if p["phase"] == "imitate")
     assert 0 < imitated["decisions"] < 500_000  # cut by the time
     summary = lines[lines.index(next(x for x in lines if x.startswith("trained "))):]
