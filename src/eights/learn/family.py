@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 import torch
 
+from eights.bots.blas import limit_process
 from eights.bots.learned import (
     ACTION_FEATURES,
     CARD_RULE_FEATURES,
@@ -363,6 +364,7 @@ class FamilyRun:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    limit_process()  # one OpenBLAS thread: eights' own process (eights.bots.blas)
     parser = argparse.ArgumentParser(prog="python -m eights.learn.family",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, required=True, help="the run's folder")
