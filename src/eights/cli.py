@@ -1090,10 +1090,15 @@ def train(
     _need("train", "eights train")
     _need("fast", "eights train")
     _need("lab", "eights train", "matplotlib", "openskill")
-    from eights.learn.train import ALGORITHMS, Config, Trainer, save_curve
-
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
+    folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
+    checkpoint = folder / "checkpoint.pt"
+    if not resume and checkpoint.exists():  # said before PyTorch loads (seconds)
+        _fail(f"{str(folder)!r} holds a checkpoint already: --resume to go on, or "
+              "another --out")
+    from eights.learn.train import ALGORITHMS, Config, Trainer, save_curve
+
     if algorithm not in ALGORITHMS:
         _fail(f"unknown algorithm {algorithm!r}; algorithms: {', '.join(ALGORITHMS)}")
     if not hours > 0 or not math.isfinite(hours):
@@ -1133,8 +1138,6 @@ def train(
         except ValueError as exc:
             _fail(f"--start {start!r}: {exc}")
         init = str(Path(init).resolve())
-    folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
-    checkpoint = folder / "checkpoint.pt"
     command = "eights train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
     changes: dict[str, Any] = {"hours": hours, "samples": samples, "command": command,
                                "jobs": jobs,
@@ -1150,9 +1153,6 @@ def train(
                   f"{trainer.rules.name} with {trainer.players} players, not these rules "
                   f"with {n}")
     else:
-        if checkpoint.exists():
-            _fail(f"{str(folder)!r} holds a checkpoint already: --resume to go on, or "
-                  "another --out")
         _check_output(folder, "--out", directory=True)
         try:
             trainer = Trainer(Config(rules_obj.to_table(), n, seed=seed, algorithm=algorithm,
