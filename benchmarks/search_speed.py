@@ -1,43 +1,44 @@
-"""The search's speed: the compiled search against the search before it, on the same
+"""The search's speed: the search as it is against the search before it, on the same
 decisions, in one run; and what a whole-round review of one seat costs.
 
     python benchmarks/search_speed.py [--cases classic:2,classic:4,huit-americain:4]
                                       [--decisions 30] [--iterations 2000] [--repeats 5]
-                                      [--engine] [--review classic:4,huit-fou:4]
-                                      [--review-rounds 3] [--review-rollouts 1000,2000]
+                                      [--engine] [--rollout] [--review classic:4,huit-fou:4]
+                                      [--review-rounds 3] [--review-worlds 4000]
 
 Decisions: for each case (preset and players), decision points of seeded games between
 greedy bots (only decisions with a choice), the same for every spec. The specs, timed in
 turn and again ``--repeats`` times (alternating, so a change of the machine's load falls on
 all of them), each a fresh bot warmed up before its clock starts:
 
-- ``before``: ``ismcts:iterations=N:kernel=rollout``, the search as it was (worlds sampled
-  and cloned, the tree descended on the engine, the rollouts on the kernel);
-- ``compiled``: ``ismcts:iterations=N``, the default now (:mod:`eights.fast.search`);
+- ``before``: ``ismcts:iterations=N:rollout=greedy:tree=own``, the search before the
+  expert's rollouts (compiled: a tree of its own moves, greedy rollouts);
+- ``flat``: ``ismcts:iterations=N:rollout=greedy``, greedy rollouts over a flat root;
+- ``now``: ``ismcts:iterations=N``, the default now (the expert's rollouts, flat);
+- ``rollout`` (with ``--rollout``): ``rollout=greedy:tree=own:kernel=rollout``, the search
+  before it was compiled;
 - ``engine`` (with ``--engine``): ``kernel=off``, the reference, all on the engine.
 
 Printed per spec: decisions a second (the median over the repeats, and the lowest and
-highest), rollouts a decision, rollouts a second; then the ratio of the compiled search's
+highest), rollouts a decision, rollouts a second; then the ratio of the search now's
 decisions a second to the search before's, the median of the per-repeat ratios (each
 measured on the same decisions back to back) with their range. CPU time of this process.
 
 Review: for each ``--review`` case, ``--review-rounds`` seeded rounds played by experts;
 every decision of seat 0 with a choice evaluated by :meth:`ISMCTSBot.evaluate
-<eights.bots.ismcts.ISMCTSBot.evaluate>` at each of ``--review-rollouts`` rollouts (worlds
-= rollouts / legal actions, at least 2), on the compiled search and on the search before:
-CPU seconds for the whole round of seat 0 (the median over the rounds, and the range).
-The review's targets (issue 27) are 5 s of one core a round for classic at 4 players and
-20 s for huit-fou.
+<eights.bots.ismcts.ISMCTSBot.evaluate>` at ``--review-worlds`` worlds (every legal action
+in each: the review's ``normal`` is 4000), by the review before (``rollout=greedy:tree=own``)
+and now (the defaults): CPU seconds for the whole round of seat 0 (the median over the
+rounds, and the range).
 
 Server (``--server``): what the server's search bots do within their budget. In a worker
 process made as the server makes its bot pool (spawned, ``nice`` 10:
 :mod:`eights.server.thinking`), each ``--server-specs`` spec, made into the spec the server
 runs (:func:`~eights.server.thinking.server_bot`, the budget of ``--server-seconds``), moves
-by :func:`~eights.server.thinking.think` on the decisions of the first case, with
-``kernel=rollout`` (the search before) and as it is (compiled): rollouts a move and CPU
-seconds a move (means), and the ratio of rollouts.
+by :func:`~eights.server.thinking.think` on the decisions of the first case, before
+(``rollout=greedy:tree=own``) and now: rollouts a move and CPU seconds a move (means).
 
-The machine's load is printed beside the figures (``os.getloadavg``).
+The machine (CPU model, load average) is printed beside the figures.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ import random
 import statistics
 import time
 
+from common import machine_line
 from eights import Game, Observation, load_rules
 from eights.bots import ExpertBot, make_bot
 from eights.bots.ismcts import ISMCTSBot
@@ -97,9 +99,12 @@ def _load() -> str:
 
 
 def speed(cases: list[tuple[str, int]], decisions: int, iterations: int, repeats: int,
-          engine: bool) -> None:
-    specs = {"before": f"ismcts:iterations={iterations}:kernel=rollout",
-             "compiled": f"ismcts:iterations={iterations}"}
+          engine: bool, rollout: bool) -> None:
+    specs = {"before": f"ismcts:iterations={iterations}:rollout=greedy:tree=own",
+             "flat": f"ismcts:iterations={iterations}:rollout=greedy",
+             "now": f"ismcts:iterations={iterations}"}
+    if rollout:
+        specs["rollout"] = f"ismcts:iterations={iterations}:rollout=greedy:tree=own:kernel=rollout"
     if engine:
         specs["engine"] = f"ismcts:iterations={iterations}:kernel=off"
     print(f"Decisions at iterations={iterations}, {decisions} decisions a case, {repeats} "
@@ -122,16 +127,15 @@ def speed(cases: list[tuple[str, int]], decisions: int, iterations: int, repeats
             print(f"{f'{name} {players}p':<20}{label:<10}{statistics.median(r):>12.1f}"
                   f"{f'{min(r):.1f}-{max(r):.1f}':>18}{per_decision[label]:>14.0f}"
                   f"{statistics.median(rollouts[label]):>12.0f}")
-        ratios = [c / b for c, b in zip(rates["compiled"], rates["before"], strict=True)]
-        print(f"{'':<20}compiled / before: {statistics.median(ratios):.1f}x decisions a second "
-              f"(repeats {min(ratios):.1f}-{max(ratios):.1f}x; {_load()})", flush=True)
+        ratios = [c / b for c, b in zip(rates["now"], rates["before"], strict=True)]
+        print(f"{'':<20}now / before: {statistics.median(ratios):.2f}x decisions a second "
+              f"(repeats {min(ratios):.2f}-{max(ratios):.2f}x; {_load()})", flush=True)
 
 
-def review(cases: list[tuple[str, int]], rounds: int, budgets: list[int]) -> None:
-    print(f"\nReview of seat 0, every decision with a choice, {rounds} rounds a case "
-          f"({_load()})")
-    print(f"{'case':<20}{'rollouts':>9}{'decisions':>10}{'compiled s':>12}{'range':>14}"
-          f"{'before s':>10}{'x':>6}")
+def review(cases: list[tuple[str, int]], rounds: int, worlds: int) -> None:
+    print(f"\nReview of seat 0, every decision with a choice, {worlds} worlds a decision, "
+          f"{rounds} rounds a case ({_load()})")
+    print(f"{'case':<20}{'decisions':>10}{'now s':>10}{'range':>14}{'before s':>10}{'x':>6}")
     expert = ExpertBot()
     for name, players in cases:
         rules = load_rules(name)
@@ -147,23 +151,22 @@ def review(cases: list[tuple[str, int]], rounds: int, budgets: list[int]) -> Non
                     mine.append((seen, legal))
                 game.apply(expert.choose(seen, legal, rng))
             games.append(mine)
-        for budget in budgets:
-            cost: dict[str, list[float]] = {"compiled": [], "before": []}
-            for points in games:
-                for label, kernel in (("compiled", "auto"), ("before", "rollout")):
-                    bot = ISMCTSBot(kernel=kernel)
-                    bot.evaluate(*points[0], random.Random(0), worlds=2)  # compiled now
-                    start = time.process_time()
-                    for i, (seen, legal) in enumerate(points):
-                        bot.evaluate(seen, legal, random.Random(i),
-                                     worlds=max(2, budget // len(legal)))
-                    cost[label].append(time.process_time() - start)
-            c, b = cost["compiled"], cost["before"]
-            count = statistics.median(len(p) for p in games)
-            print(f"{f'{name} {players}p':<20}{budget:>9}{count:>10.0f}"
-                  f"{statistics.median(c):>12.2f}{f'{min(c):.2f}-{max(c):.2f}':>14}"
-                  f"{statistics.median(b):>10.2f}"
-                  f"{statistics.median(b) / statistics.median(c):>6.1f}", flush=True)
+        cost: dict[str, list[float]] = {"now": [], "before": []}
+        for points in games:
+            for label, spec in (("now", "ismcts"), ("before", "ismcts:rollout=greedy:tree=own")):
+                bot = make_bot(spec)
+                assert isinstance(bot, ISMCTSBot)
+                bot.evaluate(*points[0], random.Random(0), worlds=2)  # compiled now
+                start = time.process_time()
+                for i, (seen, legal) in enumerate(points):
+                    bot.evaluate(seen, legal, random.Random(i), worlds=worlds)
+                cost[label].append(time.process_time() - start)
+        c, b = cost["now"], cost["before"]
+        count = statistics.median(len(p) for p in games)
+        print(f"{f'{name} {players}p':<20}{count:>10.0f}"
+              f"{statistics.median(c):>10.2f}{f'{min(c):.2f}-{max(c):.2f}':>14}"
+              f"{statistics.median(b):>10.2f}"
+              f"{statistics.median(c) / statistics.median(b):>6.2f}", flush=True)
     print(f"({_load()})")
 
 
@@ -195,13 +198,10 @@ def server(case: tuple[str, int], decisions: int, specs: list[str], seconds: flo
                                                 initializer=_worker_started,
                                                 initargs=(os.getpid(),)) as pool:
         for spec in specs:
-            got = {}
-            for kernel in ("rollout", "auto"):
-                ran = server_bot(f"{spec}:kernel={kernel}", seconds)[0]
-                got[kernel] = pool.submit(_server_moves, ran, points).result()
-                print(f"{ran:<46}{got[kernel][0]:>14.0f}{got[kernel][1]:>12.3f}", flush=True)
-            print(f"{'':<46}compiled / before: {got['auto'][0] / got['rollout'][0]:.1f}x rollouts "
-                  f"a move, {got['rollout'][1] / got['auto'][1]:.1f}x less CPU a move")
+            for variant in (f"{spec}:rollout=greedy:tree=own", spec):
+                ran = server_bot(variant, seconds)[0]
+                got = pool.submit(_server_moves, ran, points).result()
+                print(f"{ran:<46}{got[0]:>14.0f}{got[1]:>12.3f}", flush=True)
     print(f"({_load()})")
 
 
@@ -220,20 +220,22 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--engine", action="store_true", help="time kernel=off too")
+    parser.add_argument("--rollout", action="store_true", help="time kernel=rollout too")
     parser.add_argument("--review", default="classic:4,huit-fou:4",
                         help="cases of the review's cost ('' for none)")
     parser.add_argument("--review-rounds", type=int, default=3)
-    parser.add_argument("--review-rollouts", default="1000,2000")
+    parser.add_argument("--review-worlds", type=int, default=4000)
     parser.add_argument("--server", action="store_true",
                         help="the server's search bots within their budget")
     parser.add_argument("--server-specs", default="ismcts,ismcts:time=1")
     parser.add_argument("--server-seconds", type=float, default=3.0)
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     if args.cases:
-        speed(_cases(args.cases), args.decisions, args.iterations, args.repeats, args.engine)
+        speed(_cases(args.cases), args.decisions, args.iterations, args.repeats, args.engine,
+              args.rollout)
     if args.review:
-        review(_cases(args.review), args.review_rounds,
-               [int(x) for x in args.review_rollouts.split(",")])
+        review(_cases(args.review), args.review_rounds, args.review_worlds)
     if args.server:
         server(_cases(args.cases)[0], args.decisions, args.server_specs.split(","),
                args.server_seconds)

@@ -4,7 +4,7 @@
                                   [--only ladder|search|four|random|oracle|learned]
                                   [--deals 1500] [--search-deals 150] [--four-deals 100]
                                   [--learned-deals 300]
-                                  [--ismcts ismcts:iterations=2000] [--jobs 2] [--seed 1] [--quiet]
+                                  [--ismcts ismcts] [--jobs 2] [--seed 1] [--quiet]
 
 Checks, on each seed preset (``--presets family``: the eight presets of the family):
 
@@ -20,8 +20,9 @@ Checks, on each seed preset (``--presets family``: the eight presets of the fami
   ``greedy`` and ``random`` (``--learned-deals``; presets without a shipped 2-player
   model are left out); the issue's target is ``expert``'s interval lying below 0.5;
 - ``oracle`` (an experiment, not a target): the ``four`` line again with the
-  search handed the true hidden cards instead of sampled worlds, in one
-  process: how much of the gap to a perfect reader of hands is information.
+  search seeing every card (``see=all``, played by ``search_match.py``'s loop, which
+  hands it the true game): how much of the gap to a perfect reader of hands is
+  information.
 
 A line says ``met`` when the first bot's 95% interval lies wholly above the
 second's, per seat held (and above the floor for ``four`` and ``random``). The ISMCTS time per
@@ -36,18 +37,16 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
-import eights.bots.ismcts
 from eights import Game, load_rules, preset_names
 from eights.bots import make_bot
 from eights.bots.learned import shipped_models
 from eights.cli import progress
-from eights.engine.observation import Observation
 from eights.lab.tournament import Standing, TournamentResult
 from eights.lab.tournament import tournament as run_tournament
+from search_match import Job, interval, match
 
 PRESETS = ("huit-fou", "huit-americain", "classic", "les-huit")
 FAMILY = ("crazy-eights", "mau-mau", "switch", "black-jack", "last-card", "pesten",
@@ -76,32 +75,6 @@ def seconds_per_decision(preset: str, players: int, spec: str, games: int = 3,
                 times.append(time.process_time() - start)
             game.apply(expert.choose(seen, legal, rng))
     return (sum(times) / len(times), max(times), len(times)) if times else (0.0, 0.0, 0)
-
-
-@contextmanager
-def oracle() -> Iterator[None]:
-    """The search's worlds are the true game (the last one observed): it sees every card.
-
-    Only for measuring the value of information, in this process (``jobs=1``).
-    """
-    true: list[Game] = []
-    names = vars(eights.bots.ismcts)  # where the search looks its sampler up
-    observe, sample = Game.observe, names["sample_world"]
-
-    def watched(game: Game, seat: int) -> Observation:
-        true[:] = [game]
-        return observe(game, seat)
-
-    def world(seen: Observation, rng: random.Random, bands: object = None) -> Game:
-        return true[0].clone(rng)
-
-    Game.observe = watched  # type: ignore[method-assign,assignment]
-    names["sample_world"] = world
-    try:
-        yield
-    finally:
-        Game.observe = observe  # type: ignore[method-assign]
-        names["sample_world"] = sample
 
 
 def _line(result: TournamentResult, a: str, b: str, floor: float | None) -> str:
@@ -158,11 +131,13 @@ def run(presets: Sequence[str], only: set[str], deals: int, search_deals: int, f
                 result = tournament(preset, 2, ["learned", other], learned_deals, jobs=jobs,
                                     seed=seed)
                 print(_line(result, "learned", other, None), flush=True)
-        if "oracle" in only:
-            with oracle():
-                result = tournament(preset, 4, [spec, "expert"], four_deals, jobs=1, seed=seed,
-                                    seats=(1, 3))
-            print("oracle (sees every card): " + _line(result, spec, "expert", floor), flush=True)
+        if "oracle" in only:  # the search handed the true game (search_match.py --ceiling)
+            job = Job(preset, 4, (f"{spec}:see=all", "expert"), seed)
+            shares, _, _, _ = match(job, four_deals, jobs)
+            mean, low, high = interval(shares)
+            print(f"oracle (sees every card): {preset:<15} 4p  {spec}:see=all {mean:.3f} "
+                  f"[{low:.3f}, {high:.3f}] against three experts, {four_deals} deals "
+                  f"({'met' if low > floor else 'NOT met'}: above {floor:.0%})", flush=True)
     if "random" in only:
         result = tournament("classic", 2, [spec, "random"], search_deals, jobs=jobs, seed=seed)
         print(_line(result, spec, "random", 0.90), flush=True)
@@ -176,7 +151,7 @@ def main() -> None:
     parser.add_argument("--search-deals", type=int, default=150)
     parser.add_argument("--four-deals", type=int, default=100)
     parser.add_argument("--learned-deals", type=int, default=300)
-    parser.add_argument("--ismcts", default="ismcts:iterations=2000")
+    parser.add_argument("--ismcts", default="ismcts")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="no progress bars")

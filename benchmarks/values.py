@@ -6,6 +6,7 @@
     python benchmarks/values.py review      [--spec ismcts] [--worlds 4000] [--seeds 16]
                                             [--spread-worlds 500] [--limit N]
     python benchmarks/values.py issue       [--worlds 20000]
+    python benchmarks/values.py choose      --specs ismcts,ismcts:z=1 [--repeats 2]
 
 A **value** (docs/bots.md, *What a value means*) is the chance that the seat (its team)
 wins the round, and its expected points, when after the action every seat, the seat
@@ -35,6 +36,12 @@ opponents' hands read from their moves: ``ismcts``'s ``infer=model`` bands).
   and 1.4 that honest errors would give with that many seeds (by simulation).
 - ``issue`` values the six positions of issue 33 (classic, 2 and 4 players) by the old
   review (``rollout=greedy:tree=own``), the new one, and ``--worlds`` fresh worlds.
+- ``choose`` judges the search's choices by the references: each of ``--specs`` chooses a
+  move at every position (``--repeats`` times, with other seeds), and the line gives the
+  mean reference value of the moves chosen and the mean regret (the best reference value
+  less the chosen move's), and each spec's difference from the first, position by
+  position: a cheap, low-noise measure of how well a search finds the best move by the
+  value's own definition (the tuning of the search's options; a tournament confirms).
 
 Seeds: positions from ``--seed`` (default 0); references with seed ``1_000_003 + id``; the
 review with seed 0, its spread with seeds 1 to ``--seeds``.
@@ -224,6 +231,33 @@ def _quantile(xs: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def run_choose(bench: Bench, records: list[dict[str, Any]], refs: dict[int, dict[str, Any]],
+               specs: Sequence[str], repeats: int) -> None:
+    regrets: dict[str, list[float]] = {}
+    for spec in specs:
+        bot = make_bot(spec)
+        got = []
+        with cpu_time() as spent:
+            for record in records:
+                ref = {a["action"]: a["win"] for a in refs[record["id"]]["actions"]}
+                seen = observation(record)
+                for r in range(repeats):
+                    chosen = bot.choose(seen, list(seen.legal), random.Random(r * 7919 + record["id"]))
+                    got.append(max(ref.values()) - ref[str(chosen)])
+        regrets[spec] = got
+        bench.say(f"{spec:<44} mean regret {statistics.fmean(got):.4f} (se "
+                  f"{statistics.stdev(got) / math.sqrt(len(got)):.4f}), best chosen "
+                  f"{sum(g == 0 for g in got) / len(got):.3f}, {len(got)} choices, "
+                  f"{spent.seconds / len(got) * 1000:.0f} ms CPU a choice")
+        bench.result({"spec": spec, "regret": statistics.fmean(got), "choices": len(got),
+                      "ms": spent.seconds / len(got) * 1000})
+    base = regrets[specs[0]]
+    for spec in specs[1:]:
+        d = [a - b for a, b in zip(regrets[spec], base, strict=True)]
+        bench.say(f"{spec} minus {specs[0]}: {statistics.fmean(d):+.4f} "
+                  f"(se {statistics.stdev(d) / math.sqrt(len(d)):.4f})")
+
+
 # ---------------------------------------------------------------- issue 33's positions
 def issue_positions() -> list[tuple[str, Game, list[str]]]:
     """The six positions of issue 33's table: a name, the game at the decision, the
@@ -274,7 +308,8 @@ def run_issue(bench: Bench, worlds: int) -> None:
 def main() -> None:
     bench = Bench(__doc__)
     parser = bench.parser
-    parser.add_argument("mode", choices=("positions", "references", "engine", "review", "issue"))
+    parser.add_argument("mode", choices=("positions", "references", "engine", "review", "issue",
+                                         "choose"))
     parser.add_argument("--per", type=int, default=26)
     parser.add_argument("--worlds", type=int, default=0)
     parser.add_argument("--positions", type=int, default=30)
@@ -282,6 +317,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=16)
     parser.add_argument("--spread-worlds", type=int, default=500)
     parser.add_argument("--limit", type=int, default=0, help="only the first N positions")
+    parser.add_argument("--specs", default="ismcts", help="choose: the searches, by commas")
+    parser.add_argument("--repeats", type=int, default=1)
     args = bench.parse()
     HERE.mkdir(exist_ok=True)
     if args.mode == "positions":
@@ -330,6 +367,10 @@ def main() -> None:
     if args.mode == "review":
         run_review(bench, [r for r in records if r["id"] in refs], refs, args.spec,
                    args.worlds or 4000, args.seeds, args.spread_worlds)
+        return
+    if args.mode == "choose":
+        run_choose(bench, [r for r in records if r["id"] in refs], refs,
+                   args.specs.split(","), args.repeats)
         return
     run_issue(bench, args.worlds or 20000)
 

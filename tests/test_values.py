@@ -17,6 +17,7 @@ import statistics
 
 from eights import Game
 from eights.bots.ismcts import ISMCTSBot
+from eights.engine.actions import Action
 from eights.lab.review import Position, evaluate_position
 from stacked import stacked
 
@@ -74,3 +75,42 @@ def test_a_value_spreads_over_seeds_as_its_stated_standard_error() -> None:
         ratios.append(spread / stated)
     # honest errors: the spread over 12 seeds, of all the actions together, is near 1
     assert 0.75 <= statistics.fmean(ratios) <= 1.3, ratios
+
+
+def test_errors_of_linked_worlds_come_from_batches() -> None:
+    # worlds that drift (a tree learning as it goes): the error of single worlds is too
+    # small, the batches' is not; independent worlds keep the plain error
+    from eights.bots.ismcts import BATCHES, Evaluation
+
+    n = 64 * BATCHES
+    wins = tuple((1.0 if (w * 2 // n) % 2 else 0.0, 1.0 if w % 2 else 0.0) for w in range(n))
+    points = tuple((0.0, 0.0) for _ in range(n))
+    legal = list(_first("Ac 3d 9s Jd 4h 7c Kd").legal_actions())[:2]
+    linked = Evaluation(tuple(legal), wins, points, independent=False)
+    plain = Evaluation(tuple(legal), wins, points)
+    assert plain.win_se(0) == plain.win_se(1) > 0
+    assert linked.win_se(0) > 5 * plain.win_se(0)  # half the batches all 0, half all 1
+    assert linked.win_se(1) < plain.win_se(1)  # alternating: every batch the same mean
+    values = plain.values()
+    assert [v.action for v in values] == legal and values[plain.best].gap == 0.0
+
+
+def test_the_ceiling_sees_the_true_game_and_only_when_shown() -> None:
+    import pytest
+
+    game = _first("Ac 3d 9s Jd 4h 7c Kd")
+    seen = game.observe(1)
+    legal = list(seen.legal)
+    bot = ISMCTSBot(see="all", seed=1)
+    with pytest.raises(ValueError, match="show"):
+        bot.evaluate(seen, legal, random.Random(0), 10)
+    with pytest.raises(ValueError, match="see=all"):
+        ISMCTSBot().show(game)
+    other = _first("Kh 9c 7d 3s Ad 4s 5d")
+    bot.show(other)
+    seeing = bot.evaluate(seen, legal, random.Random(0), 300)
+    bot.show(game)
+    assert bot.evaluate(seen, legal, random.Random(0), 300) != seeing  # other hands, other values
+    # seeing the opponent's hand values the queen otherwise than the worlds dealt blind
+    blind = ISMCTSBot(seed=1).evaluate(seen, legal, random.Random(0), 300)
+    assert blind.win(legal.index(Action.parse("Qc"))) != seeing.win(legal.index(Action.parse("Qc")))

@@ -35,7 +35,7 @@ What makes it play well (each measured in duplicate tournaments, see README):
   and Whitehouse 2012); opponents play the rollout policy (``tree=all`` makes them
   tree nodes chosen on their own rewards). Measured, the exploring tree makes the
   seat imagine itself playing worse than the policy (values biased low) and costs
-  strength: ``rollout=greedy:tree=own`` is the old search, kept reachable.
+  strength: ``rollout=greedy:tree=own:z=2:prune=1`` is the old search, kept reachable.
 
 Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
 
@@ -60,10 +60,11 @@ Options (``ismcts:time=0.5``, ``ismcts:iterations=2000:rollout=greedy``):
   learned bot's choice, :mod:`eights.bots.learned`, with the shipped model for the
   rules and player count: the family model, which plays every table, or a specialist)
   or ``none`` (play the action with the best mean);
-- ``z``: how many standard errors an action must beat the prior by (default 2);
+- ``z``: how many standard errors an action must beat the prior by (default 1; 2
+  before the expert's rollouts);
 - ``prune``: every 4 worlds after the first 16, an action whose paired
   advantage is more than ``prune`` standard errors below zero leaves the race
-  (default 1; 0 searches every action to the end); when none is left the
+  (default 2, 1 before; 0 searches every action to the end); when none is left the
   prior is played;
 - ``tree``: ``none`` (default), ``own`` or ``all``, see above;
 - ``c``: the exploration constant of the tree (default 0.7);
@@ -474,8 +475,8 @@ class ISMCTSBot:
 
     def __init__(self, iterations: int | None = None, time: float | None = None,
                  rollout: str = "expert", c: float = 0.7, seed: int | None = None,
-                 tree: str = "none", prior: str = "expert", z: float = 2.0,
-                 epsilon: float = 0.0, points: float = 0.25, prune: float = 1.0,
+                 tree: str = "none", prior: str = "expert", z: float = 1.0,
+                 epsilon: float = 0.0, points: float = 0.25, prune: float = 2.0,
                  infer: str = "model", kernel: str = "auto", worlds: str = "bands",
                  belief: str = "", see: str = "worlds") -> None:
         for option, value, allowed in (("tree", tree, TREES), ("prior", prior, PRIORS),

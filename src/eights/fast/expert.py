@@ -99,6 +99,9 @@ N_MIXED = 4
 """1 once the seat has drawn otherwise (a draw not logged, a take): its voids are lost."""
 NOTE_FIELDS = 5
 
+SUIT_BITS = 0x1111111111111
+"""The clubs of the 13 ranks (bit ``4 * rank``): shifted by a suit, that suit's cards."""
+
 
 
 def expert_weights(block: float, points: float, reserve: float, follow: float, suit: float,
@@ -224,8 +227,7 @@ def _target_mask(xt: Any, suit: int, rank: int) -> int:
     else:
         m |= np.int64(15) << (4 * rank)
     if suit >= 0:
-        for r in range(13):
-            m |= np.int64(1) << (4 * r + suit)
+        m |= np.int64(SUIT_BITS) << suit
     return int(m)
 
 
@@ -293,12 +295,13 @@ def expert_choice(tab: Any, xt: Any, w: Any, st: Any, notes: Any, legal: Any,
     mine = st[st[k.S_HMASK] + me]
     n_hand = st[hs + me]
     stuck_hand = 0
-    if xt[X_STUCK_ANY]:
-        for c in range(53):
-            stuck_hand += st[hand + c] * xt[X_STUCK + c]
     suits = np.zeros(4, dtype=np.int64)  # plain cards of each suit in hand
-    for c in range(52):
-        if not tab[C_WILD + c]:
+    m = mine
+    while m:
+        c = k._tz(m)
+        m &= m - 1
+        stuck_hand += st[hand + c] * xt[X_STUCK + c]
+        if c < 52 and not tab[C_WILD + c]:
             suits[c & 3] += st[hand + c]
     pending = st[k.S_PENDING]
     holding = n - st[k.S_FIN_N]

@@ -315,8 +315,8 @@ def evaluate_position(position: Position, worlds: int, seed: int = 0,
 
 def review_bot() -> ISMCTSBot:
     """The search a review evaluates with: its default options (bands of the opponents'
-    hands read from their moves, greedy rollouts, a tree of the seat's own later moves,
-    rollouts on the compiled kernel where it can)."""
+    hands read from their moves, every seat played by the expert after the action, no
+    tree, in compiled code where it can: docs/bots.md, *What a value means*)."""
     return ISMCTSBot(iterations=1)
 
 
