@@ -106,6 +106,10 @@ not fitted (an action that far below is never played: fitting how far would spen
 network on it)."""
 HELD_OUT = 10
 """Task ``i`` is held out when ``i % HELD_OUT == HELD_OUT - 1``."""
+FLOOR = 4.0
+"""``mse``: each action's squared error is weighed by ``1 / (1 + v / FLOOR)``, where ``v``
+is its label's noise in nats squared (``(se / tau)^2``): a label known well counts more, up
+to the network's own misfit (``FLOOR``, nats squared); 0 weighs every label alike."""
 LONGEST = 3000
 """A round longer than this many moves is left (random house rules may make long ones)."""
 
@@ -148,7 +152,11 @@ class Labels(Chunk):
     kind: str = ""
     """The task's kind (:data:`MIX`)."""
     start_best: npt.NDArray[np.int64] | None = None
-    """The starting network's best action at each decision (held-out tasks, once measured)."""
+    """The starting network's best action at each decision (once :class:`Fit` has scored
+    it)."""
+    prior: npt.NDArray[np.float32] | None = None
+    """The starting network's score of each legal action, aligned with ``legal`` (scored
+    once by :class:`Fit`: the prior never changes during a fit)."""
 
 
 LabelParts = list[tuple[Labels, npt.NDArray[np.int64]]]
@@ -276,16 +284,21 @@ def load(folders: Sequence[Path], contexts: Contexts) -> tuple[list[Labels], lis
     return train, test
 
 
+def flat_field(parts: LabelParts, name: str) -> npt.NDArray[Any]:
+    """The array ``name`` of the labels (one entry per legal action: ``win``, ``points``,
+    ``se``, ``prior``) of the decisions ``parts``, in the order of their places
+    (:func:`~eights.learn.family.layout`)."""
+    flat = layout(parts)[0]
+    return np.concatenate([getattr(c, name)[f] for (c, _), f in zip(parts, flat, strict=True)])
+
+
 def advantages(parts: LabelParts, places: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
                z: float, points: float) -> npt.NDArray[np.float64]:
     """Each legal action's advantage over the expert's action by the search (its win, plus
     ``points`` times its scaled points), shrunk towards 0 by ``z`` standard errors; in the
     order of ``places`` (:func:`~eights.learn.family.scores`)."""
-    flat = layout(parts)[0]
     rows, cols = places
-    win = np.concatenate([c.win[f] for (c, _), f in zip(parts, flat, strict=True)])
-    pts = np.concatenate([c.points[f] for (c, _), f in zip(parts, flat, strict=True)])
-    se = np.concatenate([c.se[f] for (c, _), f in zip(parts, flat, strict=True)])
+    win, pts, se = (flat_field(parts, name) for name in ("win", "points", "se"))
     value = win.astype(np.float64) + points * pts
     chosen = np.concatenate([c.chosen[i] for c, i in parts])
     mine = np.zeros(len(chosen), dtype=np.float64)
@@ -317,11 +330,13 @@ class Fit:
     def __init__(self, train: list[Labels], test: list[Labels], contexts: Contexts,
                  start: Model, *, seed: int, lr: float, tau: float, z: float, points: float,
                  batch: int = 512, device: str = "cpu", loss: str = "mse",
-                 clip: float = CLIP) -> None:
+                 clip: float = CLIP, floor: float = FLOOR, margin: float = 0.0) -> None:
         if loss not in LOSSES:
             raise ValueError(f"the loss is {' or '.join(LOSSES)}, not {loss!r}")
         self.loss = loss
         self.clip = clip
+        self.floor = floor
+        self.margin = margin
         torch.manual_seed(seed)
         self.train, self.test, self.contexts = train, test, contexts
         self.tau, self.z, self.points, self.batch = tau, z, points, batch
@@ -329,20 +344,32 @@ class Fit:
         w = start.weights
         hidden = (w[0].shape[1], *(w[i].shape[1] for i in range(3, len(w) - 2, 2)))
         self.start = start
-        self.prior_net = QNet(FAMILY_STATE, hidden, FAMILY_ACTION)
-        self.prior_net.load_weights(start.weights)
         self.net = QNet(FAMILY_STATE, hidden, FAMILY_ACTION)
         self.net.load_weights(start.weights)
-        self.prior_net.to(self.device)
         self.net.to(self.device)
         self.hidden = hidden
+        self.base = torch.from_numpy(np.array(action_table(N_ACTIONS)))
+        self._score_prior(train + test)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=lr)
         self.lr = lr
         self.rng = np.random.default_rng(seed)
-        self.base = torch.from_numpy(np.array(action_table(N_ACTIONS)))
         self.samples = 0
         self.curve: list[dict[str, float]] = []
         self.best: tuple[float, tuple[npt.NDArray[np.float32], ...]] | None = None
+        # a fixed sample of the training tasks, measured like the held-out ones: how far the
+        # fit goes on what it learns from (its capacity) against what carries (the data)
+        pick = np.random.default_rng(seed + 1).permutation(len(train))[:max(1, len(test))]
+        self.train_sample = [train[int(k)] for k in sorted(pick)]
+
+    def _score_prior(self, tasks: list[Labels]) -> None:
+        """The starting network's scores of every legal action of ``tasks``, once."""
+        with torch.no_grad():
+            for labels in tasks:
+                if labels.prior is None:
+                    out, (rows, cols) = scores(self.net, self.contexts, self.base,
+                                               [(labels, np.arange(len(labels)))])
+                    labels.prior = out[rows, cols].cpu().numpy().astype(np.float32)
+                    labels.start_best = out.argmax(dim=1).cpu().numpy()
 
     def _sample(self) -> LabelParts:
         pick = self.rng.choice(len(self.train), size=min(32, len(self.train)), replace=False)
@@ -350,28 +377,44 @@ class Fit:
         return [(self.train[int(k)], self.rng.integers(len(self.train[int(k)]), size=each))
                 for k in pick]
 
-    def _loss(self, parts: LabelParts) -> tuple[torch.Tensor, torch.Tensor]:
-        """The loss of the decisions ``parts`` (:attr:`loss`) and the network's scores."""
-        with torch.no_grad():
-            prior, places = scores(self.prior_net, self.contexts, self.base, parts)
-        logits, _ = scores(self.net, self.contexts, self.base, parts)
+    def _loss(self, parts: LabelParts) -> tuple[torch.Tensor, torch.Tensor, float]:
+        """The loss of the decisions ``parts`` (:attr:`loss`), the network's scores and the
+        part of the loss that is the labels' noise (``mse``: what a perfect fit would still
+        lose, in the same weighting; 0 for ``ce``)."""
+        logits, places = scores(self.net, self.contexts, self.base, parts)
+        rows, cols = (torch.from_numpy(x).to(logits.device) for x in places)
+        prior = torch.full_like(logits, -1e9).index_put(
+            (rows, cols), torch.from_numpy(flat_field(parts, "prior")).to(logits.device))
         if self.loss == "ce":
             with torch.no_grad():
                 target = targets(prior, parts, places, self.tau, self.z, self.points)
             logp = torch.log_softmax(logits, dim=1)
-            return -(target * torch.where(target > 0, logp, 0.0)).sum(dim=1).mean(), logits
-        rows, cols = (torch.from_numpy(x).to(logits.device) for x in places)
+            return -(target * torch.where(target > 0, logp, 0.0)).sum(dim=1).mean(), logits, 0.0
         shifted = advantages(parts, places, self.z, self.points)
         chosen = torch.from_numpy(np.concatenate([c.chosen[i] for c, i in parts])).to(
             logits.device)
-        other = cols != chosen[rows]
-        at = (rows[other], cols[other])
-        expert = (rows[other], chosen[rows[other]])
-        wanted = (prior[at] - prior[expert]
-                  + torch.from_numpy(shifted[other.cpu().numpy()] / self.tau).to(logits.device))
-        floor = -self.clip  # below the expert's action by this much: never played either way
-        return ((torch.clamp(logits[at] - logits[expert], min=floor)
-                 - torch.clamp(wanted, min=floor)) ** 2).mean(), logits
+        other = (cols != chosen[rows]).cpu().numpy()
+        o_rows, o_cols = rows[other], cols[other]
+        gap = logits[o_rows, o_cols] - logits[o_rows, chosen[o_rows]]
+        if self.margin > 0:  # the expert's choice is the prior: `margin` nats above the rest
+            prior_gap = torch.full_like(gap, -self.margin)
+        else:  # the starting network's scores are
+            prior_gap = prior[o_rows, o_cols] - prior[o_rows, chosen[o_rows]]
+        noise = (flat_field(parts, "se")[other] / self.tau) ** 2
+        weight = torch.from_numpy(1.0 / (1.0 + noise / self.floor) if self.floor > 0
+                                  else np.ones_like(noise)).to(logits.device).float()
+        wanted = prior_gap + torch.from_numpy(shifted[other] / self.tau).to(logits.device).float()
+        # one-sided below the line: a score more than `clip` nats under the expert's action
+        # is only pushed up (by labels above it), never further down, so the network spends
+        # nothing on how bad a never-played action is, and no noisy label is clipped (which
+        # would bias the targets upwards); above the line the regression is plain
+        miss = gap - wanted
+        fitted = weight * (torch.relu(-miss) ** 2
+                           + torch.where(gap > -self.clip, torch.relu(miss) ** 2, 0.0))
+        floor_part = float((weight.cpu().numpy() * noise).sum()
+                           / max(float(weight.sum()), 1e-9))
+        mass = weight
+        return fitted.sum() / mass.sum().clamp(min=1e-9), logits, floor_part
 
     def learn(self, samples: int) -> float:
         """``samples`` decisions' worth of batches; their mean loss."""
@@ -379,7 +422,7 @@ class Fit:
         seen = 0
         while seen < samples:
             parts = self._sample()
-            loss, _ = self._loss(parts)
+            loss, _, _ = self._loss(parts)
             self.opt.zero_grad()
             torch.autograd.backward(loss)
             self.opt.step()
@@ -389,26 +432,19 @@ class Fit:
             total += float(loss.detach()) * n
         return total / max(seen, 1)
 
-    def measure(self) -> dict[str, float]:
-        """On the held-out tasks: the loss, the share of decisions where the network's best
-        is the expert's, the **gain** (the search's win of the network's best action less the
-        expert's action's, per decision) and the gain over the starting network (the same
-        with the starting network's best action: what the fit added), each with its standard
-        error, over every held-out decision and over those of the seed presets at 2 players
-        (``_2p``)."""
+    def _measure(self, tasks: list[Labels], suffix: str) -> dict[str, float]:
         losses: list[float] = []
+        floors: list[float] = []
         gains: list[npt.NDArray[np.float64]] = []
         added: list[npt.NDArray[np.float64]] = []
         two: list[bool] = []
         same = count = 0
         with torch.no_grad():
-            for labels in self.test:
+            for labels in tasks:
                 parts: LabelParts = [(labels, np.arange(len(labels)))]
-                loss, logits = self._loss(parts)
+                loss, logits, floor_part = self._loss(parts)
                 best = logits.argmax(dim=1).cpu().numpy()
-                if labels.start_best is None:
-                    prior, _ = scores(self.prior_net, self.contexts, self.base, parts)
-                    labels.start_best = prior.argmax(dim=1).cpu().numpy()
+                assert labels.start_best is not None
                 first = labels.start[:-1]
                 win = labels.win.astype(np.float64)
                 gains.append(win[first + best] - win[first + labels.chosen])
@@ -417,17 +453,33 @@ class Fit:
                 same += int((best == labels.chosen).sum())
                 count += len(labels)
                 losses.append(float(loss) * len(labels))
-        point = {"samples": self.samples, "loss": round(sum(losses) / max(count, 1), 5),
-                 "expert_agreement": round(same / max(count, 1), 4), "decisions": count}
+                floors.append(floor_part * len(labels))
+        point = {"loss" + suffix: round(sum(losses) / max(count, 1), 5),
+                 "noise" + suffix: round(sum(floors) / max(count, 1), 5),
+                 "expert_agreement" + suffix: round(same / max(count, 1), 4),
+                 "decisions" + suffix: count}
         mask = np.array(two, dtype=np.bool_)
         for name, values in (("gain", gains), ("added", added)):
             flat = np.concatenate(values) if values else np.zeros(0)
-            for suffix, part in (("", flat), ("_2p", flat[mask] if len(flat) else flat)):
-                point[name + suffix] = round(float(part.mean()), 5) if len(part) else 0.0
-                point[f"{name}{suffix}_se"] = (round(float(part.std(ddof=1)
-                                                           / math.sqrt(len(part))), 5)
-                                               if len(part) > 1 else 0.0)
+            for part_name, part in (("", flat), ("_2p", flat[mask] if len(flat) else flat)):
+                key = name + part_name + suffix
+                point[key] = round(float(part.mean()), 5) if len(part) else 0.0
+                point[key + "_se"] = (round(float(part.std(ddof=1) / math.sqrt(len(part))), 5)
+                                      if len(part) > 1 else 0.0)
         return point
+
+    def measure(self) -> dict[str, float]:
+        """On the held-out tasks: the loss (and its noise floor: what the labels' noise alone
+        costs), the share of decisions where the network's best is the expert's, the
+        **gain** (the search's win of the network's best action less the expert's action's,
+        per decision) and the gain over the starting network (the same with the starting
+        network's best action: what the fit added), each with its standard error, over every
+        held-out decision and over those of the seed presets at 2 players (``_2p``). The
+        same on a fixed sample of the training tasks as many as the held-out ones
+        (``..._train``: in-sample, so optimistic; a gap between the two that grows is the
+        labels' noise learned, a training gain that stays small is the network's limit)."""
+        return ({"samples": self.samples} | self._measure(self.test, "")
+                | self._measure(self.train_sample, "_train"))
 
     def keep(self, point: dict[str, float]) -> None:
         """Note a measurement; the network is kept when its gain is the best so far."""
@@ -445,7 +497,8 @@ class Fit:
                 "start": {"command": self.start.card.get("training", {}).get("command", ""),
                           "commands": self.start.card.get("training", {}).get("commands", [])},
                 "data": data, "hidden": list(self.hidden), "lr": self.lr, "tau": self.tau,
-                "z": self.z, "points": self.points, "batch": self.batch, "loss": self.loss, "clip": self.clip,
+                "z": self.z, "points": self.points, "batch": self.batch, "loss": self.loss,
+                "clip": self.clip, "floor": self.floor, "margin": self.margin,
                 "samples": self.samples, "kept": None if self.best is None else
                 next((p for p in self.curve if p["gain"] == self.best[0]), None),
                 "torch": torch.__version__,
@@ -492,9 +545,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                      help="standard errors an advantage is shrunk by")
     fit.add_argument("--loss", choices=LOSSES, default="mse")
     fit.add_argument("--clip", type=float, default=CLIP)
+    fit.add_argument("--margin", type=float, default=0.0,
+                     help="mse: the expert's choice as the prior, this many nats above every "
+                          "other action (0: the starting network's scores)")
+    fit.add_argument("--floor", type=float, default=FLOOR,
+                     help="mse: the labels' weights' floor in nats squared (0: alike)")
     fit.add_argument("--points", type=float, default=0.0)
     fit.add_argument("--batch", type=int, default=512)
     fit.add_argument("--measures", type=int, default=8, help="held-out measurements a run")
+    fit.add_argument("--share", type=float, default=1.0,
+                     help="the share of the training tasks learned from (a seeded draw; the "
+                          "held-out tasks stay all): a learning curve")
     fit.add_argument("--hours", type=float, default=1.0)
     fit.add_argument("--device", default="cpu", help="cpu, or cuda where a GPU is at hand")
     args = parser.parse_args(argv)
@@ -522,10 +583,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     if not train or not test:
         parser.error(f"{', '.join(map(str, args.data))}: {len(train)} tasks to learn from and "
                      f"{len(test)} held out; label more tasks (every tenth is held out)")
+    if args.share < 1:  # a learning curve: fewer tasks learned from, the same held out
+        keep = np.random.default_rng(args.seed).permutation(len(train))
+        train = [train[int(k)] for k in sorted(keep[:max(1, round(args.share * len(train)))])]
     start = Model.load(family_model_path() if args.start == "family" else args.start)
     run = Fit(train, test, contexts, start, seed=args.seed, lr=args.lr, tau=args.tau, z=args.z,
               points=args.points, batch=args.batch, device=args.device, loss=args.loss,
-              clip=args.clip)
+              clip=args.clip, floor=args.floor, margin=args.margin)
     args.out.mkdir(parents=True, exist_ok=True)
     log = (args.out / "log.txt").open("a", encoding="utf-8")
     decisions = sum(len(t) for t in train)
