@@ -42,6 +42,7 @@ def ship(run: Path, jobs: int | None, bench: Bench | None = None) -> Path:
     strength = []
     for opponent, deals, seed in MEASURES:
         result = evaluate(model, opponent, deals, seed, jobs=jobs)
+        del result["per_deal"]  # (the card keeps the share and its interval)
         strength.append({"opponent": opponent, "deals": deals, "seed": seed,
                          "players": model.players, **result})
         print(f"{run.name}: vs {opponent} {result['win_share']:.3f} "

@@ -95,3 +95,101 @@ def test_the_private_read_checker_sees_one(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("def f(game, other):\n    return game._t, other._legal, self._ok\n", "utf-8")
     assert private_reads(bad, tmp_path) == ["bad.py:2 ._t", "bad.py:2 ._legal"]
+
+
+def module_graph(root: Path) -> dict[str, set[str]]:
+    """Every module under ``root`` (a package folder) with the modules of the package it
+    imports: at the top, inside functions and under ``TYPE_CHECKING`` alike (a circle of
+    names is a circle of meanings, whenever Python resolves it); ``from P import n``
+    counts as importing ``P.n`` where that is a module."""
+    names: dict[str, Path] = {}
+    for path in root.rglob("*.py"):
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    found.add(sub if sub in names else base)
+        graph[name] = {m for m in found if m in names and m != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The import circles of ``graph``: its strongly connected parts of two modules or more
+    (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[set[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, edges = work[-1]
+            nxt = next(edges, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                elif nxt in on:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part: set[str] = set()
+                while True:
+                    top = stack.pop()
+                    on.discard(top)
+                    part.add(top)
+                    if top == node:
+                        break
+                if len(part) > 1:
+                    found.append(part)
+    return found
+
+
+KNOWN_CIRCLES = [
+    {"eights.engine.cards", "eights.engine.errors"},  # type names only (TYPE_CHECKING)
+    {"eights.openspiel.chance", "eights.openspiel.views"},  # type names only (TYPE_CHECKING)
+]
+"""Circles left for now; a new one fails the test (a known one may go without notice)."""
+
+
+def test_no_new_import_circle() -> None:
+    found = circles(module_graph(SRC))
+    new = [sorted(c) for c in found if c not in KNOWN_CIRCLES]
+    assert not new, f"modules that import each other: {new}"
+
+
+def test_the_circle_checker_sees_one(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", "utf-8")
+    (package / "a.py").write_text("from pkg.b import f\n", "utf-8")
+    (package / "b.py").write_text("def f():\n    from pkg import c\n", "utf-8")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                  "    from . import a\n", "utf-8")
+    (package / "d.py").write_text("import pkg.a\n", "utf-8")
+    assert circles(module_graph(package)) == [{"pkg.a", "pkg.b", "pkg.c"}]

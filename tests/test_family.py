@@ -381,7 +381,7 @@ def test_eights_train_starts_from_the_family_model_within_its_hours(tmp_path: Pa
     import subprocess
     import sys
 
-    hours = 0.015
+    hours = 0.025  # 90 s: issue 35 ran 72 s; a busy machine needs a little more to learn
     out = tmp_path / "run"
     import eights
 
@@ -399,20 +399,29 @@ def test_eights_train_starts_from_the_family_model_within_its_hours(tmp_path: Pa
     card = json.loads((out / "model.json").read_text("utf-8"))
     phases = card["training"]["phases"]
     names = [p["phase"] for p in phases]
-    assert names[0] == "measure" and phases[0]["start"] and names[-1] == "measure"
-    assert {"imitate", "fit"} <= set(names)
+    assert names[0] == "measure" and phases[0]["start"]
     assert sum(p["seconds"] for p in phases) <= card["training"]["seconds"]
-    assert card["training"]["seconds"] <= hours * 3600 * 1.05  # the whole run, loading included
-    imitated = next(p for p in phases if p["phase"] == "imitate")
-    assert 0 < imitated["decisions"] < 500_000  # cut by the time
+    assert card["training"]["seconds"] <= hours * 3600  # from the process's start
     summary = lines[lines.index(next(x for x in lines if x.startswith("trained "))):]
     assert summary[1].startswith("  measure (starting model): ")
-    assert any(x.startswith("  imitate: ") and "decisions of expert played" in x
-               for x in summary)
     assert any(x.startswith("kept the ") for x in summary)
     progress = [x for x in done.stderr.splitlines() if x.startswith("training classic 4p: ")]
-    assert len(progress) >= 3 and any("left in all" in x for x in progress)
-    assert {x.split(": ")[1] for x in progress} >= {"measure", "imitate", "fit"}
+    assert progress and any("left in all" in x for x in progress)
+    if names[-1] == "learn":  # a machine too busy to learn in the time (load 20 and more)
+        assert phases[-1]["skipped"] == "the measurement took the time"
+        assert summary[2] == "  learn: the measurement took the time 0 s"
+        assert card["training"]["samples"] == 0
+    else:
+        assert names[-1] == "measure" and {"imitate", "fit"} <= set(names)
+        fit = next(p for p in phases if p["phase"] == "fit")
+        assert (card["training"]["samples"] >= card["training"]["fitted_samples"]
+                == fit["samples"] > 0)
+        imitated = next(p for p in phases if p["phase"] == "imitate")
+        assert 0 < imitated["decisions"] < 500_000  # cut by the time
+        assert any(x.startswith("  imitate: ") and "decisions of expert played" in x
+                   for x in summary)
+        assert len(progress) >= 3
+        assert {x.split(": ")[1] for x in progress} >= {"measure", "imitate", "fit"}
     strength = card["strength"]
     assert strength and strength[0]["opponent"] == "expert" and strength[0]["deals"] == 3
     assert card["training"]["start"]["init"] == "family" and card["format"] == 2

@@ -344,10 +344,11 @@ def test_each_measurement_plays_the_network_as_it_is_and_the_best_is_kept(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import eights.learn.train as train
 
-    def marked(model: Model, *_: object, **__: object) -> dict[str, float]:
+    def marked(model: Model, *_: object, **__: object) -> dict[str, object]:
         """A measurement that reads the network it is given (its output bias)."""
         share = float(model.weights[-1][0])
-        return {"win_share": share, "low": share, "high": share, "rounds": 1}
+        return {"win_share": share, "low": share, "high": share, "rounds": 1, "deals": 1,
+                "per_deal": [share]}
 
     monkeypatch.setattr(train, "evaluate", marked)
     config = train.Config(load_rules("classic", TINY).to_table(), 2, seed=4, samples=1,
@@ -365,6 +366,90 @@ def test_each_measurement_plays_the_network_as_it_is_and_the_best_is_kept(
     assert trainer.model().card["training"]["kept"]["win_share"] == pytest.approx(0.6)
 
 
+def test_a_tuned_network_is_kept_only_beyond_the_noise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the starting model measured, a later network is kept when it beats it on the same
+    deals by more than the noise (the paired difference's 95% interval above 0), not when its
+    share is merely higher (issue 35: 0.358 against 0.267 on 40 deals was level on 400)."""
+    import eights.learn.train as train
+
+    start = [0.0, 1.0] * 20
+    measured = iter([start,
+                     [s + d for s, d in zip(start, [0.5, -0.3] * 20, strict=True)],  # +0.1, noisy
+                     [s + d for s, d in zip(start, [0.2, 0.1] * 20, strict=True)]])  # +0.15, clear
+
+    def fake(*_: object, **__: object) -> dict[str, object]:
+        shares = next(measured)
+        mean = sum(shares) / len(shares)
+        return {"win_share": mean, "low": mean, "high": mean, "rounds": 80, "deals": 40,
+                "per_deal": shares}
+
+    monkeypatch.setattr(train, "evaluate", fake)
+    config = train.Config(load_rules("classic", TINY).to_table(), 2, seed=4, samples=1,
+                          hidden=(8,), tables=4, teacher=None, eval_deals=40)
+    trainer = train.Trainer(config)
+    trainer.measure(start=True)
+    noisy = trainer.measure()
+    assert noisy["win_share"] > trainer.progress.curve[0]["win_share"]
+    assert noisy["vs_start"]["low"] < 0 < noisy["vs_start"]["high"]
+    assert trainer.progress.best == 0  # higher, within the noise: the start stays
+    clear = trainer.measure()
+    assert clear["vs_start"]["low"] > 0 and trainer.progress.best == 2
+    assert trainer.model().card["training"]["kept"]["vs_start"] == clear["vs_start"]
+    assert train.paired([0.5, 0.7], [0.5, 0.5]) == {"difference": 0.1, "low": -0.096,
+                                                    "high": 0.296}
+
+
+def test_a_measurement_reports_its_rounds_as_it_plays() -> None:
+    """The countdown moves while the network is measured: the progress is told after each
+    round, its phase_done climbing to the rounds of the measurement."""
+    import eights.learn.train as train
+
+    config = train.Config(load_rules("classic", TINY).to_table(), 2, seed=4, samples=1,
+                          hidden=(8,), tables=4, teacher=None, eval_deals=3)
+    trainer = train.Trainer(config)
+    seen: list[tuple[float, float]] = []
+    trainer.measure(report=lambda: seen.append((trainer.progress.phase_done,
+                                                trainer.progress.phase_total)))
+    assert len(seen) >= 4 and seen[-1] == (6, 6)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_timed_measurement_stops_between_chunks_and_the_next_plays_the_same_deals() -> None:
+    """The first measurement begins no chunk of deals past its time; the later ones play
+    exactly its deals (so the two compare deal by deal)."""
+    import time
+
+    import eights.learn.train as train
+
+    config = train.Config(load_rules("classic", TINY).to_table(), 2, seed=4, samples=1,
+                          hidden=(8,), tables=4, teacher=None, eval_deals=40)
+    trainer = train.Trainer(config)
+    first = trainer.measure(start=True, until=time.perf_counter())  # one chunk, then stop
+    assert first["deals"] == train.MEASURE_CHUNK == trainer.progress.measure_deals
+    again = trainer.measure()
+    assert again["deals"] == train.MEASURE_CHUNK and again["vs_start"]["difference"] == 0
+    assert trainer.progress.shares[0] == trainer.progress.shares[1]  # the same deals, same net
+
+
+def test_the_progress_bar_fits_80_columns_in_whole_fields() -> None:
+    """Beside the bar (which shows how far the phase is): the time left first, then as many
+    whole fields as fit; a line (no terminal) has them all."""
+    from eights.cli import _bar_text, _progress_text
+    from eights.learn.train import Progress
+
+    p = Progress(phase="measure", phase_done=37, phase_total=80, left=9.0,
+                 curve=[{"win_share": 0.2667, "low": 0.2212, "high": 0.3121}])
+    assert _progress_text(p) == ("measure: 37 of 80 rounds against the expert, 0:00:09 left "
+                                 "in all, vs expert 0.27 [0.22, 0.31]")
+    description = "training huit-americain 4p measure"
+    room = 80 - len(description) - 16 - 3  # the bar's columns at 80
+    assert _bar_text(p, room) == "0:00:09 left in all"
+    assert _bar_text(p, 200) == ("0:00:09 left in all, 37 of 80 rounds against the expert, "
+                                 "vs expert 0.27 [0.22, 0.31]")
+    assert _bar_text(p, 15) == "0:00:09 left…"
+    assert _bar_text(Progress(phase="fit", phase_done=5, phase_total=9), 80) == "5 of 9 samples"
+
+
 def test_eights_train_writes_a_model_a_curve_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "run"
     args = [sys.executable, "-m", "eights.cli", "train", "classic", "--set", "hand_size=5",
@@ -378,6 +463,9 @@ def test_eights_train_writes_a_model_a_curve_and_resumes(tmp_path: Path) -> None
     assert (out / "curve.png").read_bytes()[:4] == b"\x89PNG"
     card = json.loads((out / "model.json").read_text("utf-8"))
     assert card["training"]["samples"] >= 3000 and card["curve"]
+    fitted = sum(p["samples"] for p in card["training"]["phases"] if p["phase"] == "fit")
+    assert fitted > 0 and card["training"]["fitted_samples"] == fitted
+    assert card["training"]["samples"] == fitted + card["training"]["selfplay_samples"]
     again = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env,
                            check=False)
     assert again.returncode == 2 and "--resume" in again.stderr

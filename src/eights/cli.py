@@ -29,6 +29,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from eights import __version__
 from eights.bots import Bot, check_table, make_bot
+from eights.bots.blas import limit_process
 from eights.engine.actions import Action
 from eights.engine.errors import EightsError, RecordError, RulesError
 from eights.engine.game import Game, Step
@@ -95,7 +96,11 @@ def _root(
     version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
-    pass
+    # Every command is a process of eights' own: NumPy's models (the learned bot, the belief
+    # model) decide one position at a time, where OpenBLAS's extra threads only wait; its
+    # workers (tournament, simulate, the server's bots) inherit the limit. A count the user
+    # chose (OPENBLAS_NUM_THREADS...) is kept (eights.bots.blas).
+    limit_process()
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Preset name or rules file.")]
 SetOpt = Annotated[
@@ -1151,14 +1156,19 @@ def train(
     family model (which plays every table at the expert's level), imitates a teacher on these
     rules (and, with --refine, a stronger one), then learns by self-play; the model kept is
     the one that measured best against the expert, the starting model included."""
-    started = time.perf_counter()  # --hours counts from here: loading is part of the run
+    started = time.perf_counter() - _process_age()  # --hours counts from the process's start
     _need("train", "eights train")
     _need("fast", "eights train")
     _need("lab", "eights train", "matplotlib", "openskill")
-    from eights.learn.train import ALGORITHMS, Config, Trainer, save_curve
-
     rules_obj = _rules(rules, set_)
     n = _players(rules_obj, players)
+    folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
+    checkpoint = folder / "checkpoint.pt"
+    if not resume and checkpoint.exists():  # said before PyTorch loads (seconds)
+        _fail(f"{str(folder)!r} holds a checkpoint already: --resume to go on, or "
+              "another --out")
+    from eights.learn.train import ALGORITHMS, Config, Trainer, save_curve
+
     if algorithm not in ALGORITHMS:
         _fail(f"unknown algorithm {algorithm!r}; algorithms: {', '.join(ALGORITHMS)}")
     if not hours > 0 or not math.isfinite(hours):
@@ -1198,8 +1208,6 @@ def train(
         except ValueError as exc:
             _fail(f"--start {start!r}: {exc}")
         init = str(Path(init).resolve())
-    folder = out if out is not None else Path(f"{rules_obj.name}-{n}p")
-    checkpoint = folder / "checkpoint.pt"
     command = "eights train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
     changes: dict[str, Any] = {"hours": hours, "samples": samples, "command": command,
                                "jobs": jobs,
@@ -1215,9 +1223,6 @@ def train(
                   f"{trainer.rules.name} with {trainer.players} players, not these rules "
                   f"with {n}")
     else:
-        if checkpoint.exists():
-            _fail(f"{str(folder)!r} holds a checkpoint already: --resume to go on, or "
-                  "another --out")
         _check_output(folder, "--out", directory=True)
         try:
             trainer = Trainer(Config(rules_obj.to_table(), n, seed=seed, algorithm=algorithm,
@@ -1228,6 +1233,11 @@ def train(
                                      **changes))
         except ValueError as exc:
             _fail(str(exc))
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # now, not in the run's last seconds (the curve's picture)
+
     with _training_progress(trainer, quiet) as report:
         result = trainer.run(report, checkpoint, started=started)
     curve = folder / "curve.png"
@@ -1245,6 +1255,14 @@ def train(
                    f"{kept['high']:.3f}] against the expert ({int(kept['rounds'])} rounds, "
                    f"seed {trainer.config.eval_seed}; level with the experts at {1 / n:.3f}, one "
                    f"seat in {n}); curve: {curve}")
+        last = result.curve[-1]
+        if "vs_start" in last:
+            d = last["vs_start"]
+            verdict = ("beyond the noise" if d["low"] > 0 or d["high"] < 0
+                       else "within the noise: the starting model is kept")
+            typer.echo(f"  the tuned network against the starting model on the same "
+                       f"{trainer.config.eval_deals} deals: {d['difference']:+.3f} "
+                       f"[{d['low']:+.3f}, {d['high']:+.3f}], {verdict}")
     model = (folder / "model.npz").resolve()
     sets = "".join(f" --set {shlex.quote(item)}" for item in set_ or [])
     typer.echo(f"model: {model} (play it: eights play -r {shlex.quote(rules)}{sets} -n {n} "
@@ -1270,26 +1288,71 @@ def _phase_line(phase: dict[str, Any]) -> str:
     return f"{name}: {phase.get('skipped', '')} {seconds:.0f} s".strip()
 
 
+def _process_age() -> float:
+    """Seconds since this process started (Linux's ``/proc``; 0 where it cannot be read),
+    so that a time limit counts the interpreter's start and the imports too."""
+    try:
+        stat = Path("/proc/self/stat").read_text("utf-8").rsplit(")", 1)[1].split()
+        uptime = float(Path("/proc/uptime").read_text("utf-8").split()[0])
+        return max(0.0, uptime - int(stat[19]) / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
 PROGRESS_EVERY = 30.0
 """Seconds between two progress lines when the output is not a terminal."""
 
 
-def _progress_text(p: Any) -> str:
-    """Where a training run stands: its phase, how far, the time left."""
-    left = "" if not math.isfinite(p.left) else f", {_clock(p.left)} left in all"
+def _progress_fields(p: Any) -> tuple[str, str, str]:
+    """Where a training run stands: how far its phase is, the time left in all, the last
+    measurement (each "" where there is none)."""
     if p.phase in ("imitate", "refine"):
         done = f"{int(p.phase_done):,} of {int(p.phase_total):,} decisions"
     elif p.phase == "fit":
         done = f"{int(p.phase_done):,} of {int(p.phase_total):,} samples"
     elif p.phase == "measure":
-        done = f"{int(p.phase_total)} deals against the expert"
+        done = f"{int(p.phase_done):,} of {int(p.phase_total):,} rounds against the expert"
     elif p.phase == "self-play":
         done = f"{p.samples:,} decisions learned from"
     else:
         done = "starting"
-    vs = (f", vs expert {p.curve[-1]['win_share']:.2f} [{p.curve[-1]['low']:.2f}, "
-          f"{p.curve[-1]['high']:.2f}]" if p.curve else "")
-    return f"{p.phase or 'start'}: {done}{left}{vs}"
+    left = f"{_clock(p.left)} left in all" if math.isfinite(p.left) else ""
+    vs = ""
+    if p.curve:
+        c = p.curve[-1]
+        vs = f"vs expert {c['win_share']:.2f} [{c['low']:.2f}, {c['high']:.2f}]"
+    return done, left, vs
+
+
+def _fitted(fields: list[str], width: int) -> str:
+    """``fields`` joined by commas, as many as fit in ``width`` columns, whole: a field is
+    never cut (the first, if it alone is too wide, is cut after a word, with an ellipsis)."""
+    text = ""
+    for field in fields:
+        joined = f"{text}, {field}" if text else field
+        if len(joined) > width:
+            break
+        text = joined
+    if not text and fields:
+        words = fields[0].split(" ")
+        while words and len(" ".join(words)) + 1 > width:
+            words.pop()
+        text = " ".join(words) + "…" if words else ""
+    return text
+
+
+def _progress_text(p: Any) -> str:
+    """Where a training run stands, as a line: its phase, how far, the time left, the last
+    measurement."""
+    return f"{p.phase or 'start'}: " + ", ".join(f for f in _progress_fields(p) if f)
+
+
+def _bar_text(p: Any, width: int) -> str:
+    """The text beside the progress bar (which shows how far the phase is), in ``width``
+    columns at most: the time left first, then how far, then the last measurement, as many
+    whole as fit."""
+    done, left, vs = _progress_fields(p)
+    return _fitted([f for f in (left, done, vs) if f], width)
 
 
 def _clock(seconds: float) -> str:
@@ -1325,7 +1388,8 @@ def _training_progress(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], No
 
         yield line
         return
-    columns = (TextColumn("{task.description}"), BarColumn(),
+    bar_width = 16
+    columns = (TextColumn("{task.description}"), BarColumn(bar_width=bar_width),
                TextColumn("{task.fields[text]}"))
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(title, total=1.0, text="")
@@ -1338,8 +1402,10 @@ def _training_progress(trainer: Any, quiet: bool) -> Iterator[Callable[[Any], No
                 return
             shown = now
             done = p.phase_done / p.phase_total if p.phase_total else 0.0
-            bar.update(task, completed=min(1.0, done), description=f"{title} {p.phase}",
-                       text=_progress_text(p))
+            description = f"{title} {p.phase}"
+            room = console.width - len(description) - bar_width - 3  # the columns' spaces
+            bar.update(task, completed=min(1.0, done), description=description,
+                       text=_bar_text(p, room))
 
         yield update
 

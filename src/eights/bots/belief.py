@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from eights.bots.blas import one_thread
 from eights.engine.actions import Kind
 from eights.engine.observation import TELL_KINDS, Observation
 from eights.engine.rules import Rules, load_rules, preset_names
@@ -257,7 +258,8 @@ class BeliefModel:
         live = np.flatnonzero(f.copies)
         w = np.zeros((53, seen.players))
         if live.size:
-            logits = self.scores(inputs(f)[live]).astype(np.float64)
+            with one_thread():  # one decision's rows: OpenBLAS's other threads only wait
+                logits = self.scores(inputs(f)[live]).astype(np.float64)
             w[live] = np.exp(np.clip(logits - logits.max(), -30.0, 0.0))
             w[:, f.sizes == 0] = 0
         return sinkhorn(w, f.copies, f.sizes), f

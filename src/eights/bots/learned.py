@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from eights.bots.blas import one_thread
 from eights.codes import (
     A_DRAW,
     A_MULTI,
@@ -685,13 +686,15 @@ class LearnedBot:
         return fit[2], fit[3], fit[4]
 
     def q_values(self, observation: Observation, legal: Sequence[Action]) -> Float32Array:
-        """``Q`` of each legal action."""
-        model, encoder, folded = self._prepared(observation.rules, observation.players)
-        state = encoder.states(np.array(observation_ints(observation), dtype=np.float32))
-        actions = encoder.actions([action_code(a) for a in legal])
-        if folded is None:
-            return model.q_values(state, actions)
-        return model.q_values(state[:, :folded[0]], actions, folded[1])
+        """``Q`` of each legal action (OpenBLAS at one thread meanwhile:
+        :func:`eights.bots.blas.one_thread`)."""
+        with one_thread():
+            model, encoder, folded = self._prepared(observation.rules, observation.players)
+            state = encoder.states(np.array(observation_ints(observation), dtype=np.float32))
+            actions = encoder.actions([action_code(a) for a in legal])
+            if folded is None:
+                return model.q_values(state, actions)
+            return model.q_values(state[:, :folded[0]], actions, folded[1])
 
     def choose(self, observation: Observation, legal: Sequence[Action],
                rng: random.Random) -> Action:

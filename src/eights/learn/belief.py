@@ -55,6 +55,7 @@ from eights.bots.belief import (
     Features,
     features,
 )
+from eights.bots.blas import limit_process
 from eights.bots.worlds import hand_bands, sample_world
 from eights.engine.game import Game
 from eights.engine.observation import Observation
@@ -301,6 +302,7 @@ def command(rules: str, players: int, games: int, epochs: int, seed: int, bots: 
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    limit_process()  # one OpenBLAS thread: eights' own process (eights.bots.blas)
     parser = argparse.ArgumentParser(prog="python -m eights.learn.belief",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rules", help="a preset or a rules file")

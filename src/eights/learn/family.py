@@ -3,7 +3,7 @@
     python -m eights.learn.family --out out/family [--seed 1] [--decisions 3000000]
                                   [--reuse 4] [--hours 3] [--resume]
 
-The network is :class:`eights.learn.train.QNet` on the family's features
+The network is :class:`eights.learn.net.QNet` on the family's features
 (:class:`eights.bots.learned.Encoder` with ``family=True``: the observation with ten
 seats, the rules as a vector, what each card does). Its data is the expert's play
 (:func:`collect`) on tasks drawn by :func:`task`: a preset (half the time) or house rules
@@ -41,11 +41,13 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import torch
 
+from eights.bots.blas import limit_process
 from eights.bots.learned import (
     ACTION_FEATURES,
     CARD_RULE_FEATURES,
@@ -64,9 +66,10 @@ from eights.codes import A_DRAW, A_MULTI, N_ACTIONS
 from eights.engine.rules import Rules, load_rules, preset_names
 from eights.lab.houses import house_players, random_house
 from eights.learn.imitate import demonstrations
+from eights.learn.net import QNet
 
-__all__ = ["CHUNK", "PLAYER_WEIGHTS", "Chunk", "Contexts", "FamilyRun", "collect", "main",
-           "task"]
+__all__ = ["CHUNK", "PLAYER_WEIGHTS", "Chunk", "Contexts", "FamilyRun", "Parts", "collect",
+           "family_card", "layout", "main", "scores", "task"]
 
 CHUNK = 1000
 """Decisions of one task."""
@@ -151,14 +154,73 @@ class Contexts:
                 np.array(self.players, dtype=np.int64))
 
 
+def family_card() -> dict[str, Any]:
+    """What every family model's card starts with: its format and features (the training and
+    the measurements follow)."""
+    return {"format": FAMILY_FORMAT, "family": True, "rules": None, "players": None,
+            "rules_name": "every rule set",
+            "features": {"state": FAMILY_STATE, "action": FAMILY_ACTION,
+                         "base_action": ACTION_FEATURES, "card_rule": CARD_RULE_FEATURES}}
+
+
+Parts = Sequence[tuple[Chunk, npt.NDArray[np.int64]]]
+"""Decisions ``i`` of chunks: a batch."""
+
+
+def layout(parts: Parts) -> tuple[list[npt.NDArray[np.int64]], npt.NDArray[np.int64],
+                                  npt.NDArray[np.int64]]:
+    """Where the legal actions of the decisions ``parts`` lie: for each part, their places
+    in its chunk's flat arrays (``legal`` and any array aligned with it), and for all of
+    them together their row (the decision, in order) and column (the action's place among
+    its decision's)."""
+    flat: list[npt.NDArray[np.int64]] = []
+    rows: list[npt.NDArray[np.int64]] = []
+    cols: list[npt.NDArray[np.int64]] = []
+    row = 0
+    for c, idx in parts:
+        first = c.start[idx]
+        length = c.start[idx + 1] - first
+        total = int(length.sum())
+        offsets = np.arange(total) - np.repeat(np.cumsum(length) - length, length)
+        flat.append(np.repeat(first, length) + offsets)
+        rows.append(np.repeat(np.arange(row, row + len(idx)), length))
+        cols.append(offsets)
+        row += len(idx)
+    return flat, np.concatenate(rows), np.concatenate(cols)
+
+
+def scores(net: QNet, contexts: Contexts, base: torch.Tensor, parts: Parts) -> tuple[
+        torch.Tensor, tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
+    """``net``'s scores of the legal actions of the decisions ``parts`` as rows padded with
+    -1e9, and their places (row and column, :func:`layout`); ``base`` holds every action
+    code's base features (:func:`~eights.bots.learned.action_table`)."""
+    deck, effects, vector, players = contexts.arrays()
+    obs = np.concatenate([c.obs[i] for c, i in parts])
+    ctx = np.concatenate([np.full(len(i), c.context) for c, i in parts])
+    flat, r_all, c_all = layout(parts)
+    code = np.concatenate([c.legal[f].astype(np.int64) for (c, _), f in zip(parts, flat,
+                                                                           strict=True)])
+    states = family_state(obs, players[ctx], deck[ctx], effects[ctx], vector[ctx])
+    card = np.where(code >= A_MULTI, (code - A_MULTI) % 530, code) // 10
+    play = ((code < A_DRAW) | (code >= A_MULTI)).astype(np.float32)
+    eff = effects[ctx[r_all], np.minimum(card, 52)] * play[:, None]
+    device = net.out.weight.device  # the CPU, or a GPU the network was moved to
+    a = torch.cat([base[torch.from_numpy(code)], torch.from_numpy(eff)], dim=1).to(device)
+    rows, cols = torch.from_numpy(r_all).to(device), torch.from_numpy(c_all).to(device)
+    h = torch.relu(net.state(torch.from_numpy(states).to(device))[rows] + net.action(a))
+    for layer in net.layers:
+        h = torch.relu(layer(h))
+    out = torch.full((len(obs), int(c_all.max()) + 1), -1e9, device=device).index_put(
+        (rows, cols), net.out(h)[:, 0])
+    return out, (r_all, c_all)
+
+
 class FamilyRun:
     """A run (see the module text)."""
 
     def __init__(self, seed: int, hidden: Sequence[int], decisions: int, reuse: float,
                  buffer: int, batch: int, lr: float, chunk: int = CHUNK,
                  teacher: str = "expert", preset_share: float = PRESET_SHARE) -> None:
-        from eights.learn.train import QNet
-
         torch.set_num_threads(1)
         torch.manual_seed(seed)
         self.seed = seed
@@ -215,42 +277,8 @@ class FamilyRun:
             torch.Tensor, torch.Tensor]:
         """The scores of the legal actions of the decisions ``parts`` (padded with -1e9)
         and the teacher's choices."""
-        deck, effects, vector, players = self.contexts.arrays()
-        obs = np.concatenate([c.obs[i] for c, i in parts])
-        ctx = np.concatenate([np.full(len(i), c.context) for c, i in parts])
-        codes: list[npt.NDArray[np.int64]] = []
-        rows: list[npt.NDArray[np.int64]] = []
-        cols: list[npt.NDArray[np.int64]] = []
-        chosen = np.concatenate([c.chosen[i] for c, i in parts])
-        row = 0
-        for c, idx in parts:
-            first = c.start[idx]
-            length = c.start[idx + 1] - first
-            total = int(length.sum())
-            r = np.repeat(np.arange(row, row + len(idx)), length)
-            offsets = np.arange(total) - np.repeat(np.cumsum(length) - length, length)
-            codes.append(c.legal[np.repeat(first, length) + offsets].astype(np.int64))
-            rows.append(r)
-            cols.append(offsets)
-            row += len(idx)
-        code = np.concatenate(codes)
-        r_all = np.concatenate(rows)
-        c_all = np.concatenate(cols)
-        states = family_state(obs, players[ctx], deck[ctx], effects[ctx], vector[ctx])
-        card = np.where(code >= A_MULTI, (code - A_MULTI) % 530, code) // 10
-        play = ((code < A_DRAW) | (code >= A_MULTI)).astype(np.float32)
-        eff = effects[ctx[r_all], np.minimum(card, 52)] * play[:, None]
-        a = torch.cat([self.base[torch.from_numpy(code)], torch.from_numpy(eff)], dim=1)
-        net = self.net
-        h = torch.relu(net.state(torch.from_numpy(states))[torch.from_numpy(r_all)]
-                       + net.action(a))
-        for layer in net.layers:
-            h = torch.relu(layer(h))
-        flat = net.out(h)[:, 0]
-        width = int(c_all.max()) + 1
-        out = torch.full((row, width), -1e9).index_put(
-            (torch.from_numpy(r_all), torch.from_numpy(c_all)), flat)
-        return out, torch.from_numpy(chosen)
+        out, _ = scores(self.net, self.contexts, self.base, parts)
+        return out, torch.from_numpy(np.concatenate([c.chosen[i] for c, i in parts]))
 
     def sample(self) -> list[tuple[Chunk, npt.NDArray[np.int64]]]:
         """A batch: up to 32 chunks of the buffer, ``batch / 32`` decisions of each."""
@@ -297,10 +325,7 @@ class FamilyRun:
     # ------------------------------------------------------------------ files
     def model(self, command: str = "") -> Model:
         card = {
-            "format": FAMILY_FORMAT, "family": True, "rules": None, "players": None,
-            "rules_name": "every rule set",
-            "features": {"state": FAMILY_STATE, "action": FAMILY_ACTION,
-                         "base_action": ACTION_FEATURES, "card_rule": CARD_RULE_FEATURES},
+            **family_card(),
             "training": {
                 "command": command, "seed": self.seed, "teacher": self.teacher,
                 "hidden": list(self.hidden), "decisions": self.collected,
@@ -339,6 +364,7 @@ class FamilyRun:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    limit_process()  # one OpenBLAS thread: eights' own process (eights.bots.blas)
     parser = argparse.ArgumentParser(prog="python -m eights.learn.family",
                                      description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, required=True, help="the run's folder")

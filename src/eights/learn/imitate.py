@@ -28,7 +28,6 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -39,9 +38,7 @@ from eights.bots.learned import Encoder
 from eights.codes import action_code, observation
 from eights.engine.game import Game
 from eights.engine.rules import Rules
-
-if TYPE_CHECKING:
-    from eights.learn.train import QNet
+from eights.learn.net import QNet
 
 __all__ = ["CHUNK", "Demonstrations", "agreement", "demonstrations", "demonstrations_in_chunks",
            "imitate", "legal_logits"]

@@ -33,9 +33,8 @@ import math
 import platform
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +44,6 @@ import torch
 from torch import nn
 
 from eights.bots.learned import (
-    ACTION_FEATURES,
     FAMILY_FORMAT,
     FORMAT,
     Encoder,
@@ -57,13 +55,19 @@ from eights.engine.rules import Rules, load_rules
 from eights.fast.selfplay import GREEDY, OUTSIDE, Tables
 from eights.fast.tables import KernelUnsupported
 from eights.learn.imitate import legal_logits
+from eights.learn.net import QNet
 
-__all__ = ["ALGORITHMS", "Config", "Progress", "QNet", "Trainer", "evaluate"]
+__all__ = ["ALGORITHMS", "Config", "Progress", "QNet", "Trainer", "evaluate"]  # QNet: eights.learn.net
 
 ALGORITHMS = ("dmc", "pg")
 TAIL_SHARE, TAIL_SECONDS = 0.04, 4.0
 """The time a timed run leaves at its end for what follows it (writing the files, the
 curve's picture, the interpreter starting before the clock could): 4% and 4 seconds."""
+MEASURE_CHUNK = 5
+"""Deals a measurement plays at a time (:func:`evaluate`'s ``chunk``)."""
+MEASURE_SHARE = 0.12
+"""The share of a timed run's time its first measurement may take (it stops between two
+chunks; the last measurement plays the same deals, about as long)."""
 SELFPLAY_AFTER = 600.0
 """Seconds of learning time a timed run needs left, before imitation, to self-play too."""
 IMITATION_SHARE = 0.7
@@ -175,8 +179,10 @@ class Progress:
     """Rounds dealt again for passing ``max_decisions`` (not learned from)."""
     updates: int = 0
     loss: float = 0.0
-    curve: list[dict[str, float]] = field(default_factory=list)
-    """``{seconds, samples, win_share, low, high}`` of each measurement against the expert."""
+    curve: list[dict[str, Any]] = field(default_factory=list)
+    """``{seconds, samples, win_share, low, high, rounds}`` of each measurement against the
+    expert, and ``vs_start`` (:func:`paired`: its difference with the starting model on the
+    same deals) where the starting model was measured."""
     imitated: int = 0
     """The teacher's decisions imitated (0: not yet, or no teacher)."""
     agreement: float = 0.0
@@ -192,6 +198,13 @@ class Progress:
     """After refining: the same share for the refined network."""
     best: int = -1
     """The measurement (index in :attr:`curve`) whose network is :attr:`Trainer.best`."""
+    shares: list[list[float]] = field(default_factory=list)
+    """Each measurement's share of each deal's wins (paired comparisons with the start)."""
+    measure_deals: int = 0
+    """The deals every measurement plays (fixed by the first; 0 before it)."""
+    fitted: int = 0
+    """Samples learned from while fitting a teacher's choices (imitation and refining; the
+    card's ``samples`` adds them to self-play's :attr:`samples`)."""
     phase: str = ""
     """The phase running: ``measure`` (the starting model, then the end), ``imitate``
     (playing the teacher's rounds), ``fit`` (fitting them), ``refine``, ``self-play``."""
@@ -204,63 +217,6 @@ class Progress:
     """Each phase done: ``{phase, seconds, ...}`` what it did (decisions, samples, share)."""
     selfplay_skipped: str = ""
     """Why self-play did not run, if it did not (the kernel does not play the rules)."""
-
-
-class QNet(nn.Module):
-    """``Q(s, a)``: ``relu(W_s s + b + W_a a)``, then the hidden layers, then a scalar (the
-    layout :class:`eights.bots.learned.Model` runs in NumPy)."""
-
-    def __init__(self, state: int, hidden: tuple[int, ...],
-                 action: int = ACTION_FEATURES) -> None:
-        super().__init__()
-        self.state = nn.Linear(state, hidden[0])
-        self.action = nn.Linear(action, hidden[0], bias=False)
-        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in pairwise(hidden))
-        self.out = nn.Linear(hidden[-1], 1)
-
-    def forward(self, s: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
-        """Scores ``(G, W)`` of ``W`` actions ``a (G, W, F)`` in each of ``G`` states."""
-        h = torch.relu(self.state(s)[:, None, :] + self.action(a))
-        for layer in self.layers:
-            h = torch.relu(layer(h))
-        out: torch.Tensor = self.out(h)[..., 0]
-        return out
-
-    def flat(self, s: torch.Tensor, rows: torch.Tensor, codes: torch.Tensor,
-             table: torch.Tensor) -> torch.Tensor:
-        """Scores of the actions ``codes (K,)`` (their features in ``table``), action ``i`` in
-        state ``rows[i]`` of ``s (G, S)``; each distinct action is projected once."""
-        distinct, index = torch.unique(codes, return_inverse=True)
-        h = torch.relu(self.state(s)[rows] + self.action(table[distinct])[index])
-        for layer in self.layers:
-            h = torch.relu(layer(h))
-        out: torch.Tensor = self.out(h)[:, 0]
-        return out
-
-    def load_weights(self, weights: tuple[npt.NDArray[np.float32], ...]) -> None:
-        """Take the weights of a model (:class:`~eights.bots.learned.Model`'s order)."""
-        def t(a: npt.NDArray[np.float32]) -> torch.Tensor:
-            return torch.from_numpy(np.ascontiguousarray(a, dtype=np.float32))
-        with torch.no_grad():
-            self.state.weight.copy_(t(weights[0].T))
-            self.action.weight.copy_(t(weights[1].T))
-            self.state.bias.copy_(t(weights[2]))
-            for k, layer in enumerate(self.layers):
-                assert isinstance(layer, nn.Linear)
-                layer.weight.copy_(t(weights[3 + 2 * k].T))
-                layer.bias.copy_(t(weights[4 + 2 * k]))
-            self.out.weight.copy_(t(weights[-2].T))
-            self.out.bias.copy_(t(weights[-1]))
-
-    def weights(self) -> tuple[npt.NDArray[np.float32], ...]:
-        """The weights in :class:`~eights.bots.learned.Model`'s order."""
-        def np_(t: torch.Tensor) -> npt.NDArray[np.float32]:
-            return t.detach().numpy().astype(np.float32).copy()
-        out = [np_(self.state.weight.T), np_(self.action.weight.T), np_(self.state.bias)]
-        for layer in self.layers:
-            assert isinstance(layer, nn.Linear)
-            out += [np_(layer.weight.T), np_(layer.bias)]
-        return (*out, np_(self.out.weight.T), np_(self.out.bias))
 
 
 class _Buffer:
@@ -578,6 +534,7 @@ class Trainer:
             batch=cfg.batch, lr=cfg.teacher_lr, seed=cfg.seed, report=fitted,
             stop=lambda: clock() >= until)
         p.imitated = len(demos)
+        p.fitted += int(p.phase_done)
         p.phases.append({"phase": "fit", "seconds": round(clock() - began, 1),
                          "samples": int(p.phase_done), "agreement": round(p.agreement, 4)})
         frozen = self.new_net()
@@ -601,6 +558,7 @@ class Trainer:
             self.net, self.table, self.encoder, demos, epochs=cfg.refine_epochs,
             batch=cfg.batch, lr=cfg.refine_lr, seed=cfg.seed)
         p.refined = len(demos)
+        p.fitted += int(cfg.refine_epochs * len(demos))
 
     @property
     def anchored(self) -> int:
@@ -621,7 +579,8 @@ class Trainer:
         kept = p.curve[p.best] if cfg.keep_best and 0 <= p.best < len(p.curve) else None
         if strength is None:
             strength = [] if kept is None else [{
-                "opponent": "expert", "players": self.players, "deals": cfg.eval_deals,
+                "opponent": "expert", "players": self.players,
+                "deals": p.measure_deals or cfg.eval_deals,
                 "seed": cfg.eval_seed, "win_share": kept["win_share"], "low": kept["low"],
                 "high": kept["high"], "rounds": kept["rounds"],
                 "model": "start" if kept.get("start") else "tuned"}]
@@ -637,7 +596,8 @@ class Trainer:
                           {"init": cfg.init, "command": self.start.card.get("training", {})
                            .get("command", "")}),
                 "seconds": round(p.seconds, 1), "cpu_seconds": round(p.cpu_seconds, 1),
-                "samples": p.samples, "rounds": p.rounds,
+                "samples": p.samples + p.fitted, "selfplay_samples": p.samples,
+                "fitted_samples": p.fitted, "rounds": p.rounds,
                 "updates": p.updates, "torch": torch.__version__,
                 "imitated": p.imitated, "agreement": round(p.agreement, 4),
                 "refined": p.refined, "refine_agreement": round(p.refine_agreement, 4),
@@ -680,18 +640,25 @@ class Trainer:
             if report is not None:
                 report(p)
 
+        saving = [0.0]
+
         def save() -> None:
             if checkpoint is not None:
+                at = time.perf_counter()
                 self.save(checkpoint)
+                saving[0] = max(saving[0], time.perf_counter() - at)
 
         def measuring() -> float:
-            """Seconds one measurement took (the last), padded."""
+            """Seconds the last measurement and the files after it may take: the longest
+            measurement so far and the longest save, padded (a busy machine slows the second
+            measurement as much as the first)."""
             done = [ph["seconds"] for ph in p.phases if ph["phase"] == "measure"]
-            return 1.1 * done[-1] + 1.0 if done else 0.0
+            return (1.25 * max(done) + 2.0 if done else 0.0) + 1.5 * saving[0]
 
         measure = cfg.eval_every > 0
         if measure and not p.curve:
-            self.measure(start=self.start is not None, report=tick)
+            self.measure(start=self.start is not None, report=tick,
+                         until=time.perf_counter() + MEASURE_SHARE * budget)
             save()
         reserve = measuring()
         learning = end - reserve
@@ -754,28 +721,61 @@ class Trainer:
         save()
         return p
 
-    def measure(self, start: bool = False, report: Callable[[], None] | None = None) -> dict[
-            str, Any]:
+    def measure(self, start: bool = False, report: Callable[[], None] | None = None,
+                until: float | None = None) -> dict[str, Any]:
         """The network's win share against the expert now (appended to the curve; ``start``:
-        it is the model the run started from)."""
+        it is the model the run started from). The first measurement plays up to
+        :attr:`Config.eval_deals` deals, in chunks of :data:`MEASURE_CHUNK`, and begins no
+        chunk after ``until`` (``time.perf_counter()``); every later one plays the same
+        deals."""
         cfg = self.config
         p = self.progress
-        p.phase, p.phase_done, p.phase_total = "measure", 0, cfg.eval_deals
+        deals = p.measure_deals or cfg.eval_deals
+        p.phase, p.phase_done, p.phase_total = "measure", 0, deals
         if report is not None:
             report()
         at = time.perf_counter()
-        result = evaluate(self.model(current=True), "expert", cfg.eval_deals, cfg.eval_seed)
+
+        def played(done: int, total: int) -> None:
+            p.phase_done, p.phase_total = done, total
+            if report is not None:
+                report()
+
+        result = evaluate(self.model(current=True), "expert", deals, cfg.eval_seed,
+                          on_progress=played, chunk=MEASURE_CHUNK,
+                          until=None if p.measure_deals else until)
+        p.measure_deals = int(result["deals"])
+        shares = result.pop("per_deal")
         p.phases.append({"phase": "measure", "seconds": round(time.perf_counter() - at, 1),
                          "win_share": result["win_share"], "start": start})
         point: dict[str, Any] = {"seconds": round(p.seconds, 1), "samples": p.samples,
                                  **result}
         if start:
             point["start"] = True
+        first = p.curve[0] if p.curve and p.curve[0].get("start") else None
+        if first is not None and p.shares:
+            point["vs_start"] = paired(shares, p.shares[0])
         p.curve.append(point)
-        if p.best < 0 or point["win_share"] > p.curve[p.best]["win_share"]:
+        p.shares.append(shares)
+        if self._better(point):
             p.best = len(p.curve) - 1
             self.best = {k: v.clone() for k, v in self.net.state_dict().items()}
         return point
+
+    def _better(self, point: dict[str, Any]) -> bool:
+        """Whether ``point`` (just measured) is the network to keep: with a measured starting
+        model, the network must beat it on the same deals beyond the noise (the paired
+        difference's 95% interval above 0), and then the best of those; without one, the
+        best win share."""
+        p = self.progress
+        if p.best < 0:
+            return True
+        if "vs_start" in point:
+            if point["vs_start"]["low"] <= 0:
+                return False
+            kept = p.curve[p.best]
+            return bool(kept.get("start")) or point["win_share"] > kept["win_share"]
+        return bool(point["win_share"] > p.curve[p.best]["win_share"])
 
     def save(self, path: Path) -> None:
         """A checkpoint ``path`` (``.pt``: everything :meth:`load` needs to go on) and the
@@ -830,29 +830,72 @@ def _plain(table: dict[str, Any], drop: tuple[str, ...]) -> dict[str, Any]:
 
 def evaluate(model: Model, opponent: str, deals: int, seed: int,
              jobs: int | None = None, rules: Rules | None = None,
-             players: int | None = None) -> dict[str, float]:
+             players: int | None = None,
+             on_progress: Callable[[int, int], None] | None = None, *,
+             chunk: int | None = None, until: float | None = None) -> dict[str, Any]:
     """``model``'s win share against ``opponent`` (a bot spec) in a duplicate tournament
     (one learned seat against the others at more than two players), with its 95%
-    interval: ``{win_share, low, high, rounds}``; at the table of ``rules`` and
-    ``players`` (default: the model's own, which the family model has not)."""
+    interval (over the deals): ``{win_share, low, high, rounds, deals, per_deal}``
+    (``per_deal``: its share of each deal's wins, over the deal's seatings, for paired
+    comparisons); at the table of ``rules`` and ``players`` (default: the model's own, which
+    the family model has not). ``on_progress(done, total)`` as the rounds are played.
+    ``chunk``: the deals are played as tournaments of ``chunk`` deals, chunk ``j`` dealt
+    from ``seed * 1_000_003 + j`` (so that a measurement cut short plays a prefix of the
+    same deals), and none begun after ``until`` (``time.perf_counter()``; one at least)."""
+    from eights.lab.analysis import mean_ci
     from eights.lab.tournament import tournament
 
     table = rules if rules is not None else model.rules
     n = players if players is not None else model.players
     if table is None or not n:
         raise ValueError("the family model has no table of its own: give rules and players")
+    sizes = [deals] if chunk is None else [min(chunk, deals - k) for k in range(0, deals, chunk)]
+    per_deal: list[float] = []
+    rounds = 0
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "model.npz"
         model.save(path)
         spec = f"learned:model={path}"
-        result = tournament(table, n, [spec, opponent], deals, seed=seed, jobs=jobs,
-                            seats=None if n == 2 else (1, n - 1))
-    mine = next(s for s in result.standings if s.bot == spec)
-    return {"win_share": round(mine.win_share, 4), "low": round(mine.ci95[0], 4),
-            "high": round(mine.ci95[1], 4), "rounds": len(result.outcomes)}
+        for j, size in enumerate(sizes):
+            if j and until is not None and time.perf_counter() >= until:
+                break
+            done_before = rounds
+
+            def told(done: int, total: int, before: int = done_before, size: int = size) -> None:
+                if on_progress is not None:  # every seating of every deal, in all
+                    on_progress(before + done, total // size * deals)
+
+            result = tournament(table, n, [spec, opponent], size,
+                                seed=seed if chunk is None else seed * 1_000_003 + j,
+                                jobs=jobs, seats=None if n == 2 else (1, n - 1),
+                                on_progress=told)
+            shares = [0.0] * size
+            replays = len(result.outcomes) / size
+            for o in result.outcomes:
+                if o.winners:
+                    won = sum(1 for s in o.winners if result.bots[o.seats[s]] == spec)
+                    shares[o.deal] += won / len(o.winners) / replays
+            per_deal += shares
+            rounds += len(result.outcomes)
+    share = sum(per_deal) / len(per_deal)
+    low, high = mean_ci(per_deal, 0.0, 1.0) if len(set(per_deal)) > 1 else (share, share)
+    return {"win_share": round(share, 4), "low": round(low, 4), "high": round(high, 4),
+            "rounds": rounds, "deals": len(per_deal), "per_deal": per_deal}
 
 
-def save_curve(curve: list[dict[str, float]], path: Path, title: str, players: int = 2) -> None:
+def paired(after: Sequence[float], before: Sequence[float]) -> dict[str, float]:
+    """The mean of ``after - before`` deal by deal (two models' shares on the same deals)
+    with its 95% interval (normal, from the deals' spread): ``{difference, low, high}``."""
+    diffs = [a - b for a, b in zip(after, before, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n if n else 0.0
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else math.inf
+    return {"difference": round(mean, 4), "low": round(mean - half, 4),
+            "high": round(mean + half, 4)}
+
+
+def save_curve(curve: list[dict[str, Any]], path: Path, title: str, players: int = 2) -> None:
     """The learning curve as a PNG (:func:`curve_figure`)."""
     import matplotlib.pyplot as plt
 
@@ -861,7 +904,7 @@ def save_curve(curve: list[dict[str, float]], path: Path, title: str, players: i
     plt.close(fig)
 
 
-def curve_figure(curve: list[dict[str, float]], title: str, players: int = 2) -> Any:
+def curve_figure(curve: list[dict[str, Any]], title: str, players: int = 2) -> Any:
     """The learning curve: win share against the expert (with its 95% interval) over
     training time, from the start of training, and the share that is level with the expert
     (one seat in ``players``: 0.5 at two players, 0.25 at four). A matplotlib figure."""

@@ -40,6 +40,7 @@ from concurrent.futures import BrokenExecutor
 from typing import Any, Literal
 
 from eights.bots import Bot, bot_options, check_table, make_bot, parse_bot_spec
+from eights.bots.blas import limit_process
 from eights.bots.ismcts import KERNELS, PRIORS, ROLLOUTS, TREES, WORLDS
 from eights.bots.worlds import INFERENCES
 from eights.engine.actions import Action
@@ -249,6 +250,7 @@ def _worker_started(parent: int) -> None:
     with the server ``parent``, even one killed by ``kill -9`` (:func:`die_with`)."""
     with contextlib.suppress(OSError):  # not allowed here: the same priority
         os.nice(10)
+    limit_process()  # one OpenBLAS thread: a bot's model decides one position at a time
     die_with(parent)
 
 
