@@ -139,7 +139,7 @@ def test_the_server_bot_workers_limit_theirs(monkeypatch: pytest.MonkeyPatch) ->
 
     called: list[str] = []
     monkeypatch.setattr(thinking, "limit_process", lambda: called.append("limit"))
-    monkeypatch.setattr(thinking, "_die_with", lambda parent: called.append("watch"))
+    monkeypatch.setattr(thinking, "die_with", lambda parent: called.append("watch"))
     monkeypatch.setattr(os, "nice", lambda n: 0)
     thinking._worker_started(os.getpid())
     assert called == ["limit", "watch"]

@@ -264,6 +264,13 @@ def refusal(rules: Rules, rank: Rank, body: dict[str, Any], table: dict[str, Any
     for listed in body["stack_with"]:  # each listed rank must have a draw to add
         if not draws.get(Rank.parse(listed), 0):
             return True
+    if not body["draw"]:  # another card's stack_with lists this rank: its cards must draw
+        own = {card for card, rule in rules.card_tables.items() if rule.draw}
+        others = [rule for r, rule in rules.cards.items() if r != rank]
+        others += [rule for card, rule in rules.card_tables.items() if card.rank != rank]
+        if any(card.rank == rank and card not in own
+               for rule in others for card in rule.stack_with):
+            return True
     if table["reverse_two"] == "skip":  # with two players a reverse is a skip
         cards = {r: (rule.reverse, rule.draw, rule.again) for r, rule in rules.cards.items()}
         cards[rank] = (body["reverse"], body["draw"], body["again"])

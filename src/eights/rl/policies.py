@@ -81,10 +81,12 @@ class LearnedPolicy:
         return out
 
     def __call__(self, obs: npt.ArrayLike, mask: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """One legal code a row: the learned bot's choice at each table."""
+        """One legal code a row: the learned bot's choice at each table. A row with no legal
+        code (a table whose round just ended, whose action the batch ignores) gets code 0."""
         q = self.q_values(obs, mask)
-        if not np.isfinite(q.max(axis=1, initial=-np.inf)).all():
-            raise ValueError("a row of mask has no legal code")
+        empty = ~np.isfinite(q.max(axis=1, initial=-np.inf))
         if self.temperature > 0:  # exp(Q / t) weights, drawn by the Gumbel trick
             q = q / self.temperature + self._rng.gumbel(size=q.shape).astype(np.float32)
-        return np.asarray(q.argmax(axis=1), dtype=np.int64)
+        chosen = np.asarray(q.argmax(axis=1), dtype=np.int64)
+        chosen[empty] = 0
+        return chosen
