@@ -138,7 +138,7 @@ def mark_words(mark: str, _: Translator) -> str:
 def meaning_words(_: Translator) -> str:
     """What a review's or a hint's percentage is, said once beside them."""
     return _("A percentage is the chance to win the round after that move, if every player "
-             "then plays well.")
+             "then plays as the Expert bot would.")
 
 
 def move_words(move: int, round_no: int, _: Translator) -> str:
