@@ -404,3 +404,35 @@ def check_record(code: str, record: Message, seen: Mapping[int, Step],
         if game.observe(seat).to_json() != view:
             return f"{code}: seat {seat} saw a state the record does not replay to"
     return None
+
+
+def play_first_round(base: str, made: Mapping[str, Any], rng: random.Random,
+                     wait: float = 30.0) -> None:
+    """Round 1 of a table just made by ``POST /api/tables`` (``made``: its answer), played to
+    its end over the WebSocket as the page plays it: the host starts the match, and seat 0,
+    the person, plays some card when one plays (else its first legal action) while the bots
+    play theirs. ``wait``: the most seconds between two messages."""
+    from websockets.sync.client import connect
+
+    with connect(base.replace("http", "ws") + f"/ws/tables/{made['code']}",
+                 max_size=2**22) as ws:
+        seq = 0
+
+        def send(kind: str, **fields: Any) -> None:
+            nonlocal seq
+            seq += 1
+            ws.send(json.dumps({"type": kind, "seq": seq, **fields}))
+
+        send("hello", token=made["token"])
+        send("start", token=made["host_token"])
+        while True:
+            msg = json.loads(ws.recv(timeout=wait))
+            if msg["type"] != "state":
+                continue
+            view = msg["view"]
+            if view["round_over"]:
+                return
+            if view["to_play"] == 0 and view["legal"]:
+                plays = [a for a in view["legal"] if a not in ("draw", "pass", "take")]
+                send("action", token=made["token"], version=msg["version"],
+                     action=rng.choice(plays) if plays else view["legal"][0])

@@ -25,12 +25,9 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
-
-from websockets.sync.client import connect
 
 from common import Bench, machine_line
-from server_clients import ServerProcess, ask_review, http
+from server_clients import ServerProcess, ask_review, http, play_first_round
 
 
 def play_round(base: str, seed: int) -> tuple[str, str]:
@@ -39,29 +36,8 @@ def play_round(base: str, seed: int) -> tuple[str, str]:
     made = http(base, "POST", "/api/tables", {"rules": "classic", "players": 3, "name": "Ana",
                                               "bots": {"1": "expert", "2": "expert"},
                                               "public": False})
-    rng = random.Random(seed)
-    with connect(base.replace("http", "ws") + f"/ws/tables/{made['code']}",
-                 max_size=2**22) as ws:
-        seq = 0
-
-        def send(kind: str, **fields: Any) -> None:
-            nonlocal seq
-            seq += 1
-            ws.send(json.dumps({"type": kind, "seq": seq, **fields}))
-
-        send("hello", token=made["token"])
-        send("start", token=made["host_token"])
-        while True:
-            msg = json.loads(ws.recv(timeout=120))
-            if msg["type"] != "state":
-                continue
-            view = msg["view"]
-            if view["round_over"]:
-                return made["code"], made["token"]
-            if view["to_play"] == 0 and view["legal"]:
-                plays = [a for a in view["legal"] if a not in ("draw", "pass", "take")]
-                send("action", token=made["token"], version=msg["version"],
-                     action=rng.choice(plays) if plays else view["legal"][0])
+    play_first_round(base, made, random.Random(seed), wait=120)
+    return made["code"], made["token"]
 
 
 def review(base: str, code: str, token: str, most: float = 900.0) -> tuple[float, int, int]:

@@ -36,7 +36,8 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 HAPROXY = "/usr/sbin/haproxy"
 
 
-def _clients() -> ModuleType:
+def server_clients() -> ModuleType:
+    """benchmarks/server_clients.py, the server benchmarks' clients, as a module."""
     spec = importlib.util.spec_from_file_location("server_clients",
                                                   BENCHMARKS / "server_clients.py")
     assert spec is not None and spec.loader is not None
@@ -59,7 +60,7 @@ def _a_record(rounds: int) -> dict[str, Any]:
 
 
 def test_the_checker_finds_a_step_lost_doubled_or_rewritten() -> None:
-    clients = _clients()
+    clients = server_clients()
     record = _a_record(2)
     game, steps = clients.record_steps(record)
     assert steps.count(None) == len(record["rounds"]) - 1  # one deal a round after the first

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
 
 from eights.server.cluster import free_port
+from test_server_chaos import server_clients
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 
@@ -109,28 +109,8 @@ def ended_round(base: str, bot: str = "greedy") -> tuple[str, str]:
     status, made = call(base, "POST", "/api/tables", {
         "rules": "classic", "players": 2, "bots": {"1": bot}, "name": "Ana", "seed": 5})
     assert status == 201, made
-    rng = random.Random(5)
-    with connect(base.replace("http", "ws") + f"/ws/tables/{made['code']}") as ws:
-        seq = 0
-
-        def send(kind: str, **fields: Any) -> None:
-            nonlocal seq
-            seq += 1
-            ws.send(json.dumps({"type": kind, "seq": seq, **fields}))
-
-        send("hello", token=made["token"])
-        send("start", token=made["host_token"])
-        while True:
-            msg = json.loads(ws.recv(timeout=30))
-            if msg["type"] != "state":
-                continue
-            view = msg["view"]
-            if view["round_over"]:
-                return made["code"], made["token"]
-            if view["to_play"] == 0 and view["legal"]:
-                plays = [a for a in view["legal"] if a not in ("draw", "pass", "take")]
-                send("action", token=made["token"], version=msg["version"],
-                     action=rng.choice(plays) if plays else view["legal"][0])
+    server_clients().play_first_round(base, made, random.Random(5))
+    return made["code"], made["token"]
 
 
 def asked(base: str, code: str, token: str) -> tuple[threading.Thread, list[Any]]:
